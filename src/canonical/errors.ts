@@ -1,0 +1,67 @@
+export type GatewayErrorKind =
+  | 'invalid_request'
+  | 'authentication'
+  | 'permission'
+  | 'not_found'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'upstream'
+  | 'timeout'
+  | 'internal';
+
+export interface GatewayErrorInit {
+  kind: GatewayErrorKind;
+  /** Stable SNAKE_CASE identifier for docs and tests, e.g. `UNKNOWN_MODEL`. */
+  code: string;
+  message: string;
+  /** HTTP status; defaults from `kind`. */
+  status?: number;
+  /** The request field at fault, as the caller's protocol names it. */
+  param?: string;
+  retryable?: boolean;
+  /** Seconds the caller should wait before retrying. */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+const defaultStatus: Record<GatewayErrorKind, number> = {
+  invalid_request: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  rate_limit: 429,
+  overloaded: 503,
+  upstream: 502,
+  timeout: 504,
+  internal: 500,
+};
+
+const marker = Symbol.for('switchyard.GatewayError');
+
+/** The one error type of Switchyard; each protocol renders it in its own error body. */
+export class GatewayError extends Error {
+  readonly kind: GatewayErrorKind;
+  readonly code: string;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly retryable: boolean;
+  readonly retryAfter: number | undefined;
+  readonly [marker] = true;
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'GatewayError';
+    this.kind = init.kind;
+    this.code = init.code;
+    this.status = init.status ?? defaultStatus[init.kind];
+    this.param = init.param;
+    this.retryable =
+      init.retryable ?? (init.kind === 'rate_limit' || init.kind === 'overloaded' || init.kind === 'timeout');
+    this.retryAfter = init.retryAfter;
+  }
+
+  /** True for any GatewayError, even one from another copy of this package. */
+  static isInstance(value: unknown): value is GatewayError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  }
+}

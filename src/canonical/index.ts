@@ -1,0 +1,35 @@
+export type { Extensions, ProtocolName } from './extensions.js';
+export type {
+  TextPart,
+  MediaSource,
+  ImagePart,
+  FilePart,
+  AudioPart,
+  ToolCallPart,
+  ToolResultContent,
+  ToolResultPart,
+  ReasoningPart,
+  RefusalPart,
+  UserContentPart,
+  AssistantContentPart,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  CanonicalMessage,
+} from './message.js';
+export type { JsonSchema, FunctionTool, ProviderDefinedTool, CanonicalTool, ToolChoice } from './tool.js';
+export type {
+  ReasoningEffort,
+  ReasoningConfig,
+  ResponseFormat,
+  SamplingOptions,
+  RequestMetadata,
+  CanonicalRequest,
+} from './request.js';
+export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
+export type { Usage } from './usage.js';
+export type { CanonicalResponse } from './response.js';
+export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';
+export { GatewayError } from './errors.js';
+export type { GatewayErrorKind, GatewayErrorInit } from './errors.js';

@@ -1,0 +1,24 @@
+import type { GatewayError } from './errors.js';
+import type { Extensions } from './extensions.js';
+import type { FinishReason } from './finish-reason.js';
+import type { Usage } from './usage.js';
+
+/**
+ * Streams are made of blocks. Every block has a start, any number of deltas and an end,
+ * identified by `id`; blocks never interleave. `id` is unique within one stream.
+ */
+export type CanonicalStreamEvent =
+  | { type: 'start'; id: string; model: string; usage?: Usage; extensions?: Extensions }
+  | { type: 'text-start'; id: string; extensions?: Extensions }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string }
+  | { type: 'reasoning-start'; id: string; redactedData?: string }
+  | { type: 'reasoning-delta'; id: string; delta: string }
+  | { type: 'reasoning-end'; id: string; signature?: string }
+  | { type: 'tool-call-start'; id: string; toolCallId: string; name: string; namespace?: string }
+  | { type: 'tool-call-delta'; id: string; delta: string }
+  | { type: 'tool-call-end'; id: string }
+  | { type: 'finish'; finishReason: FinishReason; usage: Usage; stopSequence?: string }
+  | { type: 'error'; error: GatewayError };
+
+export type CanonicalStreamEventType = CanonicalStreamEvent['type'];

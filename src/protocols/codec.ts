@@ -1,0 +1,46 @@
+import type {
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalStreamEvent,
+  GatewayError,
+  ProtocolName,
+} from '../canonical/index.js';
+
+/** What an encoder needs to know about the exchange it is answering. */
+export interface EncodeContext {
+  /** The gateway's request id, `req_…`; encoders derive wire ids from it when the provider gave none in their format. */
+  requestId: string;
+  /** Unix seconds, from the gateway's clock (encoders never read the clock). */
+  created: number;
+  /** The decoded request being answered (model id as the caller sent it, include-usage flag, tools). */
+  request: CanonicalRequest;
+}
+
+/** Turns canonical stream events into wire text, one event at a time. Holds per-stream state. */
+export interface StreamEncoder {
+  /** The SSE text for this event; '' when the event adds nothing on this wire. */
+  encode(event: CanonicalStreamEvent): string;
+}
+
+/** An error rendered in a protocol's own body. */
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** The inbound side of a protocol: a client calls the gateway in it. */
+export interface InboundCodec {
+  readonly protocol: ProtocolName;
+  /** Wire body → canonical request. Throws GatewayError (`invalid_request`, `param` set) on a bad body. */
+  decodeRequest(body: unknown): CanonicalRequest;
+  encodeResponse(response: CanonicalResponse, context: EncodeContext): unknown;
+  createStreamEncoder(context: EncodeContext): StreamEncoder;
+  renderError(error: GatewayError, requestId: string): RenderedError;
+  /**
+   * Top-level wire fields that are hints only (caching, storage, telemetry): safe to leave
+   * behind when the provider does not speak this protocol. Any other field that the decoder
+   * kept in `extensions[protocol]` changes the answer, so carrying it elsewhere is a 400.
+   */
+  readonly hintFields: ReadonlySet<string>;
+}

@@ -1,0 +1,70 @@
+import type {
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalStreamEvent,
+  ProtocolName,
+} from '../canonical/index.js';
+
+/** What a model can accept. A request that needs more is refused with a 400 before the provider is called. */
+export interface ModelCapabilities {
+  streaming: boolean;
+  tools: boolean;
+  /** Image input parts. */
+  images: boolean;
+  /** Document/file input parts. */
+  files: boolean;
+  audio: boolean;
+  reasoning: boolean;
+  /** `responseFormat` of type `json` / `json-schema`. */
+  structuredOutput: boolean;
+  /** Protocols whose provider-defined tools (web_search, server tools) this model accepts. */
+  providerTools: readonly ProtocolName[];
+}
+
+/** A minimal structured logger; pino, console and no-op loggers all fit. */
+export interface Logger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+export interface ProviderContext {
+  /** Fires when the client disconnects or the gateway gives up; stop work and release the upstream. */
+  signal: AbortSignal;
+  requestId: string;
+  /** The model id the caller asked for; `request.model` is already the upstream model id. */
+  gatewayModel: string;
+  logger: Logger;
+}
+
+/**
+ * A provider adapter: turns canonical requests into calls to one upstream.
+ *
+ * Adapters throw `GatewayError` for failures; the gateway renders it in the caller's protocol.
+ * A stream that fails before its first output event becomes an HTTP error status; after it,
+ * an in-band error event.
+ *
+ * @example
+ * const echo: ProviderAdapter = {
+ *   id: 'echo',
+ *   async generate(request) {
+ *     return { id: 'echo-1', model: request.model, content: [{ type: 'text', text: 'hi' }],
+ *              finishReason: { unified: 'stop' }, usage: {} };
+ *   },
+ *   async *stream(request, ctx) { ... },
+ * };
+ */
+export interface ProviderAdapter {
+  /** A short name for logs and errors, e.g. `openai`. */
+  readonly id: string;
+  /**
+   * The wire protocol the upstream speaks, if it is one of the gateway's. When it equals the
+   * caller's protocol, fields without a canonical home are carried in `extensions` instead of refused.
+   */
+  readonly protocol?: ProtocolName;
+  /** What `model` (an upstream model id) accepts; missing fields fall back to the model config, then to "yes". */
+  capabilities?(model: string): Partial<ModelCapabilities>;
+  generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse>;
+  stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent>;
+}
