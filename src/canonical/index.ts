@@ -10,6 +10,7 @@ export type {
   ToolResultPart,
   ReasoningPart,
   RefusalPart,
+  ProviderDefinedPart,
   UserContentPart,
   AssistantContentPart,
   SystemMessage,

@@ -1,4 +1,4 @@
-import type { Extensions } from './extensions.js';
+import type { Extensions, ProtocolName } from './extensions.js';
 
 /** Plain text. Anthropic `cache_control` and Responses annotations ride in `extensions`. */
 export interface TextPart {
@@ -77,8 +77,21 @@ export interface RefusalPart {
   extensions?: Extensions;
 }
 
-export type UserContentPart = TextPart | ImagePart | FilePart | AudioPart;
-export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart | RefusalPart;
+/**
+ * Content only one protocol's providers understand (Responses hosted-tool items such as
+ * `web_search_call`, Anthropic server-tool blocks such as `server_tool_use`). Carried
+ * verbatim, and only to a provider that speaks `protocol`; elsewhere it is a 400.
+ */
+export interface ProviderDefinedPart {
+  type: 'provider-defined';
+  protocol: ProtocolName;
+  /** The wire `type`, e.g. `web_search_call`, `web_search_tool_result`. */
+  kind: string;
+  data: Record<string, unknown>;
+}
+
+export type UserContentPart = TextPart | ImagePart | FilePart | AudioPart | ProviderDefinedPart;
+export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart | RefusalPart | ProviderDefinedPart;
 
 /** A system or developer instruction that appears inside the conversation. */
 export interface SystemMessage {
