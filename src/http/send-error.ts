@@ -1,0 +1,24 @@
+import type { Response } from 'express';
+import { GatewayError } from '../canonical/index.js';
+import type { InboundCodec } from '../protocols/codec.js';
+import type { Logger } from '../providers/types.js';
+import { sendJson } from './send-json.js';
+
+/** Any thrown value as a GatewayError; unexpected ones become a 500 that reveals nothing internal. */
+export function toGatewayError(error: unknown, logger: Logger, requestId: string): GatewayError {
+  if (GatewayError.isInstance(error)) return error;
+  logger.error({ requestId, err: error }, 'unexpected error');
+  return new GatewayError({
+    kind: 'internal',
+    code: 'INTERNAL_ERROR',
+    message: `The gateway failed unexpectedly. Quote request id ${requestId} when reporting this.`,
+    cause: error,
+  });
+}
+
+/** Writes `error` as `codec`'s protocol-native error answer. */
+export function sendError(res: Response, codec: InboundCodec, error: GatewayError, requestId: string): void {
+  const rendered = codec.renderError(error, requestId);
+  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+  sendJson(res, rendered.status, rendered.body);
+}

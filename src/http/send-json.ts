@@ -1,0 +1,10 @@
+import type { Response } from 'express';
+
+/** Sends a JSON answer without the host app's JSON settings (`json spaces`, replacers) touching it. */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}

@@ -1,0 +1,22 @@
+import type { Logger } from './providers/types.js';
+
+function line(level: string, object: object, message?: string): string {
+  return JSON.stringify({ level, time: new Date().toISOString(), ...object, ...(message ? { msg: message } : {}) }, (key, value: unknown) =>
+    value instanceof Error ? { name: value.name, message: value.message } : value,
+  );
+}
+
+/** The default logger: warnings and errors as JSON lines on stderr; debug and info are dropped. */
+export const consoleLogger: Logger = {
+  debug() {},
+  info() {},
+  warn(object, message) {
+    process.stderr.write(`${line('warn', object, message)}\n`);
+  },
+  error(object, message) {
+    process.stderr.write(`${line('error', object, message)}\n`);
+  },
+};
+
+/** A logger that drops everything (tests, embedded use). */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,33 @@
+import { GatewayError } from '../canonical/index.js';
+import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
+import { findClosestId } from './closest-id.js';
+
+/** A model as the gateway serves it, after options are resolved. */
+export interface ResolvedModel {
+  /** The id callers use. */
+  id: string;
+  /** The id sent to the provider. */
+  upstreamModel: string;
+  providerId: string;
+  adapter: ProviderAdapter;
+  capabilities: ModelCapabilities;
+  /** Unix seconds, reported by `GET /v1/models`. */
+  created: number;
+  ownedBy: string;
+}
+
+export type ModelTable = ReadonlyMap<string, ResolvedModel>;
+
+/** Finds the model a caller named (ids and aliases are both keys of `table`); 404 with a suggestion otherwise. */
+export function resolveModel(table: ModelTable, id: string): ResolvedModel {
+  const model = table.get(id);
+  if (model) return model;
+  const suggestion = findClosestId(id, table.keys());
+  const hint = suggestion === undefined ? '' : ` Did you mean '${suggestion}'?`;
+  throw new GatewayError({
+    kind: 'not_found',
+    code: 'UNKNOWN_MODEL',
+    param: 'model',
+    message: `The model '${id}' does not exist on this gateway.${hint} GET /v1/models lists the models you can use.`,
+  });
+}

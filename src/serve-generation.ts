@@ -1,0 +1,144 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { CanonicalRequest, CanonicalStreamEvent } from './canonical/index.js';
+import { GatewayError } from './canonical/index.js';
+import { authenticate } from './access/authenticate.js';
+import { checkAnthropicVersion } from './http/check-anthropic-version.js';
+import { createJsonBodyReader } from './http/read-json-body.js';
+import { createRequestId } from './http/request-id.js';
+import { sendError, toGatewayError } from './http/send-error.js';
+import { sendJson } from './http/send-json.js';
+import { startSse, writeSse } from './http/sse-writer.js';
+import type { EncodeContext, InboundCodec } from './protocols/codec.js';
+import type { Logger, ProviderContext } from './providers/types.js';
+import { checkCapabilities } from './routing/check-capabilities.js';
+import { resolveModel } from './routing/resolve-model.js';
+import type { ResolvedGatewayOptions } from './options.js';
+
+/** Stamps the request id on the answer; Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
+export function stampRequestId(res: Response, requestId: string): void {
+  res.setHeader('x-request-id', requestId);
+  res.setHeader('request-id', requestId);
+}
+
+/** Checks the caller's key when keys are required; x-api-key counts on Anthropic-style calls. */
+export async function checkAccess(req: Request, options: ResolvedGatewayOptions, acceptXApiKey: boolean): Promise<void> {
+  if (options.requireApiKey && options.verifyKey) await authenticate(req.headers, options.verifyKey, acceptXApiKey);
+}
+
+function endedEarly(): GatewayError {
+  return new GatewayError({
+    kind: 'upstream',
+    code: 'STREAM_ENDED_EARLY',
+    message: "The provider's stream ended before the answer was finished.",
+  });
+}
+
+/**
+ * Sends a stream. The provider is read ahead to its first output event first, so a failure
+ * before it is still an HTTP error status; after it, failures become the protocol's in-band error.
+ */
+async function sendStream(
+  res: Response,
+  codec: InboundCodec,
+  events: AsyncIterable<CanonicalStreamEvent>,
+  encodeContext: EncodeContext,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
+  const iterator = events[Symbol.asyncIterator]();
+  try {
+    const ahead: CanonicalStreamEvent[] = [];
+    let step = await iterator.next();
+    while (!step.done && step.value.type === 'start') {
+      ahead.push(step.value);
+      step = await iterator.next();
+    }
+    if (step.done) throw endedEarly();
+    if (step.value.type === 'error') throw step.value.error;
+    ahead.push(step.value);
+
+    const encoder = codec.createStreamEncoder(encodeContext);
+    startSse(res);
+    let finished = false;
+    for (const event of ahead) {
+      finished ||= event.type === 'finish';
+      await writeSse(res, encoder.encode(event));
+    }
+    while (!finished && !signal.aborted) {
+      let event: CanonicalStreamEvent;
+      try {
+        const next = await iterator.next();
+        event = next.done ? { type: 'error', error: endedEarly() } : next.value;
+      } catch (error) {
+        if (signal.aborted) break;
+        event = { type: 'error', error: toGatewayError(error, logger, encodeContext.requestId) };
+      }
+      await writeSse(res, encoder.encode(event));
+      finished = event.type === 'finish' || event.type === 'error';
+    }
+    res.end();
+  } finally {
+    // Releases the provider (and its upstream request) when we stop early.
+    await iterator.return?.().catch(() => undefined);
+  }
+}
+
+interface EndpointRules {
+  /** Anthropic clients send their key in `x-api-key`. */
+  acceptXApiKey: boolean;
+  requireAnthropicVersion: boolean;
+}
+
+/** The POST handler for one protocol: read → decode → route → provider → encode. */
+export function createGenerationHandler(
+  codec: InboundCodec,
+  options: ResolvedGatewayOptions,
+  rules: EndpointRules,
+): RequestHandler {
+  const readBody = createJsonBodyReader(options.bodyLimit);
+  return async (req, res) => {
+    const requestId = createRequestId();
+    stampRequestId(res, requestId);
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    try {
+      await checkAccess(req, options, rules.acceptXApiKey);
+      if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
+      const request: CanonicalRequest = codec.decodeRequest(await readBody(req, res));
+      const model = resolveModel(options.models, request.model);
+      checkCapabilities({
+        request,
+        inbound: codec.protocol,
+        upstream: model.adapter.protocol,
+        hintFields: codec.hintFields,
+        modelId: model.id,
+        capabilities: model.capabilities,
+      });
+      const upstreamRequest: CanonicalRequest = { ...request, model: model.upstreamModel };
+      const context: ProviderContext = {
+        signal: controller.signal,
+        requestId,
+        gatewayModel: model.id,
+        logger: options.logger,
+      };
+      const encodeContext: EncodeContext = { requestId, created: Math.floor(Date.now() / 1000), request };
+      if (request.stream) {
+        await sendStream(res, codec, model.adapter.stream(upstreamRequest, context), encodeContext, controller.signal, options.logger);
+      } else {
+        const response = await model.adapter.generate(upstreamRequest, context);
+        sendJson(res, 200, codec.encodeResponse(response, encodeContext));
+      }
+    } catch (error) {
+      if (controller.signal.aborted && !res.headersSent) return; // the client left; nobody to answer
+      const gatewayError = toGatewayError(error, options.logger, requestId);
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      if (gatewayError.status >= 500) options.logger.warn({ requestId, code: gatewayError.code }, gatewayError.message);
+      sendError(res, codec, gatewayError, requestId);
+    }
+  };
+}
