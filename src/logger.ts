@@ -1,4 +1,10 @@
-import type { Logger } from './providers/types.js';
+/** A minimal structured logger; pino, console and no-op loggers all fit. */
+export interface Logger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
 
 function line(level: string, object: object, message?: string): string {
   return JSON.stringify({ level, time: new Date().toISOString(), ...object, ...(message ? { msg: message } : {}) }, (key, value: unknown) =>

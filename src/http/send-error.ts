@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { GatewayError } from '../canonical/index.js';
 import type { InboundCodec } from '../protocols/codec.js';
-import type { Logger } from '../providers/types.js';
+import type { Logger } from '../logger.js';
 import { sendJson } from './send-json.js';
 
 /** Any thrown value as a GatewayError; unexpected ones become a 500 that reveals nothing internal. */

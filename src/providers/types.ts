@@ -4,6 +4,7 @@ import type {
   CanonicalStreamEvent,
   ProtocolName,
 } from '../canonical/index.js';
+import type { Logger } from '../logger.js';
 
 /** What a model can accept. A request that needs more is refused with a 400 before the provider is called. */
 export interface ModelCapabilities {
@@ -21,13 +22,7 @@ export interface ModelCapabilities {
   providerTools: readonly ProtocolName[];
 }
 
-/** A minimal structured logger; pino, console and no-op loggers all fit. */
-export interface Logger {
-  debug(object: object, message?: string): void;
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-  error(object: object, message?: string): void;
-}
+export type { Logger } from '../logger.js';
 
 export interface ProviderContext {
   /** Fires when the client disconnects or the gateway gives up; stop work and release the upstream. */

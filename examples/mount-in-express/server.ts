@@ -1,0 +1,25 @@
+// Starts the example host app: `npm start` (or `npm start -- --port 9000`).
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createApp } from './app.js';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '127.0.0.1' } } });
+const apiKey = process.env.SWITCHYARD_API_KEY ?? `sk-dev-${randomBytes(12).toString('hex')}`;
+
+const server = createApp(apiKey).listen(Number(values.port), values.host, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : values.port;
+  const root = `http://${values.host}:${port}`;
+  console.log(`Switchyard is listening.
+  API root (Anthropic clients, ANTHROPIC_BASE_URL): ${root}
+  OpenAI base URL:                                   ${root}/v1
+  API key:                                           ${apiKey}
+  Model:                                             mock
+
+  curl ${root}/v1/chat/completions -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" \\
+    -d '{"model":"mock","messages":[{"role":"user","content":"Hello"}]}'`);
+});
+
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

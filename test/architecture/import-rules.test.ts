@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const srcRoot = join(import.meta.dirname, '../../src');
+
+/** Folder → what its files may import (other src folders, `logger.ts` and packages). DESIGN.md's allow-list. */
+const rules: Record<string, { folders: string[]; packages: RegExp }> = {
+  canonical: { folders: ['canonical'], packages: /^$/ },
+  sse: { folders: ['sse'], packages: /^eventsource-parser$/ },
+  protocols: { folders: ['canonical', 'sse', 'protocols'], packages: /^zod$/ },
+  providers: {
+    folders: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
+    packages: /^(undici|eventsource-parser|node:.*)$/,
+  },
+  routing: { folders: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  access: { folders: ['canonical', 'access'], packages: /^node:.*$/ },
+  http: { folders: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
+/** The top-level src entry an import lands in: a folder name, or a file such as `logger.ts`. */
+function targetOf(file: string, specifier: string): string {
+  const resolved = relative(srcRoot, join(file, '..', specifier)).replace(/\.js$/, '.ts');
+  return resolved.split('/')[0] ?? resolved;
+}
+
+describe('import rules', () => {
+  const files = sourceFiles(srcRoot);
+
+  it('should find the source files', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  for (const [folder, rule] of Object.entries(rules)) {
+    it(`should keep ${folder}/ importing only what DESIGN.md allows`, () => {
+      const violations = files
+        .filter((file) => relative(srcRoot, file).startsWith(`${folder}/`))
+        .flatMap((file) =>
+          importsOf(file)
+            .filter((specifier) =>
+              specifier.startsWith('.') ? !rule.folders.includes(targetOf(file, specifier)) : !rule.packages.test(specifier),
+            )
+            .map((specifier) => `${relative(srcRoot, file)} imports ${specifier}`),
+        );
+      expect(violations).toEqual([]);
+    });
+  }
+
+  it('should never let src/ read the shared reference folder', () => {
+    const offenders = files.filter((file) => readFileSync(file, 'utf8').includes('../shared'));
+    expect(offenders).toEqual([]);
+  });
+});

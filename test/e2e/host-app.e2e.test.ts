@@ -1,0 +1,82 @@
+import express from 'express';
+import OpenAI from 'openai';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateway } from '../../src/gateway.js';
+import { silentLogger } from '../../src/logger.js';
+import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
+import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+
+function hostApp(mountPath: string) {
+  const app = express();
+  app.get('/before', (_req, res) => res.json({ route: 'before' }));
+  app.post('/messages', (_req, res) => res.json({ route: 'host messages' }));
+  app.use(mountPath, gateway({ apiKeys: [TEST_KEY], logger: silentLogger }));
+  app.get('/after', (_req, res) => res.json({ route: 'after' }));
+  app.get('/v1/health', (_req, res) => res.json({ route: 'host health' }));
+  app.post('/chat/completions', (_req, res) => res.json({ route: 'host chat' }));
+  return app;
+}
+
+describe('gateway() inside a host app', () => {
+  it('should keep the host routes before and after it working', async () => {
+    const app = hostApp('/');
+    expect((await request(app).get('/before')).body).toEqual({ route: 'before' });
+    expect((await request(app).get('/after')).body).toEqual({ route: 'after' });
+    expect((await request(app).get('/v1/health')).body).toEqual({ route: 'host health' });
+    // A host route that happens to share an endpoint's name is reached when the call is not an API call.
+    expect((await request(app).post('/chat/completions').send({})).body).toEqual({ route: 'host chat' });
+    expect((await request(app).post('/messages').send({})).body).toEqual({ route: 'host messages' });
+  });
+
+  it('should fall through to the host 404 for paths it does not own', async () => {
+    const response = await request(hostApp('/')).get('/nowhere');
+    expect(response.status).toBe(404);
+    expect(response.headers['x-request-id']).toBeUndefined();
+  });
+
+  it('should serve its endpoints next to the host routes', async () => {
+    const response = await request(hostApp('/'))
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.status).toBe(200);
+    expect(response.body.choices[0].message.content).toBe(DEFAULT_MOCK_REPLY);
+  });
+
+  it('should serve under a mount path and leave the unmounted path alone', async () => {
+    const app = hostApp('/llm');
+    const mounted = await request(app)
+      .post('/llm/v1/messages')
+      .set('x-api-key', TEST_KEY)
+      .set('anthropic-version', '2023-06-01')
+      .send({ model: 'mock', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    expect(mounted.status).toBe(200);
+    expect(mounted.body.content[0].text).toBe(DEFAULT_MOCK_REPLY);
+    expect((await request(app).get('/after')).body).toEqual({ route: 'after' });
+  });
+
+  it('should name the mounted base URL when the path misses /v1', async () => {
+    const response = await request(hostApp('/llm'))
+      .post('/llm/chat/completions')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'mock', messages: [] });
+    expect(response.status).toBe(404);
+    expect(response.body.error.message).toMatch(/http:\/\/127\.0\.0\.1:\d+\/llm\/v1/);
+  });
+});
+
+describe('gateway() mounted at a path, called by the openai SDK', () => {
+  let running: RunningGateway;
+  beforeAll(async () => {
+    running = await startGateway({}, '/llm');
+  });
+  afterAll(() => running.close());
+
+  it('should answer at <mount>/v1', async () => {
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    expect(running.openAIBaseURL).toMatch(/\/llm\/v1$/);
+    expect(completion.choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+  });
+});

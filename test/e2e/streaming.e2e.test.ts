@@ -1,0 +1,156 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
+import type { ProviderContext } from '../../src/providers/types.js';
+import { createScriptedProvider, gate } from '../helpers/scripted-provider.js';
+import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+
+let running: RunningGateway | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function withProvider(script: (context: ProviderContext) => AsyncIterable<CanonicalStreamEvent>) {
+  const provider = createScriptedProvider(script);
+  running = await startGateway({
+    providers: { scripted: provider },
+    models: [{ id: 'scripted', provider: 'scripted' }],
+  });
+  return { provider, root: running.root };
+}
+
+const usage = { inputTokens: 3, outputTokens: 2 };
+const chatStream = (root: string, signal?: AbortSignal) =>
+  fetch(`${root}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    signal,
+  });
+
+describe('streaming through the gateway', () => {
+  it('should send SSE headers that keep proxies and compression from buffering', async () => {
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'ok' };
+      yield { type: 'text-end', id: 't' };
+      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+    });
+    const response = await chatStream(root);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('cache-control')).toContain('no-transform');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(await response.text()).toContain('data: [DONE]');
+  });
+
+  it('should deliver each event before the provider produces the next one', async () => {
+    const firstSeen = gate();
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'first' };
+      await firstSeen.opened; // only the client reading 'first' lets the stream go on
+      yield { type: 'text-delta', id: 't', delta: 'second' };
+      yield { type: 'text-end', id: 't' };
+      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+    });
+    const reader = (await chatStream(root)).body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    while (!received.includes('first')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value, { stream: true });
+    }
+    expect(received).toContain('first');
+    expect(received).not.toContain('second');
+    firstSeen.open();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value, { stream: true });
+    }
+    expect(received).toContain('second');
+  });
+
+  it('should abort the provider when the client disconnects', async () => {
+    const aborted = gate<boolean>();
+    const { root } = await withProvider(async function* (context) {
+      context.signal.addEventListener('abort', () => aborted.open(true));
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'hello' };
+      await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+    });
+    const controller = new AbortController();
+    const response = await chatStream(root, controller.signal);
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    expect(await aborted.opened).toBe(true);
+  });
+
+  it('should turn a failure before the first output into an HTTP status with retry-after', async () => {
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      throw new GatewayError({ kind: 'rate_limit', code: 'UPSTREAM_RATE_LIMITED', message: 'Slow down.', retryAfter: 7 });
+    });
+    const response = await chatStream(root);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('7');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Slow down.');
+  });
+
+  it('should report a failure after the first output in-band to the openai SDK', async () => {
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'partial' };
+      throw new GatewayError({ kind: 'upstream', code: 'UPSTREAM_FAILED', message: 'The upstream went away.' });
+    });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${root}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'scripted',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const texts: string[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) texts.push(chunk.choices[0]?.delta.content ?? '');
+    })().catch((error: unknown) => error);
+    expect(texts.join('')).toBe('partial');
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(String((failure as Error).message)).toContain('The upstream went away.');
+  });
+
+  it('should report a failure after the first output in-band to the Anthropic SDK', async () => {
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'partial' };
+      throw new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'Overloaded.' });
+    });
+    const client = new Anthropic({ apiKey: TEST_KEY, baseURL: root, maxRetries: 0 });
+    const failure = await client.messages
+      .stream({ model: 'scripted', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect(String((failure as Error).message)).toContain('Overloaded.');
+  });
+
+  it('should report a stream that ends without finishing as an in-band error', async () => {
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'cut' };
+    });
+    const text = await (await chatStream(root)).text();
+    expect(text).toContain('"error"');
+    expect(text).toContain('ended before the answer was finished');
+  });
+});
