@@ -44,7 +44,7 @@ function claudeCodeBody() {
     stream: true,
     system: [
       { type: 'text', text: "You are Claude Code, Anthropic's official CLI for Claude." },
-      { type: 'text', text: padding(20000), cache_control: { type: 'ephemeral', ttl: '1h' } },
+      { type: 'text', text: padding(24000), cache_control: { type: 'ephemeral', ttl: '1h' } },
     ],
     messages: [
       {

@@ -114,7 +114,7 @@ describe('POST /v1/responses with the openai SDK', () => {
     for (const [name, body] of Object.entries(cases)) {
       it(`should match for ${name}`, async () => {
         const plain = (await client.responses.create({ ...body, stream: false })) as Response;
-        const folded = await client.responses.stream({ ...body }).finalResponse();
+        const folded = await client.responses.stream({ ...body, stream: true } as Parameters<OpenAI['responses']['stream']>[0]).finalResponse();
         const view = (response: Response) => ({
           text: response.output_text,
           calls: functionCalls(response),

@@ -19,6 +19,7 @@ describe('examples/mount-in-express', () => {
     const child = spawn('npm', ['start', '--silent', '--', '--port', '0'], {
       env: { ...process.env, SWITCHYARD_API_KEY: 'sk-from-env' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so SIGINT reaches npm and the server as Ctrl-C would
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -41,7 +42,7 @@ describe('examples/mount-in-express', () => {
       );
     } finally {
       const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGINT');
+      process.kill(-child.pid!, 'SIGINT');
       await exited;
     }
   });

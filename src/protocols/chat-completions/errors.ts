@@ -1,0 +1,58 @@
+import type { GatewayError } from '../../canonical/index.js';
+import type { RenderedError } from '../codec.js';
+
+/** The Chat (OpenAI) error body. */
+export interface ChatErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+/** Gateway codes with an OpenAI-standard `code`; others are sent lower-cased. */
+const openAICodes: Readonly<Record<string, string>> = {
+  UNKNOWN_MODEL: 'model_not_found',
+  INVALID_API_KEY: 'invalid_api_key',
+  RATE_LIMITED: 'rate_limit_exceeded',
+};
+
+/** OpenAI clients know no 529 (Anthropic "overloaded"); it becomes 503. */
+function chatStatus(status: number): number {
+  return status === 529 ? 503 : status;
+}
+
+/** The `type` the protocol doc recommends for a status; clients key on the status, not on it. */
+function chatErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status === 503) return 'service_unavailable_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** The `error` object of the Chat error body (also sent in-band in a stream). */
+export function encodeChatErrorBody(error: GatewayError): ChatErrorBody {
+  return {
+    error: {
+      message: error.message,
+      type: chatErrorType(chatStatus(error.status)),
+      param: error.param ?? null,
+      code: openAICodes[error.code] ?? error.code.toLowerCase(),
+    },
+  };
+}
+
+/**
+ * A GatewayError as an OpenAI error response: `{error:{message,type,param,code}}`, the
+ * `x-request-id` header the SDK reads, `retry-after`/`retry-after-ms` when the error has a
+ * wait, and `x-should-retry` so the SDK follows the gateway's retry decision.
+ */
+export function renderChatError(error: GatewayError, requestId: string): RenderedError {
+  const headers: Record<string, string> = {
+    'x-request-id': requestId,
+    'x-should-retry': String(error.retryable),
+  };
+  if (error.retryAfter !== undefined) {
+    headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfter)));
+    headers['retry-after-ms'] = String(Math.max(0, Math.round(error.retryAfter * 1000)));
+  }
+  return { status: chatStatus(error.status), body: encodeChatErrorBody(error), headers };
+}

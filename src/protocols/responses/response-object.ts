@@ -1,0 +1,101 @@
+import type { CanonicalRequest, ResponseFormat } from '../../canonical/index.js';
+import type { EncodeContext } from '../codec.js';
+import { readResponsesExtensions } from './extensions.js';
+import type { ResponsesOutputItem } from './output-items.js';
+import { encodeResponsesToolChoice } from './tool-choice.js';
+import { encodeResponsesTools } from './tools.js';
+import type { ResponsesUsage } from './usage.js';
+
+export type ResponsesObjectStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** What changes between the lifecycle snapshots of one response. */
+export interface ResponsesObjectState {
+  id: string;
+  status: ResponsesObjectStatus;
+  output: ResponsesOutputItem[];
+  usage: ResponsesUsage | null;
+  error: { code: string; message: string } | null;
+  incompleteDetails: { reason: string } | null;
+}
+
+function encodeTextFormat(format: ResponseFormat | undefined): Record<string, unknown> {
+  switch (format?.type) {
+    case 'json':
+      return { type: 'json_object' };
+    case 'json-schema':
+      return {
+        type: 'json_schema',
+        name: format.name ?? 'response',
+        schema: format.schema,
+        ...(format.description === undefined ? {} : { description: format.description }),
+        ...(format.strict === undefined ? {} : { strict: format.strict }),
+      };
+    default:
+      return { type: 'text' };
+  }
+}
+
+/** `instructions` as sent: the system part that is not marked as a system/developer input message. */
+function encodeInstructions(request: CanonicalRequest): string | null {
+  const part = request.system?.find((candidate) => readResponsesExtensions(candidate).role === undefined);
+  return part?.text ?? null;
+}
+
+/** Concatenated `output_text` parts, the SDK's `output_text` convenience field. */
+export function encodeResponsesOutputText(output: readonly ResponsesOutputItem[]): string {
+  let textValue = '';
+  for (const item of output) {
+    if (item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const part of item.content as { type?: unknown; text?: unknown }[]) {
+      if (part.type === 'output_text' && typeof part.text === 'string') textValue += part.text;
+    }
+  }
+  return textValue;
+}
+
+/**
+ * The Response object: the non-streaming body and the `response` of every lifecycle event.
+ * Request settings are echoed as the caller sent them (defaults where the caller sent none).
+ */
+export function encodeResponsesObject(context: EncodeContext, state: ResponsesObjectState): Record<string, unknown> {
+  const { request } = context;
+  const extensions = readResponsesExtensions(request);
+  const echoed = (key: string): Record<string, unknown> => (extensions[key] === undefined ? {} : { [key]: extensions[key] });
+  const textExtension = typeof extensions.text === 'object' && extensions.text !== null ? extensions.text : {};
+  return {
+    id: state.id,
+    object: 'response',
+    created_at: context.created,
+    status: state.status,
+    completed_at: state.status === 'completed' ? context.created : null,
+    background: extensions.background === true,
+    error: state.error,
+    incomplete_details: state.incompleteDetails,
+    instructions: encodeInstructions(request),
+    max_output_tokens: request.maxOutputTokens ?? null,
+    ...echoed('max_tool_calls'),
+    model: request.model,
+    output: state.output,
+    output_text: encodeResponsesOutputText(state.output),
+    parallel_tool_calls: request.parallelToolCalls ?? true,
+    previous_response_id: typeof extensions.previous_response_id === 'string' ? extensions.previous_response_id : null,
+    ...echoed('conversation'),
+    ...echoed('prompt'),
+    ...echoed('prompt_cache_key'),
+    ...echoed('prompt_cache_retention'),
+    reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
+    ...echoed('service_tier'),
+    store: extensions.store === true,
+    temperature: request.sampling?.temperature ?? 1,
+    text: { format: encodeTextFormat(request.responseFormat), ...textExtension },
+    tool_choice: extensions.tool_choice ?? encodeResponsesToolChoice(request.toolChoice),
+    tools: encodeResponsesTools(request.tools ?? []),
+    ...echoed('top_logprobs'),
+    top_p: request.sampling?.topP ?? 1,
+    truncation: extensions.truncation === 'auto' ? 'auto' : 'disabled',
+    usage: state.usage,
+    user: typeof extensions.user === 'string' ? extensions.user : null,
+    metadata: request.metadata?.tags ?? {},
+    access_programs: null,
+  };
+}

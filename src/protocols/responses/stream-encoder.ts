@@ -1,0 +1,222 @@
+import type { CanonicalStreamEvent, FinishReason, GatewayError, Usage } from '../../canonical/index.js';
+import { formatSse } from '../../sse/format-sse.js';
+import type { EncodeContext, StreamEncoder } from '../codec.js';
+import { encodeResponsesErrorCode } from './errors.js';
+import { encodeResponsesFinishReason } from './finish-reason.js';
+import {
+  encodeResponsesReasoningItem,
+  encodeResponsesToolCallItem,
+  isResponsesCustomTool,
+  type ResponsesItemStatus,
+  type ResponsesOutputItem,
+  type ResponsesOutputTextPart,
+} from './output-items.js';
+import { encodeResponsesObject, type ResponsesObjectState } from './response-object.js';
+import { encodeResponsesUsage } from './usage.js';
+import { encodeResponsesId, encodeResponsesItemId } from './wire-id.js';
+
+interface BlockBase {
+  /** The canonical block id. */
+  id: string;
+  itemId: string;
+  outputIndex: number;
+  text: string;
+}
+type OpenBlock =
+  | (BlockBase & { kind: 'text' })
+  | (BlockBase & { kind: 'reasoning'; partOpen: boolean; redactedData?: string })
+  | (BlockBase & { kind: 'tool'; callId: string; name: string; namespace?: string; custom: boolean });
+
+const emptyTextPart = (text: string): ResponsesOutputTextPart => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+
+/**
+ * Encodes canonical stream events as Responses SSE: `response.created` + `response.in_progress`,
+ * one output item per block (message / reasoning / function_call) with its added → delta → done
+ * chain, then `response.completed` | `response.incomplete` | `response.failed` carrying the full
+ * output and usage. Every event has `sequence_number` (from 0); there is no `[DONE]`.
+ */
+export function createResponsesStreamEncoder(context: EncodeContext): StreamEncoder {
+  let sequence = 0;
+  let responseId = encodeResponsesId(context.requestId);
+  let started = false;
+  let ended = false;
+  const output: ResponsesOutputItem[] = [];
+  let block: OpenBlock | undefined;
+
+  const frame = (type: string, fields: Record<string, unknown>): string =>
+    formatSse({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
+  const snapshot = (state: Omit<ResponsesObjectState, 'id' | 'output'>) =>
+    encodeResponsesObject(context, { id: responseId, output, ...state });
+  const inProgress = { status: 'in_progress', usage: null, error: null, incompleteDetails: null } as const;
+
+  const start = (providerId?: string): string => {
+    if (started) return '';
+    started = true;
+    responseId = encodeResponsesId(context.requestId, providerId);
+    return frame('response.created', { response: snapshot(inProgress) }) + frame('response.in_progress', { response: snapshot(inProgress) });
+  };
+
+  const itemFields = (open: OpenBlock) => ({ item_id: open.itemId, output_index: open.outputIndex });
+
+  /** The block's item as it stands, without emitting anything. */
+  const itemOf = (open: OpenBlock, status: ResponsesItemStatus, signature?: string): ResponsesOutputItem => {
+    switch (open.kind) {
+      case 'text':
+        return { id: open.itemId, type: 'message', status, role: 'assistant', content: [emptyTextPart(open.text)] };
+      case 'reasoning':
+        return encodeResponsesReasoningItem(
+          open.itemId,
+          { text: open.text, ...(signature === undefined ? {} : { signature }), ...(open.redactedData === undefined ? {} : { redactedData: open.redactedData }) },
+          status,
+        );
+      case 'tool': {
+        const args = open.custom || status === 'in_progress' ? open.text : open.text || '{}';
+        const call = { id: open.callId, name: open.name, arguments: args, ...(open.namespace === undefined ? {} : { namespace: open.namespace }) };
+        return encodeResponsesToolCallItem(open.itemId, call, open.custom, status);
+      }
+    }
+  };
+
+  const open = (next: OpenBlock, item: ResponsesOutputItem): string => {
+    block = next;
+    output.push(item);
+    return frame('response.output_item.added', { output_index: next.outputIndex, item });
+  };
+
+  const close = (status: ResponsesItemStatus, signature?: string): string => {
+    const current = block;
+    if (current === undefined) return '';
+    block = undefined;
+    const fields = itemFields(current);
+    let out = '';
+    if (current.kind === 'text') {
+      out += frame('response.output_text.done', { ...fields, content_index: 0, text: current.text, logprobs: [] });
+      out += frame('response.content_part.done', { ...fields, content_index: 0, part: emptyTextPart(current.text) });
+    } else if (current.kind === 'reasoning' && current.partOpen) {
+      out += frame('response.reasoning_summary_text.done', { ...fields, summary_index: 0, text: current.text });
+      out += frame('response.reasoning_summary_part.done', { ...fields, summary_index: 0, part: { type: 'summary_text', text: current.text } });
+    } else if (current.kind === 'tool') {
+      out += current.custom
+        ? frame('response.custom_tool_call_input.done', { ...fields, input: current.text })
+        : frame('response.function_call_arguments.done', { ...fields, name: current.name, arguments: current.text || '{}' });
+    }
+    const item = itemOf(current, status, signature);
+    output[current.outputIndex] = item;
+    return out + frame('response.output_item.done', { output_index: current.outputIndex, item });
+  };
+
+  const nextBlock = (id: string, prefix: 'msg' | 'rs' | 'fc' | 'ctc'): BlockBase => ({
+    id,
+    itemId: encodeResponsesItemId(context.requestId, prefix, output.length),
+    outputIndex: output.length,
+    text: '',
+  });
+
+  const delta = (id: string, kind: OpenBlock['kind'], value: string): string => {
+    const current = block;
+    if (current === undefined || current.id !== id || current.kind !== kind || value === '') return '';
+    current.text += value;
+    const fields = itemFields(current);
+    switch (current.kind) {
+      case 'text':
+        return frame('response.output_text.delta', { ...fields, content_index: 0, delta: value, logprobs: [] });
+      case 'reasoning': {
+        let out = '';
+        if (!current.partOpen) {
+          current.partOpen = true;
+          out += frame('response.reasoning_summary_part.added', { ...fields, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        }
+        return out + frame('response.reasoning_summary_text.delta', { ...fields, summary_index: 0, delta: value });
+      }
+      case 'tool':
+        return current.custom
+          ? frame('response.custom_tool_call_input.delta', { ...fields, delta: value })
+          : frame('response.function_call_arguments.delta', { ...fields, delta: value });
+    }
+  };
+
+  const markLastIncomplete = (): void => {
+    const last = output.at(-1);
+    if (last !== undefined && 'status' in last) last.status = 'incomplete';
+  };
+
+  const finish = (finishReason: FinishReason, usage: Usage): string => {
+    const hasToolCalls = output.some((item) => item.type === 'function_call' || item.type === 'custom_tool_call');
+    const terminal = encodeResponsesFinishReason(finishReason, hasToolCalls);
+    const out = close(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
+    if (terminal.status === 'incomplete') markLastIncomplete();
+    const failed = terminal.status === 'failed';
+    const response = snapshot({
+      status: terminal.status,
+      usage: encodeResponsesUsage(usage),
+      error: failed ? { code: 'server_error', message: 'The model failed to produce an answer.' } : null,
+      incompleteDetails: terminal.incomplete_details,
+    });
+    return out + frame(`response.${terminal.status}`, { response });
+  };
+
+  const fail = (error: GatewayError): string => {
+    if (block !== undefined) {
+      output[block.outputIndex] = itemOf(block, 'incomplete');
+      block = undefined;
+    }
+    const response = snapshot({
+      status: 'failed',
+      usage: null,
+      error: { code: encodeResponsesErrorCode(error), message: error.message },
+      incompleteDetails: null,
+    });
+    return frame('response.failed', { response });
+  };
+
+  return {
+    encode(event: CanonicalStreamEvent): string {
+      if (ended) return '';
+      if (event.type === 'start') return start(event.id);
+      let out = start();
+      switch (event.type) {
+        case 'text-start': {
+          out += close('completed');
+          const next: OpenBlock = { ...nextBlock(event.id, 'msg'), kind: 'text' };
+          out += open(next, { id: next.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] });
+          return out + frame('response.content_part.added', { ...itemFields(next), content_index: 0, part: emptyTextPart('') });
+        }
+        case 'reasoning-start': {
+          out += close('completed');
+          const next: OpenBlock = { ...nextBlock(event.id, 'rs'), kind: 'reasoning', partOpen: false, ...(event.redactedData === undefined ? {} : { redactedData: event.redactedData }) };
+          return out + open(next, { id: next.itemId, type: 'reasoning', summary: [] });
+        }
+        case 'tool-call-start': {
+          out += close('completed');
+          const custom = isResponsesCustomTool(event.name, context.request);
+          const next: OpenBlock = {
+            ...nextBlock(event.id, custom ? 'ctc' : 'fc'),
+            kind: 'tool',
+            callId: event.toolCallId,
+            name: event.name,
+            ...(event.namespace === undefined ? {} : { namespace: event.namespace }),
+            custom,
+          };
+          return out + open(next, itemOf(next, 'in_progress'));
+        }
+        case 'text-delta':
+          return out + delta(event.id, 'text', event.delta);
+        case 'reasoning-delta':
+          return out + delta(event.id, 'reasoning', event.delta);
+        case 'tool-call-delta':
+          return out + delta(event.id, 'tool', event.delta);
+        case 'text-end':
+        case 'tool-call-end':
+          return block?.id === event.id ? out + close('completed') : out;
+        case 'reasoning-end':
+          return block?.id === event.id ? out + close('completed', event.signature) : out;
+        case 'finish':
+          ended = true;
+          return out + finish(event.finishReason, event.usage);
+        case 'error':
+          ended = true;
+          return out + fail(event.error);
+      }
+    },
+  };
+}
