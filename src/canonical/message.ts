@@ -49,7 +49,6 @@ export interface ToolCallPart {
   extensions?: Extensions;
 }
 
-export type ToolResultContent = TextPart | ImagePart | FilePart;
 
 export interface ToolResultPart {
   type: 'tool-result';
@@ -91,6 +90,8 @@ export interface ProviderDefinedPart {
 }
 
 export type UserContentPart = TextPart | ImagePart | FilePart | AudioPart | ProviderDefinedPart;
+/** What a tool can return; `provider-defined` holds e.g. Anthropic `tool_reference` and `search_result` blocks. */
+export type ToolResultContent = TextPart | ImagePart | FilePart | ProviderDefinedPart;
 export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart | RefusalPart | ProviderDefinedPart;
 
 /** A system or developer instruction that appears inside the conversation. */

@@ -112,31 +112,26 @@ export function decodeMessagesAssistantBlock(block: MessagesContentBlock): Assis
   }
 }
 
-function decodeToolResultContentBlock(block: MessagesToolResultContentBlock): ToolResultContent | undefined {
-  if (!hasType(block, ['text', 'image', 'document'])) return undefined;
-  const part =
-    block.type === 'text' ? decodeMessagesTextBlock(block) : block.type === 'image' ? decodeImageBlock(block) : decodeDocumentBlock(block);
-  return part.type === 'provider-defined' ? undefined : part;
+function decodeToolResultContentBlock(block: MessagesToolResultContentBlock): ToolResultContent {
+  if (!hasType(block, ['text', 'image', 'document'])) {
+    return { type: 'provider-defined', protocol: 'messages', kind: String(block.type), data: { ...block } };
+  }
+  if (block.type === 'text') return decodeMessagesTextBlock(block);
+  return block.type === 'image' ? decodeImageBlock(block) : decodeDocumentBlock(block);
 }
 
 /**
- * `tool_result` → ToolResultPart. Blocks with no canonical home inside a result
- * (`search_result`, `tool_reference`, content-source documents, unknown types) cannot sit in
- * `content`; the result then also keeps its whole wire `content` in `extensions.messages.content`.
+ * `tool_result` → ToolResultPart. Blocks only Anthropic understands inside a result
+ * (`search_result`, `tool_reference`, content-source documents, unknown types) become
+ * provider-defined parts, so another protocol's route refuses them instead of dropping them.
  */
 export function decodeMessagesToolResult(block: MessagesToolResultBlock): ToolResultPart {
   const wireContent = block.content ?? [];
   const blocks: MessagesToolResultContentBlock[] =
     typeof wireContent === 'string' ? [{ type: 'text', text: wireContent }] : wireContent;
-  const content: ToolResultContent[] = [];
-  let complete = true;
-  for (const item of blocks) {
-    const part = decodeToolResultContentBlock(item);
-    if (part === undefined) complete = false;
-    else content.push(part);
-  }
+  const content = blocks.map(decodeToolResultContentBlock);
   const rest = unmappedFields(block, ['type', 'tool_use_id', 'content', 'is_error']);
   const part: ToolResultPart = { type: 'tool-result', toolCallId: block.tool_use_id, content };
   if (block.is_error !== undefined) part.isError = block.is_error;
-  return withExtensions(part, messagesExtensions(complete ? rest : { ...rest, content: wireContent }));
+  return withExtensions(part, messagesExtensions(rest));
 }

@@ -84,13 +84,18 @@ describe('decodeMessagesConversation', () => {
       });
     });
 
-    it('should keep the whole wire content in extensions when a result holds a search_result', () => {
+    it('should keep a search_result inside a result as a provider-defined part', () => {
       const content = [
         { type: 'text', text: 'hits:' },
         { type: 'search_result', source: 'https://s', title: 'S', content: [{ type: 'text', text: 'x' }] },
       ];
       const [tool] = decode([{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content }] }]);
-      expect(tool?.content[0]).toMatchObject({ content: [{ type: 'text', text: 'hits:' }], extensions: { messages: { content } } });
+      expect(tool?.content[0]).toMatchObject({
+        content: [
+          { type: 'text', text: 'hits:' },
+          { type: 'provider-defined', protocol: 'messages', kind: 'search_result', data: content[1] },
+        ],
+      });
     });
   });
 

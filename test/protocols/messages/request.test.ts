@@ -74,7 +74,14 @@ describe('decodeMessagesRequest', () => {
       expect(request.messages[5]?.content[0]).toMatchObject({
         type: 'tool-result',
         toolCallId: 'toolu_01A3',
-        extensions: { messages: { content: [{ type: 'tool_reference', tool_name: 'mcp__github__get_pull_request' }] } },
+        content: [
+          {
+            type: 'provider-defined',
+            protocol: 'messages',
+            kind: 'tool_reference',
+            data: { type: 'tool_reference', tool_name: 'mcp__github__get_pull_request' },
+          },
+        ],
       });
     });
   });
