@@ -10,6 +10,7 @@ import { messagesCodec } from './protocols/messages/index.js';
 import { responsesCodec } from './protocols/responses/index.js';
 import { createGenerationHandler, stampRequestId } from './serve-generation.js';
 import { createModelsHandlers } from './serve-models.js';
+import { createCountTokensHandler } from './serve-count-tokens.js';
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
 const codecForPath = (req: Request): InboundCodec =>
@@ -51,7 +52,10 @@ export function gateway(options: GatewayOptions = {}): Router {
     '/v1/messages',
     createGenerationHandler(messagesCodec, resolved, { acceptXApiKey: true, requireAnthropicVersion: true }),
   );
-  for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages']) router.all(path, methodNotAllowed('POST'));
+  router.post('/v1/messages/count_tokens', createCountTokensHandler(resolved));
+  for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1/messages/count_tokens']) {
+    router.all(path, methodNotAllowed('POST'));
+  }
 
   const models = createModelsHandlers({ openai: chatCodec, anthropic: messagesCodec }, resolved);
   router.get('/v1/models', models.list);

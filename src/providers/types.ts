@@ -62,4 +62,6 @@ export interface ProviderAdapter {
   capabilities?(model: string): Partial<ModelCapabilities>;
   generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse>;
   stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent>;
+  /** Input tokens `request` would use (`POST /v1/messages/count_tokens`). Without it the gateway estimates. */
+  countTokens?(request: CanonicalRequest, context: ProviderContext): Promise<number>;
 }

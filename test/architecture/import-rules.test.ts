@@ -15,6 +15,7 @@ const rules: Record<string, { folders: string[]; packages: RegExp }> = {
   },
   routing: { folders: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
   access: { folders: ['canonical', 'access'], packages: /^node:.*$/ },
+  usage: { folders: ['canonical', 'usage'], packages: /^gpt-tokenizer\/.*$/ },
   http: { folders: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
 };
 

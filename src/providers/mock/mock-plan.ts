@@ -25,8 +25,9 @@ export interface MockPlan {
 
 const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
-function textOfRequest(request: CanonicalRequest): string {
-  return JSON.stringify([request.system ?? [], request.messages, request.tools ?? []]);
+/** The mock's input token count: 4 characters a token over the request's JSON. */
+export function countMockInputTokens(request: CanonicalRequest): number {
+  return estimateTokens(JSON.stringify([request.system ?? [], request.messages, request.tools ?? []]));
 }
 
 function lastUserText(request: CanonicalRequest): string {
@@ -119,7 +120,7 @@ export function planMockReply(request: CanonicalRequest, reply: MockReply | unde
   const outputText = content
     .map((part) => (part.type === 'text' || part.type === 'reasoning' ? part.text : part.type === 'tool-call' ? part.arguments : ''))
     .join('');
-  const inputTokens = estimateTokens(textOfRequest(request));
+  const inputTokens = countMockInputTokens(request);
   const outputTokens = Math.max(1, estimateTokens(outputText));
   return {
     content,

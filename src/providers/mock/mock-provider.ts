@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
 import { GatewayError } from '../../canonical/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
-import { planMockReply, type MockReply } from './mock-plan.js';
+import { countMockInputTokens, planMockReply, type MockReply } from './mock-plan.js';
 
 export interface MockProviderOptions {
   /** The reply text, or a function of the request. Default: `DEFAULT_MOCK_REPLY`, or a summary of tool results after a tool turn. */
@@ -65,6 +65,10 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
       await pause(context.signal);
       const plan = planMockReply(request, options.reply);
       return { id: `mock_${context.requestId}`, model: request.model, ...plan };
+    },
+
+    async countTokens(request: CanonicalRequest): Promise<number> {
+      return countMockInputTokens(request);
     },
 
     async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {

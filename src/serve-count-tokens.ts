@@ -1,0 +1,43 @@
+import type { RequestHandler } from 'express';
+import { checkAnthropicVersion } from './http/check-anthropic-version.js';
+import { createJsonBodyReader } from './http/read-json-body.js';
+import { createRequestId } from './http/request-id.js';
+import { sendError, toGatewayError } from './http/send-error.js';
+import { sendJson } from './http/send-json.js';
+import {
+  decodeMessagesCountTokensRequest,
+  encodeMessagesCountTokensResponse,
+} from './protocols/messages/count-tokens.js';
+import { messagesCodec } from './protocols/messages/index.js';
+import { resolveModel } from './routing/resolve-model.js';
+import type { ResolvedGatewayOptions } from './options.js';
+import { checkAccess, stampRequestId } from './serve-generation.js';
+import { estimateInputTokens } from './usage/estimate-input-tokens.js';
+
+/**
+ * `POST /v1/messages/count_tokens` (the Anthropic SDK's `messages.countTokens()`, Claude Code).
+ * The provider counts when it can; otherwise the gateway estimates with a tokenizer.
+ */
+export function createCountTokensHandler(options: ResolvedGatewayOptions): RequestHandler {
+  const readBody = createJsonBodyReader(options.bodyLimit);
+  return async (req, res) => {
+    const requestId = createRequestId();
+    stampRequestId(res, requestId);
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    try {
+      await checkAccess(req, options, true);
+      checkAnthropicVersion(req.headers);
+      const request = decodeMessagesCountTokensRequest(await readBody(req, res));
+      const model = resolveModel(options.models, request.model);
+      const upstreamRequest = { ...request, model: model.upstreamModel };
+      const context = { signal: controller.signal, requestId, gatewayModel: model.id, logger: options.logger };
+      const inputTokens = model.adapter.countTokens
+        ? await model.adapter.countTokens(upstreamRequest, context)
+        : await estimateInputTokens(upstreamRequest);
+      sendJson(res, 200, encodeMessagesCountTokensResponse(inputTokens));
+    } catch (error) {
+      sendError(res, messagesCodec, toGatewayError(error, options.logger, requestId), requestId);
+    }
+  };
+}

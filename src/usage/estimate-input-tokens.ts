@@ -1,0 +1,46 @@
+import type { CanonicalMessage, CanonicalRequest } from '../canonical/index.js';
+
+/** Images and documents are counted at a typical size: their pixels or pages are not known here. */
+const TOKENS_PER_MEDIA_PART = 1_600;
+/** Role markers and separators around each message, as chat templates add them. */
+const TOKENS_PER_MESSAGE = 4;
+
+type CountTokens = (text: string) => number;
+let tokenizer: Promise<CountTokens> | undefined;
+
+/** The o200k_base tokenizer, loaded on first use (it is large, and most gateways never count). */
+function loadTokenizer(): Promise<CountTokens> {
+  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => (text: string) => module.countTokens(text));
+  return tokenizer;
+}
+
+function messageText(message: CanonicalMessage): { text: string; media: number } {
+  let text = '';
+  let media = 0;
+  const parts = message.role === 'tool' ? message.content.flatMap((result) => result.content) : message.content;
+  for (const part of parts) {
+    if (part.type === 'text' || part.type === 'reasoning' || part.type === 'refusal') text += `${part.text}\n`;
+    else if (part.type === 'tool-call') text += `${part.name} ${part.arguments}\n`;
+    else if (part.type === 'provider-defined') text += `${JSON.stringify(part.data)}\n`;
+    else media += 1;
+  }
+  return { text, media };
+}
+
+/**
+ * An estimate of a request's input tokens with OpenAI's o200k_base tokenizer. Providers count
+ * with their own tokenizers, so this is close, not exact: the gateway uses it only when the
+ * provider cannot count (`ProviderAdapter.countTokens`).
+ */
+export async function estimateInputTokens(request: CanonicalRequest): Promise<number> {
+  const count = await loadTokenizer();
+  let text = (request.system ?? []).map((part) => part.text).join('\n');
+  let media = 0;
+  for (const message of request.messages) {
+    const part = messageText(message);
+    text += `\n${part.text}`;
+    media += part.media;
+  }
+  if (request.tools?.length) text += `\n${JSON.stringify(request.tools)}`;
+  return count(text) + media * TOKENS_PER_MEDIA_PART + request.messages.length * TOKENS_PER_MESSAGE;
+}
