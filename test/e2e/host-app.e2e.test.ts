@@ -80,3 +80,26 @@ describe('gateway() mounted at a path, called by the openai SDK', () => {
     expect(completion.choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
   });
 });
+
+describe('gateway() behind compression middleware', () => {
+  let running: RunningGateway;
+  beforeAll(async () => {
+    const { default: compression } = await import('compression');
+    running = await startGateway({}, '/', (app) => app.use(compression({ threshold: 0 })));
+  });
+  afterAll(() => running.close());
+
+  it('should compress JSON answers but leave streams uncompressed', async () => {
+    const call = (stream: boolean) =>
+      fetch(`${running.openAIBaseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        body: JSON.stringify({ model: 'mock', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    const json = await call(false);
+    expect(json.headers.get('content-encoding')).toBe('gzip');
+    const stream = await call(true);
+    expect(stream.headers.get('content-encoding')).toBeNull();
+    expect(await stream.text()).toContain('data: [DONE]');
+  });
+});
