@@ -7,14 +7,15 @@ const srcRoot = join(import.meta.dirname, '../../src');
 /** Folder → what its files may import (other src folders, `logger.ts` and packages). DESIGN.md's allow-list. */
 const rules: Record<string, { folders: string[]; packages: RegExp }> = {
   canonical: { folders: ['canonical'], packages: /^$/ },
-  sse: { folders: ['sse'], packages: /^eventsource-parser$/ },
   protocols: { folders: ['canonical', 'sse', 'protocols'], packages: /^zod$/ },
   providers: {
     folders: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
     packages: /^(undici|eventsource-parser|node:.*)$/,
   },
   routing: { folders: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  sse: { folders: ['sse'], packages: /^eventsource-parser$/ },
   access: { folders: ['canonical', 'access'], packages: /^node:.*$/ },
+  testing: { folders: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   usage: { folders: ['canonical', 'usage'], packages: /^gpt-tokenizer\/.*$/ },
   http: { folders: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
 };

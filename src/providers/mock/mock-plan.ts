@@ -15,6 +15,9 @@ export const DEFAULT_MOCK_REPLY = 'Hello from Switchyard! This is the mock model
 
 export type MockReply = string | ((request: CanonicalRequest) => string);
 
+/** Arguments for a tool call; default: an example value per property of the tool's schema. */
+export type MockToolArguments = (tool: FunctionTool) => Record<string, unknown>;
+
 /** What the mock model will answer: the same plan feeds `generate` and `stream`. */
 export interface MockPlan {
   content: AssistantContentPart[];
@@ -88,7 +91,11 @@ function limitText(text: string, request: CanonicalRequest, budget: number | und
   return { text: limited, truncated: false, stopSequence };
 }
 
-export function planMockReply(request: CanonicalRequest, reply: MockReply | undefined): MockPlan {
+export function planMockReply(
+  request: CanonicalRequest,
+  reply: MockReply | undefined,
+  toolArguments: MockToolArguments = (tool) => exampleArguments(tool.parameters),
+): MockPlan {
   const content: AssistantContentPart[] = [];
   const reasoning = reasoningPart(request);
   if (reasoning) content.push(reasoning);
@@ -99,7 +106,7 @@ export function planMockReply(request: CanonicalRequest, reply: MockReply | unde
     type: 'tool-call',
     id: `call_mock_${request.messages.length}_${index}`,
     name: tool.name,
-    arguments: JSON.stringify(exampleArguments(tool.parameters)),
+    arguments: JSON.stringify(toolArguments(tool)),
     ...(tool.namespace === undefined ? {} : { namespace: tool.namespace }),
   }));
 

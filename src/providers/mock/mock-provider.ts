@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
 import { GatewayError } from '../../canonical/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
-import { countMockInputTokens, planMockReply, type MockReply } from './mock-plan.js';
+import { countMockInputTokens, planMockReply, type MockReply, type MockToolArguments } from './mock-plan.js';
 
 export interface MockProviderOptions {
   /** The reply text, or a function of the request. Default: `DEFAULT_MOCK_REPLY`, or a summary of tool results after a tool turn. */
@@ -11,6 +11,10 @@ export interface MockProviderOptions {
   chunks?: number;
   /** Pause between streamed deltas, in milliseconds. Default 0. */
   chunkDelayMs?: number;
+  /** Arguments the mock passes when it calls a tool. Default: example values from the tool's schema. */
+  toolArguments?: MockToolArguments;
+  /** Fail every call with this error (before any output), to test how clients handle it. */
+  error?: GatewayError;
   /** Provider id used in logs. Default `mock`. */
   id?: string;
 }
@@ -52,6 +56,11 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
   const chunks = options.chunks ?? 4;
   const delay = options.chunkDelayMs ?? 0;
 
+  const plan = (request: CanonicalRequest) => {
+    if (options.error) throw options.error;
+    return planMockReply(request, options.reply, options.toolArguments);
+  };
+
   async function pause(signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw abortError();
     if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => Promise.reject(abortError()));
@@ -63,8 +72,7 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       await pause(context.signal);
-      const plan = planMockReply(request, options.reply);
-      return { id: `mock_${context.requestId}`, model: request.model, ...plan };
+      return { id: `mock_${context.requestId}`, model: request.model, ...plan(request) };
     },
 
     async countTokens(request: CanonicalRequest): Promise<number> {
@@ -72,10 +80,10 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
     },
 
     async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
-      const plan = planMockReply(request, options.reply);
+      const reply = plan(request);
       yield { type: 'start', id: `mock_${context.requestId}`, model: request.model };
       let blockNumber = 0;
-      for (const part of plan.content) {
+      for (const part of reply.content) {
         const id = `b${blockNumber++}`;
         await pause(context.signal);
         if (part.type === 'reasoning') {
@@ -103,9 +111,9 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
       }
       yield {
         type: 'finish',
-        finishReason: plan.finishReason,
-        usage: plan.usage,
-        ...(plan.stopSequence === undefined ? {} : { stopSequence: plan.stopSequence }),
+        finishReason: reply.finishReason,
+        usage: reply.usage,
+        ...(reply.stopSequence === undefined ? {} : { stopSequence: reply.stopSequence }),
       };
     },
   };

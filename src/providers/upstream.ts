@@ -1,0 +1,151 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool, errors as undiciErrors } from 'undici';
+import { GatewayError } from '../canonical/index.js';
+import type { SseMessage } from '../sse/format-sse.js';
+import { parseSse } from '../sse/parse-sse.js';
+import { readRetryAfter } from './retry-after.js';
+
+/** Turns an upstream error answer into the one GatewayError; each protocol reads its own error body. */
+export type UpstreamErrorParser = (status: number, body: unknown, headers: IncomingHttpHeaders) => GatewayError;
+
+export interface UpstreamOptions {
+  /** Base URL including any path prefix, e.g. `https://api.openai.com/v1`. */
+  baseURL: string;
+  /** Headers sent on every call (auth, versions). */
+  headers: Record<string, string>;
+  /** Query parameters added to every call (Azure `api-version`). */
+  query?: Record<string, string>;
+  parseError: UpstreamErrorParser;
+  /** Longest wait for the answer's headers. Default 10 minutes: long prompts take a while to start. */
+  headersTimeoutMs?: number;
+  /** Longest silence between two body chunks. Default 5 minutes. */
+  bodyTimeoutMs?: number;
+  /** Keep-alive connections to the upstream. Default 128. */
+  connections?: number;
+}
+
+export interface UpstreamCall {
+  path: string;
+  body: unknown;
+  signal: AbortSignal;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+  /** Extra query parameters for this call (Gemini `alt=sse`). */
+  query?: Record<string, string>;
+}
+
+/** An upstream HTTP API: one keep-alive undici Pool per origin, JSON and SSE calls. */
+export interface Upstream {
+  postJson(call: UpstreamCall): Promise<unknown>;
+  postSse(call: UpstreamCall): Promise<AsyncIterable<SseMessage>>;
+  close(): Promise<void>;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
+function transportError(error: unknown, origin: string): GatewayError {
+  if (GatewayError.isInstance(error)) return error;
+  if (error instanceof undiciErrors.RequestAbortedError || (error as Error | undefined)?.name === 'AbortError') {
+    return new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.', cause: error });
+  }
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The provider at ${origin} did not answer in time.`, cause: error });
+  }
+  return new GatewayError({
+    kind: 'upstream',
+    code: 'UPSTREAM_UNREACHABLE',
+    retryable: true,
+    message: `The provider at ${origin} could not be reached.`,
+    cause: error,
+  });
+}
+
+function withRetryAfter(error: GatewayError, headers: IncomingHttpHeaders): GatewayError {
+  const retryAfter = readRetryAfter(headers);
+  if (retryAfter === undefined || error.retryAfter !== undefined) return error;
+  return new GatewayError({
+    kind: error.kind,
+    code: error.code,
+    status: error.status,
+    message: error.message,
+    param: error.param,
+    retryable: error.retryable,
+    retryAfter,
+    cause: error.cause,
+  });
+}
+
+/**
+ * Creates the HTTP side of an adapter. Uses undici's dispatcher API (not `fetch`, which costs
+ * several times the CPU per call) with keep-alive connections.
+ */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const base = new URL(options.baseURL);
+  const prefix = base.pathname.replace(/\/$/, '');
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? 128,
+    headersTimeout: options.headersTimeoutMs ?? 600_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 300_000,
+    keepAliveTimeout: 30_000,
+  });
+
+  function pathOf(call: UpstreamCall): string {
+    const query = { ...options.query, ...call.query };
+    const search = Object.keys(query).length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
+    return `${prefix}${call.path}${search}`;
+  }
+
+  async function send(call: UpstreamCall, accept: string) {
+    let response;
+    try {
+      response = await pool.request({
+        method: 'POST',
+        path: pathOf(call),
+        headers: { ...options.headers, ...call.headers, 'content-type': 'application/json', accept },
+        body: JSON.stringify(call.body),
+        signal: call.signal,
+      });
+    } catch (error) {
+      throw transportError(error, base.origin);
+    }
+    if (response.statusCode >= 400) {
+      const text = await response.body.text().catch(() => '');
+      throw withRetryAfter(options.parseError(response.statusCode, parseBody(text), response.headers), response.headers);
+    }
+    return response;
+  }
+
+  return {
+    async postJson(call) {
+      const response = await send(call, 'application/json');
+      try {
+        return parseBody(await response.body.text());
+      } catch (error) {
+        throw transportError(error, base.origin);
+      }
+    },
+
+    async postSse(call) {
+      const response = await send(call, 'text/event-stream');
+      return (async function* () {
+        try {
+          yield* parseSse(response.body);
+        } catch (error) {
+          throw transportError(error, base.origin);
+        } finally {
+          // Stopping early (client gone, error) must release the connection.
+          if (!response.body.destroyed) response.body.destroy();
+        }
+      })();
+    },
+
+    close: () => pool.close(),
+  };
+}
