@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
+import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ModelCapabilities, ProviderAdapter } from './providers/types.js';
 import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
@@ -33,8 +34,11 @@ export interface GatewayOptions {
   apiKeys?: readonly string[] | ApiKeyVerifier;
   /** Whether callers must present a key. Default: `true` once `apiKeys` are given or a non-mock model is configured. */
   requireApiKey?: boolean;
-  /** Provider adapters by key. A built-in deterministic `mock` provider is always available. */
-  providers?: Record<string, ProviderAdapter>;
+  /**
+   * Providers by key: adapter objects, or configurations of built-in providers
+   * (`{ type: 'openai', apiKey }`; `type` defaults to the key). A deterministic `mock` provider is always available.
+   */
+  providers?: Record<string, ProviderAdapter | ProviderConfig>;
   /** The models served. Default: one model, `mock`, on the mock provider. */
   models?: readonly ModelConfig[];
   /** Largest accepted request body (bytes, or a string like `'32mb'`). Default `'32mb'`, Anthropic's own limit. */
@@ -81,7 +85,12 @@ const modelSchema = z.object({
 const optionsSchema = z.object({
   apiKeys: z.union([z.array(z.string().min(1)), z.custom<ApiKeyVerifier>((value) => typeof value === 'function')]).optional(),
   requireApiKey: z.boolean().optional(),
-  providers: z.record(z.string(), z.custom<ProviderAdapter>((value) => isAdapter(value), 'a ProviderAdapter')).optional(),
+  providers: z
+    .record(
+      z.string(),
+      z.custom<ProviderAdapter | ProviderConfig>((value) => typeof value === 'object' && value !== null, 'an adapter or a provider configuration'),
+    )
+    .optional(),
   models: z.array(modelSchema).optional(),
   bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)]).optional(),
   diagnoseBaseUrl: z.boolean().optional(),
@@ -166,7 +175,10 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   }
 
   const builtInMock = createMockProvider();
-  const providers: Record<string, ProviderAdapter> = { mock: builtInMock, ...options.providers };
+  const providers: Record<string, ProviderAdapter> = { mock: builtInMock };
+  for (const [key, provider] of Object.entries(options.providers ?? {})) {
+    providers[key] = isAdapter(provider) ? provider : createProviderFromConfig(key, provider);
+  }
   const { table, list } = resolveModels(options.models ?? [{ id: 'mock', provider: 'mock' }], providers);
 
   const apiKeys = options.apiKeys;

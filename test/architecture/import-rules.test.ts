@@ -10,7 +10,7 @@ const rules: Record<string, { folders: string[]; packages: RegExp }> = {
   protocols: { folders: ['canonical', 'sse', 'protocols'], packages: /^zod$/ },
   providers: {
     folders: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
-    packages: /^(undici|eventsource-parser|node:.*)$/,
+    packages: /^(undici|eventsource-parser|zod|node:.*)$/,
   },
   routing: { folders: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
   sse: { folders: ['sse'], packages: /^eventsource-parser$/ },
