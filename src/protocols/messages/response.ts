@@ -5,7 +5,7 @@ import { encodeMessagesMessageId } from './message-id.js';
 import { encodeMessagesUsage, type MessagesUsage } from './usage.js';
 
 export type MessagesResponseContentBlock =
-  | { type: 'text'; text: string; citations: unknown[] | null }
+  | { type: 'text'; text: string; citations?: unknown[] }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
@@ -52,12 +52,12 @@ function wireFields(extensions: Extensions | undefined): Record<string, unknown>
 export function encodeMessagesContentBlock(part: AssistantContentPart): MessagesResponseContentBlock | undefined {
   switch (part.type) {
     case 'text': {
-      const extra = wireFields(part.extensions);
-      const citations = Array.isArray(extra.citations) ? extra.citations : null;
-      return { ...extra, type: 'text', text: part.text, citations };
+      // `citations` only when there are some: the AI SDK (3.x) rejects `citations: null`.
+      const { citations, ...extra } = wireFields(part.extensions);
+      return { ...extra, type: 'text', text: part.text, ...(Array.isArray(citations) ? { citations } : {}) };
     }
     case 'refusal':
-      return { type: 'text', text: part.text, citations: null };
+      return { type: 'text', text: part.text };
     case 'reasoning':
       return part.redactedData !== undefined
         ? { type: 'redacted_thinking', data: part.redactedData }

@@ -23,7 +23,7 @@ describe('encodeMessagesResponse', () => {
       type: 'message',
       role: 'assistant',
       model: 'claude-gateway',
-      content: [{ type: 'text', text: 'Hello!', citations: null }],
+      content: [{ type: 'text', text: 'Hello!' }],
       stop_reason: 'end_turn',
       stop_sequence: null,
       stop_details: null,
@@ -64,7 +64,7 @@ describe('encodeMessagesResponse', () => {
     expect(body.content).toEqual([
       { type: 'thinking', thinking: 'Think.', signature: 'sig-1' },
       { type: 'redacted_thinking', data: 'opaque' },
-      { type: 'text', text: 'Checking both.', citations: null },
+      { type: 'text', text: 'Checking both.' },
       { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
       { type: 'tool_use', id: 'call_2', name: 'get_time', input: {} },
     ]);
@@ -114,7 +114,7 @@ describe('encodeMessagesResponse', () => {
 
   it('should encode a refusal part as text', () => {
     const body = encodeMessagesResponse(response({ content: [{ type: 'refusal', text: 'No.' }], finishReason: { unified: 'content-filter' } }), context);
-    expect(body.content).toEqual([{ type: 'text', text: 'No.', citations: null }]);
+    expect(body.content).toEqual([{ type: 'text', text: 'No.' }]);
     expect(body.stop_reason).toBe('refusal');
   });
 });
