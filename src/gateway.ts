@@ -44,15 +44,16 @@ function methodNotAllowed(allowed: string): RequestHandler {
 export function gateway(options: GatewayOptions = {}): Router {
   const resolved = resolveOptions(options);
   const router = Router();
-  const openAIRules = { acceptXApiKey: false, requireAnthropicVersion: false };
+  const anthropicRules = { acceptXApiKey: true, requireAnthropicVersion: true, forwardedHeaders: ['anthropic-beta'] };
+  const openAIRules = { acceptXApiKey: false, requireAnthropicVersion: false, forwardedHeaders: [] };
 
   router.post('/v1/chat/completions', createGenerationHandler(chatCodec, resolved, openAIRules));
   router.post('/v1/responses', createGenerationHandler(responsesCodec, resolved, openAIRules));
   router.post(
     '/v1/messages',
-    createGenerationHandler(messagesCodec, resolved, { acceptXApiKey: true, requireAnthropicVersion: true }),
+    createGenerationHandler(messagesCodec, resolved, anthropicRules),
   );
-  router.post('/v1/messages/count_tokens', createCountTokensHandler(resolved));
+  router.post('/v1/messages/count_tokens', createCountTokensHandler(resolved, anthropicRules));
   for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1/messages/count_tokens']) {
     router.all(path, methodNotAllowed('POST'));
   }

@@ -11,14 +11,14 @@ import {
 import { messagesCodec } from './protocols/messages/index.js';
 import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
-import { checkAccess, stampRequestId } from './serve-generation.js';
+import { checkAccess, pickClientHeaders, stampRequestId, type EndpointRules } from './serve-generation.js';
 import { estimateInputTokens } from './usage/estimate-input-tokens.js';
 
 /**
  * `POST /v1/messages/count_tokens` (the Anthropic SDK's `messages.countTokens()`, Claude Code).
  * The provider counts when it can; otherwise the gateway estimates with a tokenizer.
  */
-export function createCountTokensHandler(options: ResolvedGatewayOptions): RequestHandler {
+export function createCountTokensHandler(options: ResolvedGatewayOptions, rules: EndpointRules): RequestHandler {
   const readBody = createJsonBodyReader(options.bodyLimit);
   return async (req, res) => {
     const requestId = createRequestId();
@@ -31,7 +31,14 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions): Reque
       const request = decodeMessagesCountTokensRequest(await readBody(req, res));
       const model = resolveModel(options.models, request.model);
       const upstreamRequest = { ...request, model: model.upstreamModel };
-      const context = { signal: controller.signal, requestId, gatewayModel: model.id, logger: options.logger };
+      const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
+      const context = {
+        signal: controller.signal,
+        requestId,
+        gatewayModel: model.id,
+        logger: options.logger,
+        ...(clientHeaders ? { clientHeaders } : {}),
+      };
       const inputTokens = model.adapter.countTokens
         ? await model.adapter.countTokens(upstreamRequest, context)
         : await estimateInputTokens(upstreamRequest);

@@ -83,10 +83,22 @@ async function sendStream(
   }
 }
 
-interface EndpointRules {
+export interface EndpointRules {
   /** Anthropic clients send their key in `x-api-key`. */
   acceptXApiKey: boolean;
   requireAnthropicVersion: boolean;
+  /** Caller headers passed to the provider as `clientHeaders` (lower-case names). */
+  forwardedHeaders: readonly string[];
+}
+
+/** The caller headers named in `names` that are present. */
+export function pickClientHeaders(req: Request, names: readonly string[]): Record<string, string> | undefined {
+  let picked: Record<string, string> | undefined;
+  for (const name of names) {
+    const value = req.headers[name];
+    if (typeof value === 'string' && value !== '') (picked ??= {})[name] = value;
+  }
+  return picked;
 }
 
 /** The POST handler for one protocol: read → decode → route → provider → encode. */
@@ -123,6 +135,8 @@ export function createGenerationHandler(
         gatewayModel: model.id,
         logger: options.logger,
       };
+      const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
+      if (clientHeaders) context.clientHeaders = clientHeaders;
       const encodeContext: EncodeContext = { requestId, created: Math.floor(Date.now() / 1000), request };
       if (request.stream) {
         await sendStream(res, codec, model.adapter.stream(upstreamRequest, context), encodeContext, controller.signal, options.logger);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../canonical/index.js';
+import { anthropicProviderOptionsSchema, createAnthropicProvider } from './anthropic/index.js';
 import { createMockProvider } from './mock/index.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -27,6 +28,10 @@ const mockOptionsSchema = z.strictObject({
 /** Built-in provider types. Each provider folder adds its entry here. */
 const builtInProviders: Record<string, BuiltInProvider> = {
   mock: { schema: mockOptionsSchema, create: (options) => createMockProvider(options) },
+  anthropic: {
+    schema: anthropicProviderOptionsSchema,
+    create: (options) => createAnthropicProvider(anthropicProviderOptionsSchema.parse(options)),
+  },
 };
 
 /** The names `type` may take. */

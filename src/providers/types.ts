@@ -31,6 +31,11 @@ export interface ProviderContext {
   /** The model id the caller asked for; `request.model` is already the upstream model id. */
   gatewayModel: string;
   logger: Logger;
+  /**
+   * Caller headers a provider speaking the caller's protocol may pass on — today `anthropic-beta`
+   * from Messages callers. Never credentials.
+   */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

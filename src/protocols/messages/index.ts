@@ -36,3 +36,15 @@ export const messagesCodec: InboundCodec = {
 export { decodeMessagesRequest, encodeMessagesResponse, createMessagesStreamEncoder, renderMessagesError };
 export { decodeMessagesFinishReason, encodeMessagesFinishReason } from './finish-reason.js';
 export { decodeMessagesUsage, encodeMessagesUsage, encodeMessagesDeltaUsage } from './usage.js';
+
+// Outbound: the gateway calls an Anthropic upstream.
+export { encodeMessagesRequest } from './request-encoder.js';
+export type { EncodeMessagesRequestOptions, MessagesUpstreamRequest } from './request-encoder.js';
+export { decodeMessagesResponse } from './response-decoder.js';
+export { createMessagesStreamDecoder } from './stream-decoder.js';
+export type { MessagesStreamDecoder } from './stream-decoder.js';
+export { parseMessagesError, parseMessagesStreamError } from './upstream-error.js';
+export type { ParseMessagesErrorOptions } from './upstream-error.js';
+export { encodeMessagesCountTokensRequest, decodeMessagesCountTokensResponse } from './count-tokens-request.js';
+export { encodeMessagesToolId } from './tool-id.js';
+export { messagesThinkingBudgets } from './request-thinking.js';

@@ -1,0 +1,202 @@
+import { GatewayError, type CanonicalStreamEvent, type Usage } from '../../canonical/index.js';
+import type { SseMessage } from '../../sse/format-sse.js';
+import { decodeMessagesUpstreamFinish } from './response-decoder.js';
+import { unmappedFields } from './unmapped-fields.js';
+import { parseMessagesStreamError } from './upstream-error.js';
+import { messagesUpstreamEventSchema, type MessagesUpstreamEvent } from './upstream-schema.js';
+import { decodeMessagesUsage, type MessagesWireUsage } from './usage.js';
+
+/** Turns one upstream stream's SSE messages into canonical events, incrementally. */
+export interface MessagesStreamDecoder {
+  decode(message: SseMessage): CanonicalStreamEvent[];
+  /** Call when the upstream closes: finishes a stream cut after its stop reason, else reports it ended early. */
+  end(): CanonicalStreamEvent[];
+}
+
+type OpenBlock =
+  | { kind: 'text'; id: string }
+  | { kind: 'reasoning'; id: string; signature: string }
+  | { kind: 'tool'; id: string; hasInput: boolean }
+  /** A block with no canonical stream event (server-tool blocks): its events are skipped. */
+  | { kind: 'skipped'; id: string };
+
+const messageFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'];
+
+function streamError(code: string, message: string, cause?: unknown): CanonicalStreamEvent {
+  return { type: 'error', error: new GatewayError({ kind: 'upstream', code, message, retryable: true, cause }) };
+}
+
+function parseData(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Anthropic SSE (`message_start`, `content_block_start/_delta/_stop`, `message_delta`,
+ * `message_stop`, `ping`, `error`) → canonical stream events. Block ids are `b<index>`. Text,
+ * thinking and partial tool JSON pass through as they arrive; a thinking signature is held
+ * until its block ends (`reasoning-end.signature`). A tool call that got no JSON ends with `{}`.
+ * Usage: input side from `message_start`, output (cumulative) from `message_delta`, input made
+ * the canonical total (cache included). `event: error` becomes a canonical `error`.
+ */
+export function createMessagesStreamDecoder(): MessagesStreamDecoder {
+  let started = false;
+  let done = false;
+  let open: OpenBlock | undefined;
+  let hasToolCalls = false;
+  const usage: MessagesWireUsage = {};
+  let stopReason: string | undefined;
+  let stopSequence: string | undefined;
+
+  function addUsage(wire: MessagesWireUsage | null | undefined): void {
+    if (wire === null || wire === undefined) return;
+    for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
+      const value = wire[key];
+      if (typeof value === 'number') usage[key] = value;
+    }
+    if (typeof wire.output_tokens_details?.thinking_tokens === 'number') usage.output_tokens_details = wire.output_tokens_details;
+  }
+
+  function closeBlock(): CanonicalStreamEvent[] {
+    const block = open;
+    open = undefined;
+    switch (block?.kind) {
+      case undefined:
+      case 'skipped':
+        return [];
+      case 'text':
+        return [{ type: 'text-end', id: block.id }];
+      case 'reasoning':
+        return [{ type: 'reasoning-end', id: block.id, ...(block.signature === '' ? {} : { signature: block.signature }) }];
+      case 'tool':
+        return [...(block.hasInput ? [] : [{ type: 'tool-call-delta' as const, id: block.id, delta: '{}' }]), { type: 'tool-call-end', id: block.id }];
+    }
+  }
+
+  function finish(): CanonicalStreamEvent[] {
+    done = true;
+    const decodedUsage: Usage = decodeMessagesUsage(usage);
+    return [
+      ...closeBlock(),
+      {
+        type: 'finish',
+        finishReason: decodeMessagesUpstreamFinish(stopReason, hasToolCalls),
+        usage: decodedUsage,
+        ...(stopSequence === undefined ? {} : { stopSequence }),
+      },
+    ];
+  }
+
+  function startBlock(index: number, block: Record<string, unknown> & { type: string }): CanonicalStreamEvent[] {
+    const before = closeBlock();
+    const id = `b${index}`;
+    switch (block.type) {
+      case 'text': {
+        open = { kind: 'text', id };
+        const rest = unmappedFields(block, ['type', 'text', 'citations']);
+        const text = typeof block.text === 'string' ? block.text : '';
+        return [
+          ...before,
+          { type: 'text-start', id, ...(rest === undefined ? {} : { extensions: { messages: rest } }) },
+          ...(text === '' ? [] : [{ type: 'text-delta' as const, id, delta: text }]),
+        ];
+      }
+      case 'thinking': {
+        open = { kind: 'reasoning', id, signature: typeof block.signature === 'string' ? block.signature : '' };
+        const text = typeof block.thinking === 'string' ? block.thinking : '';
+        return [...before, { type: 'reasoning-start', id }, ...(text === '' ? [] : [{ type: 'reasoning-delta' as const, id, delta: text }])];
+      }
+      case 'redacted_thinking':
+        open = { kind: 'reasoning', id, signature: '' };
+        return [...before, { type: 'reasoning-start', id, redactedData: typeof block.data === 'string' ? block.data : '' }];
+      case 'tool_use': {
+        hasToolCalls = true;
+        const input = typeof block.input === 'object' && block.input !== null && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+        open = { kind: 'tool', id, hasInput: input !== '' };
+        const toolCallId = typeof block.id === 'string' ? block.id : id;
+        const name = typeof block.name === 'string' ? block.name : '';
+        return [...before, { type: 'tool-call-start', id, toolCallId, name }, ...(input === '' ? [] : [{ type: 'tool-call-delta' as const, id, delta: input }])];
+      }
+      default:
+        open = { kind: 'skipped', id };
+        return before;
+    }
+  }
+
+  function delta(event: Extract<MessagesUpstreamEvent, { type: 'content_block_delta' }>): CanonicalStreamEvent[] {
+    const block = open;
+    const { delta: body } = event;
+    if (block === undefined || block.id !== `b${event.index}`) return [];
+    if (block.kind === 'text' && body.type === 'text_delta' && body.text) return [{ type: 'text-delta', id: block.id, delta: body.text }];
+    if (block.kind === 'reasoning' && body.type === 'thinking_delta' && body.thinking) {
+      return [{ type: 'reasoning-delta', id: block.id, delta: body.thinking }];
+    }
+    if (block.kind === 'reasoning' && body.type === 'signature_delta' && body.signature) block.signature += body.signature;
+    if (block.kind === 'tool' && body.type === 'input_json_delta' && body.partial_json) {
+      block.hasInput = true;
+      return [{ type: 'tool-call-delta', id: block.id, delta: body.partial_json }];
+    }
+    return [];
+  }
+
+  function decodeEvent(event: MessagesUpstreamEvent): CanonicalStreamEvent[] {
+    switch (event.type) {
+      case 'message_start': {
+        if (started) return [];
+        started = true;
+        const { message } = event;
+        addUsage(message.usage);
+        const rest = unmappedFields(message, messageFields);
+        return [
+          {
+            type: 'start',
+            id: message.id ?? '',
+            model: message.model ?? '',
+            usage: decodeMessagesUsage(usage),
+            ...(rest === undefined ? {} : { extensions: { messages: rest } }),
+          },
+        ];
+      }
+      case 'content_block_start':
+        return startBlock(event.index, event.content_block);
+      case 'content_block_delta':
+        return delta(event);
+      case 'content_block_stop':
+        return open?.id === `b${event.index}` ? closeBlock() : [];
+      case 'message_delta':
+        if (typeof event.delta?.stop_reason === 'string') stopReason = event.delta.stop_reason;
+        if (typeof event.delta?.stop_sequence === 'string') stopSequence = event.delta.stop_sequence;
+        addUsage(event.usage);
+        return [];
+      case 'message_stop':
+        return finish();
+      case 'ping':
+        return [];
+      case 'error':
+        done = true;
+        return [{ type: 'error', error: parseMessagesStreamError(event) }];
+    }
+  }
+
+  return {
+    decode(message) {
+      if (done) return [];
+      const data = parseData(message.data);
+      if (data === undefined) {
+        done = true;
+        return [streamError('UPSTREAM_INVALID_STREAM', 'Anthropic sent a stream event that is not JSON.', message.data)];
+      }
+      const parsed = messagesUpstreamEventSchema.safeParse(data);
+      return parsed.success ? decodeEvent(parsed.data) : [];
+    },
+    end() {
+      if (done) return [];
+      if (started && stopReason !== undefined) return finish();
+      done = true;
+      return [streamError('STREAM_ENDED_EARLY', "Anthropic's stream ended before the answer was finished.")];
+    },
+  };
+}

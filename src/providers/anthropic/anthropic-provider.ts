@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import {
+  createMessagesStreamDecoder,
+  decodeMessagesCountTokensResponse,
+  decodeMessagesResponse,
+  encodeMessagesCountTokensRequest,
+  encodeMessagesRequest,
+  parseMessagesError,
+} from '../../protocols/messages/index.js';
+import type { ProviderAdapter, ProviderContext } from '../types.js';
+import { createUpstream } from '../upstream.js';
+import { anthropicCapabilities } from './capabilities.js';
+import { resolveAnthropicOptions, resolveDefaultMaxTokens, type AnthropicProviderOptions } from './options.js';
+
+/** `x-should-retry: true|false` overrides the status rule, as in the Anthropic SDKs. */
+function shouldRetry(headers: IncomingHttpHeaders): boolean | undefined {
+  const value = headers['x-should-retry'];
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}
+
+/**
+ * Anthropic Messages (`POST /v1/messages`) as an upstream. Speaks the `messages` protocol, so
+ * a Messages client's extension fields (`cache_control`, `context_management`, server tools and
+ * their transcript blocks, …) reach Anthropic unchanged. Also counts tokens with
+ * `POST /v1/messages/count_tokens`.
+ *
+ * @example
+ * gateway({
+ *   providers: { anthropic: createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY }) },
+ *   models: [{ id: 'claude', provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5' }],
+ * })
+ */
+export function createAnthropicProvider(options: AnthropicProviderOptions = {}): ProviderAdapter {
+  const resolved = resolveAnthropicOptions(options);
+  const upstream = createUpstream({
+    baseURL: resolved.baseURL,
+    headers: resolved.headers,
+    headersTimeoutMs: resolved.timeoutMs,
+    bodyTimeoutMs: resolved.timeoutMs,
+    parseError: (status, body, headers) => {
+      const retry = shouldRetry(headers);
+      return parseMessagesError(status, body, retry === undefined ? {} : { shouldRetry: retry });
+    },
+  });
+
+  const encode = (request: CanonicalRequest, context: ProviderContext, stream: boolean) =>
+    encodeMessagesRequest(
+      { ...request, stream },
+      { defaultMaxTokens: resolveDefaultMaxTokens(resolved, request.model), modelLabel: context.gatewayModel },
+    );
+
+  /** The configured betas plus the Messages caller's own `anthropic-beta` list, once each. */
+  const betaHeaders = (context: ProviderContext): Record<string, string> | undefined => {
+    const fromClient = context.clientHeaders?.['anthropic-beta'];
+    if (fromClient === undefined) return undefined;
+    const configured = resolved.headers['anthropic-beta'] ?? '';
+    const betas = new Set([...configured.split(','), ...fromClient.split(',')].map((beta) => beta.trim()).filter(Boolean));
+    return { 'anthropic-beta': [...betas].join(',') };
+  };
+  const call = (path: string, body: unknown, context: ProviderContext) => {
+    const headers = betaHeaders(context);
+    return { path, body, signal: context.signal, ...(headers ? { headers } : {}) };
+  };
+
+  return {
+    id: resolved.id,
+    protocol: 'messages',
+    capabilities: anthropicCapabilities,
+
+    async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
+      const body = encode(request, context, false);
+      return decodeMessagesResponse(await upstream.postJson(call('/v1/messages', body, context)));
+    },
+
+    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
+      const body = encode(request, context, true);
+      const messages = await upstream.postSse(call('/v1/messages', body, context));
+      const decoder = createMessagesStreamDecoder();
+      for await (const message of messages) {
+        for (const event of decoder.decode(message)) {
+          yield event;
+          if (event.type === 'finish' || event.type === 'error') return;
+        }
+      }
+      yield* decoder.end();
+    },
+
+    async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {
+      const body = encodeMessagesCountTokensRequest(request, { modelLabel: context.gatewayModel });
+      return decodeMessagesCountTokensResponse(
+        await upstream.postJson(call('/v1/messages/count_tokens', body, context)),
+      );
+    },
+  };
+}

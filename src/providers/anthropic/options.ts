@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { GatewayError } from '../../canonical/index.js';
+
+/** Options of the Anthropic provider (`type: 'anthropic'`). */
+export interface AnthropicProviderOptions {
+  /** Anthropic API key, sent as `x-api-key`. Default: `process.env.ANTHROPIC_API_KEY`. */
+  apiKey?: string;
+  /** API origin, without `/v1` (as the Anthropic SDK takes it). Default `https://api.anthropic.com`; a trailing `/v1` is removed. */
+  baseURL?: string;
+  /** Extra headers on every call; they win over the defaults (e.g. to send `authorization` to a proxy). */
+  headers?: Record<string, string>;
+  /** Longest wait for the answer to start, and longest silence inside a stream, in ms. Default 600000 (10 min). */
+  timeoutMs?: number;
+  /** `anthropic-version` header. Default `2023-06-01`. */
+  anthropicVersion?: string;
+  /** Beta features, sent as `anthropic-beta` (comma-joined) on every call. */
+  betas?: string[];
+  /** `max_tokens` for requests that set no output limit. Default 4096. */
+  defaultMaxTokens?: number;
+  /** Per-model `max_tokens` defaults, by exact model id or id prefix (the longest prefix wins), e.g. `{ 'claude-sonnet-4': 16000 }`. */
+  maxTokensByModel?: Record<string, number>;
+  /** Provider id in logs. Default `anthropic`. */
+  id?: string;
+}
+
+export const anthropicProviderOptionsSchema = z.strictObject({
+  apiKey: z.string().min(1).optional(),
+  baseURL: z.url().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  anthropicVersion: z.string().min(1).optional(),
+  betas: z.array(z.string().min(1)).optional(),
+  defaultMaxTokens: z.number().int().positive().optional(),
+  maxTokensByModel: z.record(z.string(), z.number().int().positive()).optional(),
+  id: z.string().min(1).optional(),
+});
+
+export interface ResolvedAnthropicOptions {
+  id: string;
+  baseURL: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  defaultMaxTokens: number;
+  maxTokensByModel: ReadonlyArray<readonly [string, number]>;
+}
+
+function configError(message: string): GatewayError {
+  return new GatewayError({ kind: 'internal', code: 'CONFIG_PROVIDER_INVALID', message });
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+/** Validates the options once into a new object (the caller's is never changed). Throws a coded config error. */
+export function resolveAnthropicOptions(options: AnthropicProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedAnthropicOptions {
+  const parsed = anthropicProviderOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw configError(
+      `Invalid Anthropic provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}. Example: createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY }).`,
+    );
+  }
+  const valid = parsed.data;
+  const extra = valid.headers ?? {};
+  const apiKey = valid.apiKey ?? env.ANTHROPIC_API_KEY;
+  if ((apiKey === undefined || apiKey === '') && !hasHeader(extra, 'x-api-key') && !hasHeader(extra, 'authorization')) {
+    throw new GatewayError({
+      kind: 'internal',
+      code: 'CONFIG_PROVIDER_API_KEY_MISSING',
+      message: "The Anthropic provider has no API key. Set ANTHROPIC_API_KEY or pass one: providers: { anthropic: { type: 'anthropic', apiKey: 'sk-ant-…' } }.",
+    });
+  }
+  const headers: Record<string, string> = { 'anthropic-version': valid.anthropicVersion ?? '2023-06-01' };
+  if (apiKey !== undefined && apiKey !== '') headers['x-api-key'] = apiKey;
+  if (valid.betas !== undefined && valid.betas.length > 0) headers['anthropic-beta'] = valid.betas.join(',');
+  return {
+    id: valid.id ?? 'anthropic',
+    baseURL: (valid.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, ''),
+    headers: { ...headers, ...extra },
+    timeoutMs: valid.timeoutMs ?? 600_000,
+    defaultMaxTokens: valid.defaultMaxTokens ?? 4096,
+    maxTokensByModel: Object.entries(valid.maxTokensByModel ?? {}).sort(([a], [b]) => b.length - a.length),
+  };
+}
+
+/** The default `max_tokens` for `model`: exact id or longest matching prefix, else `defaultMaxTokens`. */
+export function resolveDefaultMaxTokens(options: ResolvedAnthropicOptions, model: string): number {
+  return options.maxTokensByModel.find(([prefix]) => model.startsWith(prefix))?.[1] ?? options.defaultMaxTokens;
+}
