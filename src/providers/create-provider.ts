@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../canonical/index.js';
 import { anthropicProviderOptionsSchema, createAnthropicProvider } from './anthropic/index.js';
+import { createGeminiProvider, geminiProviderOptionsSchema } from './gemini/index.js';
 import { createMockProvider } from './mock/index.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -28,6 +29,10 @@ const mockOptionsSchema = z.strictObject({
 /** Built-in provider types. Each provider folder adds its entry here. */
 const builtInProviders: Record<string, BuiltInProvider> = {
   mock: { schema: mockOptionsSchema, create: (options) => createMockProvider(options) },
+  gemini: {
+    schema: geminiProviderOptionsSchema,
+    create: (options) => createGeminiProvider(geminiProviderOptionsSchema.parse(options)),
+  },
   anthropic: {
     schema: anthropicProviderOptionsSchema,
     create: (options) => createAnthropicProvider(anthropicProviderOptionsSchema.parse(options)),

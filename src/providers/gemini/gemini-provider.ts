@@ -1,0 +1,78 @@
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import {
+  createGeminiStreamDecoder,
+  decodeGeminiResponse,
+  encodeGeminiRequest,
+  parseGeminiError,
+  type GeminiDecodeOptions,
+} from '../../protocols/gemini/index.js';
+import type { ProviderAdapter, ProviderContext } from '../types.js';
+import { createUpstream } from '../upstream.js';
+import { geminiCapabilities } from './capabilities.js';
+import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';
+
+/** `models/{id}` unless the id already names its collection (`tunedModels/…`, `models/…`). */
+function modelPath(model: string): string {
+  return model.includes('/') ? `/${model}` : `/models/${encodeURIComponent(model)}`;
+}
+
+/**
+ * A provider for the Google Gemini API (AI Studio keys), speaking its native
+ * `generateContent` protocol: system text, tools, tool results, images, JSON output and thinking
+ * are translated; thought signatures survive the round trip through any client (see
+ * `protocols/gemini/signatures.ts`).
+ *
+ * @example
+ * gateway({
+ *   providers: { google: createGeminiProvider({ apiKey: process.env.GEMINI_API_KEY }) },
+ *   models: [{ id: 'gemini-flash', provider: 'google', upstreamModel: 'gemini-3.5-flash' }],
+ * })
+ */
+export function createGeminiProvider(options: GeminiProviderOptions = {}): ProviderAdapter {
+  const resolved = resolveGeminiOptions(options);
+  const upstream = createUpstream({
+    baseURL: resolved.baseURL,
+    headers: resolved.headers,
+    headersTimeoutMs: resolved.timeoutMs,
+    bodyTimeoutMs: resolved.timeoutMs,
+    parseError: (status, body) => parseGeminiError(status, body),
+  });
+
+  const decodeOptions = (request: CanonicalRequest, context: ProviderContext): GeminiDecodeOptions => ({
+    fallbackId: `gemini_${context.requestId}`,
+    fallbackModel: request.model,
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
+  });
+  const body = (request: CanonicalRequest, context: ProviderContext) => encodeGeminiRequest(request, { modelLabel: context.gatewayModel });
+
+  return {
+    id: resolved.id,
+    capabilities: geminiCapabilities,
+
+    async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
+      const answer = await upstream.postJson({
+        path: `${modelPath(request.model)}:generateContent`,
+        body: body(request, context),
+        signal: context.signal,
+      });
+      return decodeGeminiResponse(answer, decodeOptions(request, context));
+    },
+
+    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
+      const messages = await upstream.postSse({
+        path: `${modelPath(request.model)}:streamGenerateContent`,
+        query: { alt: 'sse' },
+        body: body(request, context),
+        signal: context.signal,
+      });
+      const decoder = createGeminiStreamDecoder(decodeOptions(request, context));
+      for await (const message of messages) {
+        for (const event of decoder.decode(message)) {
+          yield event;
+          if (event.type === 'error') return;
+        }
+      }
+      yield* decoder.end();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { GatewayError } from '../../canonical/index.js';
+
+/** Options of the Gemini provider (`type: 'gemini'`). */
+export interface GeminiProviderOptions {
+  /** Gemini API key (AI Studio), sent as `x-goog-api-key`. Default: `process.env.GEMINI_API_KEY`, then `GOOGLE_API_KEY`. */
+  apiKey?: string;
+  /** API base including the version. Default `https://generativelanguage.googleapis.com/v1beta` (thinking, thought signatures and `parametersJsonSchema` need v1beta). */
+  baseURL?: string;
+  /** Extra headers on every call; they win over the defaults (e.g. a proxy's own auth). */
+  headers?: Record<string, string>;
+  /** Longest wait for the answer to start, and longest silence inside a stream, in ms. Default 600000 (10 min). */
+  timeoutMs?: number;
+  /** Provider id in logs. Default `gemini`. */
+  id?: string;
+}
+
+export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+
+export const geminiProviderOptionsSchema = z.strictObject({
+  apiKey: z.string().min(1).optional(),
+  baseURL: z.url().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  id: z.string().min(1).optional(),
+});
+
+export interface ResolvedGeminiOptions {
+  id: string;
+  baseURL: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+function configError(code: string, message: string): GatewayError {
+  return new GatewayError({ kind: 'internal', code, message });
+}
+
+const hasHeader = (headers: Record<string, string>, name: string): boolean =>
+  Object.keys(headers).some((key) => key.toLowerCase() === name);
+
+/** Validates the options once into a new object (the caller's is never changed). Throws a coded config error. */
+export function resolveGeminiOptions(options: GeminiProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedGeminiOptions {
+  const parsed = geminiProviderOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw configError(
+      'CONFIG_PROVIDER_INVALID',
+      `Invalid Gemini provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}. Example: createGeminiProvider({ apiKey: process.env.GEMINI_API_KEY }).`,
+    );
+  }
+  const valid = parsed.data;
+  const extra = valid.headers ?? {};
+  const apiKey = valid.apiKey ?? (env.GEMINI_API_KEY || undefined) ?? (env.GOOGLE_API_KEY || undefined);
+  if (apiKey === undefined && !hasHeader(extra, 'x-goog-api-key') && !hasHeader(extra, 'authorization')) {
+    throw configError(
+      'CONFIG_PROVIDER_API_KEY_MISSING',
+      "The Gemini provider has no API key. Set GEMINI_API_KEY or pass one: providers: { gemini: { type: 'gemini', apiKey: 'AIza…' } }.",
+    );
+  }
+  return {
+    id: valid.id ?? 'gemini',
+    baseURL: (valid.baseURL ?? DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
+    headers: { ...(apiKey === undefined ? {} : { 'x-goog-api-key': apiKey }), ...extra },
+    timeoutMs: valid.timeoutMs ?? 600_000,
+  };
+}
