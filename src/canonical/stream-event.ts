@@ -12,10 +12,11 @@ export type CanonicalStreamEvent =
   | { type: 'text-start'; id: string; extensions?: Extensions }
   | { type: 'text-delta'; id: string; delta: string }
   | { type: 'text-end'; id: string }
-  | { type: 'reasoning-start'; id: string; redactedData?: string }
+  | { type: 'reasoning-start'; id: string; redactedData?: string; extensions?: Extensions }
   | { type: 'reasoning-delta'; id: string; delta: string }
-  | { type: 'reasoning-end'; id: string; signature?: string }
-  | { type: 'tool-call-start'; id: string; toolCallId: string; name: string; namespace?: string }
+  /** `extensions` here carries what is known only at the end, e.g. OpenAI `encrypted_content`. */
+  | { type: 'reasoning-end'; id: string; signature?: string; extensions?: Extensions }
+  | { type: 'tool-call-start'; id: string; toolCallId: string; name: string; namespace?: string; extensions?: Extensions }
   | { type: 'tool-call-delta'; id: string; delta: string }
   | { type: 'tool-call-end'; id: string }
   | { type: 'finish'; finishReason: FinishReason; usage: Usage; stopSequence?: string }

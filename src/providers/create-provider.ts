@@ -3,6 +3,9 @@ import { GatewayError } from '../canonical/index.js';
 import { anthropicProviderOptionsSchema, createAnthropicProvider } from './anthropic/index.js';
 import { createGeminiProvider, geminiProviderOptionsSchema } from './gemini/index.js';
 import { createMockProvider } from './mock/index.js';
+import { createOpenAIProvider, openAIProviderOptionsSchema } from './openai/index.js';
+import { createOpenAICompatibleProvider, openAICompatibleProviderOptionsSchema } from './openai-compatible/index.js';
+import { createOpenAIResponsesProvider, openAIResponsesProviderOptionsSchema } from './openai-responses/index.js';
 import type { ProviderAdapter } from './types.js';
 
 /**
@@ -29,9 +32,21 @@ const mockOptionsSchema = z.strictObject({
 /** Built-in provider types. Each provider folder adds its entry here. */
 const builtInProviders: Record<string, BuiltInProvider> = {
   mock: { schema: mockOptionsSchema, create: (options) => createMockProvider(options) },
+  openai: {
+    schema: openAIProviderOptionsSchema,
+    create: (options) => createOpenAIProvider(openAIProviderOptionsSchema.parse(options)),
+  },
+  'openai-compatible': {
+    schema: openAICompatibleProviderOptionsSchema,
+    create: (options) => createOpenAICompatibleProvider(openAICompatibleProviderOptionsSchema.parse(options)),
+  },
   gemini: {
     schema: geminiProviderOptionsSchema,
     create: (options) => createGeminiProvider(geminiProviderOptionsSchema.parse(options)),
+  },
+  'openai-responses': {
+    schema: openAIResponsesProviderOptionsSchema,
+    create: (options) => createOpenAIResponsesProvider(openAIResponsesProviderOptionsSchema.parse(options)),
   },
   anthropic: {
     schema: anthropicProviderOptionsSchema,

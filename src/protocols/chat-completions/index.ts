@@ -41,3 +41,13 @@ export { createChatStreamEncoder } from './stream-encoder.js';
 export { renderChatError } from './errors.js';
 export { encodeChatFinishReason, decodeChatFinishReason } from './finish-reason.js';
 export { encodeChatUsage, decodeChatUsage } from './usage.js';
+
+// Outbound: the gateway calls a Chat Completions upstream.
+export { encodeChatRequest } from './request-encoder.js';
+export type { ChatWireRequest } from './request-encoder.js';
+export { decodeChatResponse } from './response-decoder.js';
+export { createChatStreamDecoder } from './stream-decoder.js';
+export type { ChatStreamDecoder } from './stream-decoder.js';
+export { parseChatError, parseChatInBandError } from './upstream-error.js';
+export { openAIChatDialect } from './dialect.js';
+export type { ChatDialect, ChatEncodeOptions, ChatToolChoiceForm } from './dialect.js';

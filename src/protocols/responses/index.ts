@@ -43,3 +43,11 @@ export {
   createResponsesStreamEncoder,
   renderResponsesError,
 };
+
+// Outbound side: the gateway calls an OpenAI Responses upstream.
+export { encodeResponsesRequest } from './request-encoder.js';
+export type { ResponsesRequestEncodeOptions } from './request-encoder.js';
+export { decodeResponsesResponse } from './response-decoder.js';
+export { createResponsesStreamDecoder } from './stream-decoder.js';
+export type { ResponsesStreamDecoder, ResponsesStreamDecoderOptions } from './stream-decoder.js';
+export { parseResponsesError, decodeResponsesFailure } from './upstream-errors.js';

@@ -1,4 +1,4 @@
-import type { CanonicalStreamEvent, FinishReason, GatewayError, Usage } from '../../canonical/index.js';
+import type { CanonicalStreamEvent, Extensions, FinishReason, GatewayError, Usage } from '../../canonical/index.js';
 import { formatSse } from '../../sse/format-sse.js';
 import type { EncodeContext, StreamEncoder } from '../codec.js';
 import { encodeResponsesErrorCode } from './errors.js';
@@ -58,15 +58,25 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
 
   const itemFields = (open: OpenBlock) => ({ item_id: open.itemId, output_index: open.outputIndex });
 
+  const upstreamItemId = (extensions: Extensions | undefined, prefix: string): { itemId?: string } => {
+    const id = extensions?.responses?.id;
+    return typeof id === 'string' && id.startsWith(prefix) ? { itemId: id } : {};
+  };
+
   /** The block's item as it stands, without emitting anything. */
-  const itemOf = (open: OpenBlock, status: ResponsesItemStatus, signature?: string): ResponsesOutputItem => {
+  const itemOf = (open: OpenBlock, status: ResponsesItemStatus, signature?: string, extensions?: Extensions): ResponsesOutputItem => {
     switch (open.kind) {
       case 'text':
         return { id: open.itemId, type: 'message', status, role: 'assistant', content: [emptyTextPart(open.text)] };
       case 'reasoning':
         return encodeResponsesReasoningItem(
           open.itemId,
-          { text: open.text, ...(signature === undefined ? {} : { signature }), ...(open.redactedData === undefined ? {} : { redactedData: open.redactedData }) },
+          {
+            text: open.text,
+            ...(signature === undefined ? {} : { signature }),
+            ...(open.redactedData === undefined ? {} : { redactedData: open.redactedData }),
+            ...(extensions === undefined ? {} : { extensions }),
+          },
           status,
         );
       case 'tool': {
@@ -83,7 +93,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     return frame('response.output_item.added', { output_index: next.outputIndex, item });
   };
 
-  const close = (status: ResponsesItemStatus, signature?: string): string => {
+  const close = (status: ResponsesItemStatus, signature?: string, extensions?: Extensions): string => {
     const current = block;
     if (current === undefined) return '';
     block = undefined;
@@ -100,7 +110,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         ? frame('response.custom_tool_call_input.done', { ...fields, input: current.text })
         : frame('response.function_call_arguments.done', { ...fields, name: current.name, arguments: current.text || '{}' });
     }
-    const item = itemOf(current, status, signature);
+    const item = itemOf(current, status, signature, extensions);
     output[current.outputIndex] = item;
     return out + frame('response.output_item.done', { output_index: current.outputIndex, item });
   };
@@ -183,7 +193,14 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         }
         case 'reasoning-start': {
           out += close('completed');
-          const next: OpenBlock = { ...nextBlock(event.id, 'rs'), kind: 'reasoning', partOpen: false, ...(event.redactedData === undefined ? {} : { redactedData: event.redactedData }) };
+          const next: OpenBlock = {
+            ...nextBlock(event.id, 'rs'),
+            // An OpenAI upstream's own item id, so a client replaying the item (with its encrypted content) names it.
+            ...upstreamItemId(event.extensions, 'rs_'),
+            kind: 'reasoning',
+            partOpen: false,
+            ...(event.redactedData === undefined ? {} : { redactedData: event.redactedData }),
+          };
           return out + open(next, { id: next.itemId, type: 'reasoning', summary: [] });
         }
         case 'tool-call-start': {
@@ -209,7 +226,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         case 'tool-call-end':
           return block?.id === event.id ? out + close('completed') : out;
         case 'reasoning-end':
-          return block?.id === event.id ? out + close('completed', event.signature) : out;
+          return block?.id === event.id ? out + close('completed', event.signature, event.extensions) : out;
         case 'finish':
           ended = true;
           return out + finish(event.finishReason, event.usage);

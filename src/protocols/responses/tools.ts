@@ -25,6 +25,8 @@ function decodeFunctionTool(tool: unknown, path: WirePath, namespace?: Record<st
     ...(typeof nsName === 'string' ? { namespace: nsName } : {}),
     ...decodeResponsesExtensions({
       ...rest,
+      // Unset means OpenAI's own default; remembered so a Responses upstream gets it unset too.
+      ...(typeof strict === 'boolean' ? {} : { strict_unset: true }),
       ...(namespace === undefined ? {} : { namespace_tool: namespaceFields }),
     }),
   };
@@ -66,7 +68,7 @@ export function decodeResponsesTools(tools: readonly unknown[], path: WirePath):
 }
 
 function encodeFunctionTool(tool: FunctionTool): Record<string, unknown> {
-  const { namespace_tool: _namespaceTool, ...rest } = readResponsesExtensions(tool);
+  const { namespace_tool: _namespaceTool, strict_unset: _strictUnset, ...rest } = readResponsesExtensions(tool);
   return {
     type: 'function',
     name: tool.name,

@@ -36,13 +36,14 @@ describe('decodeResponsesTools', () => {
         strict: true,
         extensions: { responses: { defer_loading: true } },
       },
-      { type: 'function', name: 'ping' },
+      // `strict` left unset is remembered: OpenAI's default applies to it, not `false`.
+      { type: 'function', name: 'ping', extensions: { responses: { strict_unset: true } } },
       {
         type: 'function',
         name: 'read',
         parameters: { type: 'object' },
         namespace: 'files',
-        extensions: { responses: { namespace_tool: { description: 'File tools' } } },
+        extensions: { responses: { strict_unset: true, namespace_tool: { description: 'File tools' } } },
       },
       {
         type: 'provider-defined',

@@ -1,0 +1,211 @@
+import type { CanonicalStreamEvent, Usage } from '../../canonical/index.js';
+import { GatewayError } from '../../canonical/index.js';
+import type { SseMessage } from '../../sse/format-sse.js';
+import { decodeChatUpstreamArguments, mintChatToolCallId } from './response-decoder.js';
+import { parseChatInBandError } from './upstream-error.js';
+import { decodeChatUpstreamFinishReason, decodeChatUpstreamUsage, readChatUpstreamText } from './upstream-message.js';
+import { chatUpstreamChunkSchema, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
+
+/** Upstream Chat SSE messages → canonical stream events, one message at a time. */
+export interface ChatStreamDecoder {
+  /** The events this SSE message completes ([] when none). */
+  decode(message: SseMessage): CanonicalStreamEvent[];
+  /** The events owed when the upstream closes the stream (finish, or an error if it was cut short). */
+  end(): CanonicalStreamEvent[];
+}
+
+/** A streamed tool call, gathered by its `index` until it has a name and can open its block. */
+interface StreamedCall {
+  blockId?: string;
+  toolCallId?: string;
+  name?: string;
+  /** Argument text that arrived before the name. */
+  pending: string;
+  ended: boolean;
+}
+
+type BlockKind = 'text' | 'reasoning' | 'tool-call';
+
+function streamError(code: string, message: string, cause?: unknown): GatewayError {
+  return new GatewayError({ kind: 'upstream', code, retryable: true, message, cause });
+}
+
+/**
+ * Creates the decoder for one upstream Chat Completions stream (OpenAI or OpenAI-compatible).
+ *
+ * Incremental: text, reasoning (`reasoning_content ?? reasoning`, Mistral thinking parts) and
+ * partial tool-call JSON go out as deltas as they arrive; only argument text that precedes a
+ * call's name is held. `start` uses the first non-empty id/model (Azure's first chunk has
+ * none); chunks without choices are read for usage and errors only; usage is the last one seen
+ * (`usage` or Groq `x_groq.usage`); `finish` is sent at `[DONE]`, or when the stream closes after
+ * a finish reason, with `tool-calls` whenever calls were made. A top-level `error`, an
+ * `event: error` frame or a failing finish reason become an `error` event; a stream that closes
+ * with neither a finish reason nor `[DONE]` was cut short and ends in an error.
+ */
+export function createChatStreamDecoder(): ChatStreamDecoder {
+  let id = '';
+  let model = '';
+  let started = false;
+  let finished = false;
+  let blocks = 0;
+  let open: { id: string; kind: BlockKind; call?: StreamedCall } | undefined;
+  let finishRaw: string | undefined;
+  let usage: Usage | undefined;
+  const calls = new Map<string, StreamedCall>();
+  let out: CanonicalStreamEvent[] = [];
+
+  const start = () => {
+    if (started) return;
+    started = true;
+    out.push({ type: 'start', id, model });
+  };
+  const close = () => {
+    if (open === undefined) return;
+    const { kind, id: blockId, call } = open;
+    out.push(kind === 'text' ? { type: 'text-end', id: blockId } : kind === 'reasoning' ? { type: 'reasoning-end', id: blockId } : { type: 'tool-call-end', id: blockId });
+    if (call !== undefined) call.ended = true;
+    open = undefined;
+  };
+  const openBlock = (kind: BlockKind): string => {
+    if (open?.kind === kind && kind !== 'tool-call') return open.id;
+    start();
+    close();
+    const blockId = `b${blocks++}`;
+    open = { id: blockId, kind };
+    if (kind === 'text') out.push({ type: 'text-start', id: blockId });
+    if (kind === 'reasoning') out.push({ type: 'reasoning-start', id: blockId });
+    return blockId;
+  };
+  const fail = (error: GatewayError) => {
+    start();
+    out.push({ type: 'error', error });
+    finished = true;
+  };
+
+  const startCall = (call: StreamedCall, name: string) => {
+    const blockId = openBlock('tool-call');
+    call.blockId = blockId;
+    call.toolCallId ||= mintChatToolCallId(id, calls.size - 1);
+    open = { id: blockId, kind: 'tool-call', call };
+    out.push({ type: 'tool-call-start', id: blockId, toolCallId: call.toolCallId, name });
+    if (call.pending !== '') out.push({ type: 'tool-call-delta', id: blockId, delta: call.pending });
+    call.pending = '';
+  };
+
+  const decodeCall = (fragment: ChatUpstreamToolCall, key: string) => {
+    let call = calls.get(key);
+    if (call === undefined) {
+      call = { pending: '', ended: false };
+      calls.set(key, call);
+    }
+    if (fragment.id) call.toolCallId ??= fragment.id;
+    // LM Studio repeats `name: ""` on later fragments: never overwrite a name with an empty one.
+    if (fragment.function?.name) call.name ??= fragment.function.name;
+    const args = decodeChatUpstreamArguments(fragment.function?.arguments);
+    if (call.ended) {
+      if (args !== '') fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider continued a tool call after starting another one.'));
+      return;
+    }
+    if (call.blockId === undefined) {
+      call.pending += args;
+      if (call.name !== undefined) startCall(call, call.name);
+    } else if (args !== '') {
+      out.push({ type: 'tool-call-delta', id: call.blockId, delta: args });
+    }
+  };
+
+  const decodeDelta = (delta: ChatUpstreamMessage) => {
+    const { text, reasoning } = readChatUpstreamText(delta);
+    if (reasoning !== '') out.push({ type: 'reasoning-delta', id: openBlock('reasoning'), delta: reasoning });
+    for (const block of delta.thinking_blocks ?? []) {
+      // LiteLLM-style blocks carry Anthropic signatures at the end of a reasoning block.
+      if (block.type === 'redacted_thinking') {
+        close();
+        start();
+        const blockId = `b${blocks++}`;
+        out.push({ type: 'reasoning-start', id: blockId, redactedData: block.data ?? '' }, { type: 'reasoning-end', id: blockId });
+      } else if (block.signature) {
+        if (open?.kind !== 'reasoning' && block.thinking) {
+          out.push({ type: 'reasoning-delta', id: openBlock('reasoning'), delta: block.thinking });
+        }
+        const blockId = open?.kind === 'reasoning' ? open.id : openBlock('reasoning');
+        out.push({ type: 'reasoning-end', id: blockId, signature: block.signature });
+        open = undefined;
+      }
+    }
+    // A refusal has no stream block of its own; it is text the caller reads.
+    const visible = text + (delta.refusal ?? '');
+    if (visible !== '') out.push({ type: 'text-delta', id: openBlock('text'), delta: visible });
+    (delta.tool_calls ?? []).forEach((fragment, position) => {
+      decodeCall(fragment, fragment.index != null ? `i${fragment.index}` : fragment.id ? `id${fragment.id}` : `p${calls.size + position}`);
+    });
+    if (delta.function_call) {
+      decodeCall({ function: { name: delta.function_call.name, arguments: delta.function_call.arguments } }, 'function_call');
+    }
+  };
+
+  const finish = () => {
+    close();
+    const unnamed = [...calls.values()].some((call) => call.blockId === undefined);
+    if (unnamed) return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider streamed a tool call without a name.'));
+    const finishReason = decodeChatUpstreamFinishReason(finishRaw, calls.size > 0);
+    if (finishReason.unified === 'error') {
+      const reason = finishReason.raw ?? 'error';
+      return fail(streamError('UPSTREAM_GENERATION_FAILED', `The provider stopped generating with finish reason '${reason}'.`));
+    }
+    start();
+    out.push({ type: 'finish', finishReason, usage: usage ?? {} });
+    finished = true;
+  };
+
+  const decodeData = (data: string) => {
+    if (data.trim() === '[DONE]') return finish();
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch (error) {
+      return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not JSON.', error));
+    }
+    const parsed = chatUpstreamChunkSchema.safeParse(json);
+    if (!parsed.success) return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
+    const chunk = parsed.data;
+    if (chunk.error !== undefined && chunk.error !== null) return fail(parseChatInBandError(json));
+    if (!id && chunk.id) id = chunk.id;
+    if (!model && chunk.model) model = chunk.model;
+    if (id) start();
+    usage = decodeChatUpstreamUsage(chunk.usage, chunk.x_groq?.usage) ?? usage;
+    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
+    if (choice === undefined) return;
+    if (choice.delta) decodeDelta(choice.delta);
+    if (choice.finish_reason) finishRaw = choice.finish_reason;
+  };
+
+  const take = (): CanonicalStreamEvent[] => {
+    const events = out;
+    out = [];
+    return events;
+  };
+
+  return {
+    decode(message) {
+      if (finished || message.data === '') return [];
+      if (message.event === 'error') {
+        let body: unknown = message.data;
+        try {
+          body = JSON.parse(message.data);
+        } catch {
+          // keep the text
+        }
+        fail(parseChatInBandError(body));
+      } else decodeData(message.data);
+      return take();
+    },
+    end() {
+      if (finished) return [];
+      if (finishRaw === undefined) {
+        fail(streamError('STREAM_ENDED_EARLY', "The provider's stream ended before the answer was finished."));
+      } else finish();
+      return take();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { AssistantContentPart, ReasoningPart, ToolCallPart } from '../../canonical/index.js';
+import { decodeResponsesExtensions } from './extensions.js';
+import {
+  UpstreamFunctionCallSchema,
+  UpstreamItemSchema,
+  UpstreamMessageItemSchema,
+  UpstreamOutputTextSchema,
+  UpstreamReasoningSchema,
+  UpstreamRefusalSchema,
+} from './upstream-schema.js';
+
+const nonEmpty = (value: unknown[] | null | undefined) => (value != null && value.length > 0 ? value : undefined);
+
+/** The Responses-only fields of an item, minus nulls and `status: completed` (the default on replay). */
+function itemFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const { status, ...rest } = fields;
+  return status === 'completed' || status == null ? rest : { ...rest, status };
+}
+
+function decodeMessage(item: unknown): AssistantContentPart[] {
+  const { type: _type, role: _role, content, ...rest } = UpstreamMessageItemSchema.parse(item);
+  const fields = itemFields(rest);
+  return (content ?? []).flatMap((part): AssistantContentPart[] => {
+    const text = UpstreamOutputTextSchema.safeParse(part);
+    if (text.success) {
+      const { type: _partType, text: value, annotations, logprobs, ...partRest } = text.data;
+      const extra = { ...partRest, annotations: nonEmpty(annotations), logprobs: nonEmpty(logprobs) };
+      return [{ type: 'text', text: value, ...decodeResponsesExtensions({ ...fields, ...extra }) }];
+    }
+    const refusal = UpstreamRefusalSchema.safeParse(part);
+    if (refusal.success) {
+      const { type: _partType, refusal: value, ...partRest } = refusal.data;
+      return [{ type: 'refusal', text: value, ...decodeResponsesExtensions({ ...fields, ...partRest }) }];
+    }
+    return [];
+  });
+}
+
+function decodeCall(item: unknown): ToolCallPart {
+  const { type, call_id, name, arguments: args, input, namespace, ...rest } = UpstreamFunctionCallSchema.parse(item);
+  const custom = type === 'custom_tool_call';
+  return {
+    type: 'tool-call',
+    id: call_id,
+    name,
+    arguments: (custom ? input : args) ?? '',
+    ...(typeof namespace === 'string' ? { namespace } : {}),
+    ...decodeResponsesExtensions(itemFields(custom ? { type, ...rest } : rest)),
+  };
+}
+
+/** Summary text (OpenAI) or reasoning text (open-weight models); `encrypted_content` is kept for replay. */
+function decodeReasoning(item: unknown): ReasoningPart {
+  const { type: _type, summary, content, ...rest } = UpstreamReasoningSchema.parse(item);
+  const summaryParts = summary ?? [];
+  const contentParts = content ?? [];
+  const fields: Record<string, unknown> = itemFields(rest);
+  let text: string;
+  if (summaryParts.length > 0 || contentParts.length === 0) {
+    text = summaryParts.map((part) => part.text ?? '').join('\n\n');
+    if (summaryParts.length > 1) fields.summary = summaryParts;
+    if (contentParts.length > 0) fields.content = contentParts;
+  } else {
+    text = contentParts.map((part) => part.text ?? '').join('\n\n');
+    fields.reasoning_form = 'reasoning_text';
+    if (contentParts.length > 1) fields.content = contentParts;
+  }
+  return { type: 'reasoning', text, ...decodeResponsesExtensions(fields) };
+}
+
+/**
+ * One upstream output item → canonical content: `message` → text/refusal parts, `function_call`
+ * and `custom_tool_call` → tool calls (`call_id` is the canonical id, the `fc_` item id is kept in
+ * extensions), `reasoning` → a reasoning part; hosted-tool items (`web_search_call`…) travel
+ * verbatim as provider-defined parts. Item ids and other Responses fields ride in `extensions.responses`.
+ */
+export function decodeResponsesOutputItem(item: unknown): AssistantContentPart[] {
+  const typed = UpstreamItemSchema.safeParse(item);
+  if (!typed.success) return [];
+  switch (typed.data.type) {
+    case 'message':
+      return UpstreamMessageItemSchema.safeParse(item).success ? decodeMessage(item) : [];
+    case 'function_call':
+    case 'custom_tool_call':
+      return UpstreamFunctionCallSchema.safeParse(item).success ? [decodeCall(item)] : [];
+    case 'reasoning':
+      return UpstreamReasoningSchema.safeParse(item).success ? [decodeReasoning(item)] : [];
+    default:
+      return [{ type: 'provider-defined', protocol: 'responses', kind: typed.data.type, data: { ...typed.data } }];
+  }
+}

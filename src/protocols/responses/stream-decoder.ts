@@ -1,0 +1,297 @@
+import { GatewayError, type CanonicalStreamEvent, type Extensions } from '../../canonical/index.js';
+import type { SseMessage } from '../../sse/format-sse.js';
+import { decodeResponsesFinishReason } from './finish-reason.js';
+import { decodeResponsesOutputItem } from './output-decoder.js';
+import { decodeResponsesFailure } from './upstream-errors.js';
+import { UpstreamStreamEventSchema, type UpstreamResponse, type UpstreamStreamEvent } from './upstream-schema.js';
+import { decodeResponsesUsage } from './usage.js';
+
+export interface ResponsesStreamDecoder {
+  /** The canonical events one upstream SSE message adds (often none). */
+  decode(message: SseMessage): CanonicalStreamEvent[];
+  /** Call when the upstream stream ends: an `error` event if it ended before its terminal event. */
+  end(): CanonicalStreamEvent[];
+}
+
+export interface ResponsesStreamDecoderOptions {
+  /** The model id for `start` when the upstream names none. */
+  model?: string;
+}
+
+type BlockKind = 'text' | 'reasoning' | 'tool-call';
+interface OpenBlock {
+  id: string;
+  kind: BlockKind;
+  outputIndex: number;
+  /** `content_index` of a text block. */
+  part?: number;
+  /** Whether any delta went out (so a `.done` event's full text is not sent twice). */
+  streamed: boolean;
+}
+interface ItemState {
+  type: string;
+  extensions?: Extensions;
+  /** Whether a block was opened for the item. */
+  emitted: boolean;
+  /** Summary/content parts of a reasoning item seen so far, and which of them streamed deltas. */
+  reasoningParts: Set<number>;
+  streamedParts: Set<number>;
+}
+
+const reasoningDeltas = new Set(['response.reasoning_summary_text.delta', 'response.reasoning_text.delta']);
+const reasoningDones = new Set(['response.reasoning_summary_text.done', 'response.reasoning_text.done']);
+
+/**
+ * Decodes an upstream Responses SSE stream into canonical block events, incrementally: one
+ * `message` content part → one text block (refusals too), one `function_call` /
+ * `custom_tool_call` item → one tool-call block whose argument fragments pass through as they
+ * arrive, one `reasoning` item → one reasoning block (summary parts separated by a blank line).
+ * `response.completed` / `response.incomplete` → `finish` with usage; `response.failed` and the
+ * `error` event → an `error` event. Items the upstream only reported whole are replayed from their
+ * final form, so nothing is lost when a server skips the delta events.
+ */
+export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOptions = {}): ResponsesStreamDecoder {
+  let started = false;
+  let finished = false;
+  let blockCount = 0;
+  let sawToolCall = false;
+  let open: OpenBlock | undefined;
+  const items = new Map<number, ItemState>();
+  let out: CanonicalStreamEvent[] = [];
+
+  const start = (response?: UpstreamResponse | null): void => {
+    if (started) return;
+    started = true;
+    out.push({ type: 'start', id: response?.id ?? '', model: response?.model ?? options.model ?? '' });
+  };
+  const itemAt = (index: number, type = 'message'): ItemState => {
+    let state = items.get(index);
+    if (state === undefined) {
+      state = { type, emitted: false, reasoningParts: new Set(), streamedParts: new Set() };
+      items.set(index, state);
+    }
+    return state;
+  };
+  const close = (extensions?: Extensions): void => {
+    if (open === undefined) return;
+    if (open.kind === 'reasoning') {
+      out.push({ type: 'reasoning-end', id: open.id, ...(extensions === undefined ? {} : { extensions }) });
+    } else {
+      out.push({ type: open.kind === 'tool-call' ? 'tool-call-end' : 'text-end', id: open.id });
+    }
+    open = undefined;
+  };
+  const openBlock = (kind: BlockKind, outputIndex: number, part?: number): OpenBlock => {
+    close();
+    const state = itemAt(outputIndex);
+    state.emitted = true;
+    open = { id: `b${blockCount++}`, kind, outputIndex, ...(part === undefined ? {} : { part }), streamed: false };
+    if (kind === 'text') out.push({ type: 'text-start', id: open.id, ...(state.extensions === undefined ? {} : { extensions: state.extensions }) });
+    if (kind === 'reasoning') {
+      out.push({ type: 'reasoning-start', id: open.id, ...(state.extensions === undefined ? {} : { extensions: state.extensions }) });
+    }
+    return open;
+  };
+  const delta = (block: OpenBlock, value: string | null | undefined): void => {
+    if (value == null || value === '') return;
+    block.streamed = true;
+    const type = block.kind === 'text' ? 'text-delta' : block.kind === 'reasoning' ? 'reasoning-delta' : 'tool-call-delta';
+    out.push({ type, id: block.id, delta: value });
+  };
+  const textBlock = (index: number, part: number): OpenBlock =>
+    open?.kind === 'text' && open.outputIndex === index && open.part === part ? open : openBlock('text', index, part);
+  const reasoningBlock = (index: number): OpenBlock =>
+    open?.kind === 'reasoning' && open.outputIndex === index ? open : openBlock('reasoning', index);
+  const toolBlock = (index: number): OpenBlock | undefined =>
+    open?.kind === 'tool-call' && open.outputIndex === index ? open : undefined;
+
+  /** Replays a whole item (known only from its final form) as blocks. */
+  const replayItem = (index: number, item: unknown): void => {
+    for (const part of decodeResponsesOutputItem(item)) {
+      if (part.type === 'text' || part.type === 'refusal') {
+        if (part.text !== '') delta(openBlock('text', index), part.text);
+      } else if (part.type === 'reasoning') {
+        // An item with no text still matters when it carries encrypted content to replay.
+        if (part.text === '' && typeof part.extensions?.responses?.encrypted_content !== 'string') continue;
+        delta(openBlock('reasoning', index), part.text);
+        close(part.extensions);
+        continue;
+      } else if (part.type === 'tool-call') {
+        sawToolCall = true;
+        const block = openBlock('tool-call', index);
+        const namespace = part.namespace === undefined ? {} : { namespace: part.namespace };
+        out.push({ type: 'tool-call-start', id: block.id, toolCallId: part.id, name: part.name, ...namespace });
+        delta(block, part.arguments);
+      }
+      close();
+    }
+  };
+
+  const itemAdded = (index: number, event: UpstreamStreamEvent): void => {
+    const item = event.item;
+    if (item == null) return;
+    const state = itemAt(index, item.type);
+    state.type = item.type;
+    if (item.type === 'message' && typeof item.id === 'string') {
+      state.extensions = { responses: { id: item.id, ...(typeof item.phase === 'string' ? { phase: item.phase } : {}) } };
+    }
+    if (item.type === 'reasoning' && typeof item.id === 'string') state.extensions = { responses: { id: item.id } };
+    if ((item.type === 'function_call' || item.type === 'custom_tool_call') && typeof item.call_id === 'string' && typeof item.name === 'string') {
+      sawToolCall = true;
+      const block = openBlock('tool-call', index);
+      const namespace = typeof item.namespace === 'string' ? { namespace: item.namespace } : {};
+      out.push({ type: 'tool-call-start', id: block.id, toolCallId: item.call_id, name: item.name, ...namespace });
+      const initial = item.type === 'custom_tool_call' ? item.input : item.arguments;
+      if (typeof initial === 'string') delta(block, initial);
+    }
+  };
+
+  const itemDone = (index: number, event: UpstreamStreamEvent): void => {
+    const state = items.get(index);
+    if (open !== undefined && open.outputIndex === index) {
+      if (open.kind === 'tool-call' && !open.streamed && event.item != null) {
+        const final = event.item.type === 'custom_tool_call' ? event.item.input : event.item.arguments;
+        if (typeof final === 'string') delta(open, final);
+      }
+      close(reasoningEndExtensions(event));
+    } else if (state?.emitted !== true && event.item != null) {
+      replayItem(index, event.item);
+    }
+    itemAt(index).emitted = true;
+  };
+
+  const terminal = (event: UpstreamStreamEvent): void => {
+    const response = event.response;
+    start(response);
+    close();
+    (response?.output ?? []).forEach((item, index) => {
+      if (!items.has(index)) replayItem(index, item);
+    });
+    const status = response?.status ?? (event.type === 'response.incomplete' ? 'incomplete' : 'completed');
+    out.push({
+      type: 'finish',
+      finishReason: decodeResponsesFinishReason(status, response?.incomplete_details?.reason ?? undefined, sawToolCall),
+      usage: decodeResponsesUsage(response?.usage),
+    });
+    finished = true;
+  };
+
+  const fail = (error: GatewayError): void => {
+    start();
+    out.push({ type: 'error', error });
+    finished = true;
+  };
+
+  const handle = (event: UpstreamStreamEvent): void => {
+    const index = event.output_index ?? 0;
+    const part = event.content_index ?? event.summary_index ?? 0;
+    switch (event.type) {
+      case 'response.created':
+      case 'response.in_progress':
+      case 'response.queued':
+        return start(event.response);
+      case 'response.output_item.added':
+        return itemAdded(index, event);
+      case 'response.output_item.done':
+        return itemDone(index, event);
+      case 'response.content_part.added':
+        if (event.part?.type === 'reasoning_text') reasoningBlock(index);
+        else if (event.part?.type === 'output_text' || event.part?.type === 'refusal') textBlock(index, part);
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        return delta(textBlock(index, part), event.delta);
+      case 'response.output_text.done':
+      case 'response.refusal.done': {
+        const block = textBlock(index, part);
+        if (!block.streamed) delta(block, event.type === 'response.refusal.done' ? event.refusal : event.text);
+        return close();
+      }
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta': {
+        const block = toolBlock(index);
+        return block === undefined ? undefined : delta(block, event.delta);
+      }
+      case 'response.function_call_arguments.done':
+      case 'response.custom_tool_call_input.done': {
+        const block = toolBlock(index);
+        if (block !== undefined && !block.streamed) delta(block, event.type === 'response.custom_tool_call_input.done' ? event.input : event.arguments);
+        return;
+      }
+      case 'response.reasoning_summary_part.added':
+        reasoningPart(index, part);
+        return;
+      case 'response.completed':
+      case 'response.incomplete':
+        return terminal(event);
+      case 'response.failed':
+        return fail(decodeResponsesFailure(event.response?.error));
+      case 'error':
+        return fail(decodeResponsesFailure(event));
+      default:
+        if (reasoningDeltas.has(event.type)) {
+          const block = reasoningPart(index, part);
+          itemAt(index).streamedParts.add(part);
+          return delta(block, event.delta);
+        }
+        if (reasoningDones.has(event.type)) {
+          const block = reasoningPart(index, part);
+          if (!itemAt(index).streamedParts.has(part)) delta(block, event.text);
+        }
+    }
+  };
+
+  /** What a finished reasoning item adds for replay: its id and OpenAI's `encrypted_content`. */
+  function reasoningEndExtensions(event: UpstreamStreamEvent): Extensions | undefined {
+    const item = event.item;
+    if (item?.type !== 'reasoning') return undefined;
+    const encrypted = (item as { encrypted_content?: unknown }).encrypted_content;
+    const fields = {
+      ...(typeof item.id === 'string' ? { id: item.id } : {}),
+      ...(typeof encrypted === 'string' ? { encrypted_content: encrypted } : {}),
+    };
+    return Object.keys(fields).length === 0 ? undefined : { responses: fields };
+  }
+
+  /** The reasoning block of an item; a further summary part is set off by a blank line. */
+  function reasoningPart(index: number, part: number): OpenBlock {
+    const block = reasoningBlock(index);
+    const state = itemAt(index, 'reasoning');
+    if (!state.reasoningParts.has(part)) {
+      if (state.reasoningParts.size > 0 && block.streamed) delta(block, '\n\n');
+      state.reasoningParts.add(part);
+    }
+    return block;
+  }
+
+  return {
+    decode(message: SseMessage): CanonicalStreamEvent[] {
+      if (finished) return [];
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return []; // `[DONE]`, keep-alive comments and other non-JSON frames carry nothing
+      }
+      const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
+      const parsed = UpstreamStreamEventSchema.safeParse(typed);
+      if (!parsed.success) return [];
+      out = [];
+      handle(parsed.data);
+      return out;
+    },
+    end(): CanonicalStreamEvent[] {
+      if (finished) return [];
+      out = [];
+      fail(
+        new GatewayError({
+          kind: 'upstream',
+          code: 'STREAM_ENDED_EARLY',
+          retryable: true,
+          message: "The provider's stream ended before the response was completed.",
+        }),
+      );
+      return out;
+    },
+  };
+}

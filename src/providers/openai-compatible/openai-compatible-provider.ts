@@ -1,0 +1,73 @@
+import { GatewayError } from '../../canonical/index.js';
+import { createChatAdapter } from '../openai/index.js';
+import type { ProviderAdapter } from '../types.js';
+import { openAICompatibleProviderOptionsSchema } from './options-schema.js';
+import { openAICompatibleProfiles, type ChatQuirks, type OpenAICompatibleProfile } from './quirks.js';
+
+/** Options of `createOpenAICompatibleProvider`. */
+export interface OpenAICompatibleProviderOptions {
+  /** The server's quirks profile. Default `generic`. */
+  profile?: OpenAICompatibleProfile;
+  /** Including `/v1` or its equivalent; `/chat/completions` is appended. Default: the profile's (local servers: their default port). */
+  baseURL?: string;
+  /** The server's key, sent as `Authorization: Bearer` (`api-key` when the quirks say so). Optional for local servers. */
+  apiKey?: string;
+  /** Extra headers on every call (OpenRouter `HTTP-Referer`, `X-Title`, …). */
+  headers?: Record<string, string>;
+  /** Query parameters on every call. */
+  query?: Record<string, string>;
+  /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
+  timeoutMs?: number;
+  /** Provider id in logs. Default `openai-compatible:<profile>`. */
+  id?: string;
+  /** Overrides of the profile's quirks. */
+  quirks?: Partial<ChatQuirks>;
+}
+
+/**
+ * One adapter for every OpenAI-compatible Chat Completions server (vLLM, Ollama, llama.cpp,
+ * LM Studio, Together, Groq, DeepSeek, OpenRouter, Mistral, or any other with `generic`),
+ * driven by a quirks profile. It is the OpenAI adapter with another dialect: requests are
+ * encoded as the server accepts them — a feature it cannot carry is a 400 naming it, never a
+ * silent drop — and answers are decoded leniently.
+ *
+ * @example
+ * createOpenAICompatibleProvider({ profile: 'ollama' });
+ * createOpenAICompatibleProvider({ profile: 'groq', apiKey: process.env.GROQ_API_KEY });
+ * createOpenAICompatibleProvider({ baseURL: 'http://gpu-box:8000/v1', quirks: { maxTokensField: 'max_completion_tokens' } });
+ */
+export function createOpenAICompatibleProvider(
+  options: OpenAICompatibleProviderOptions = {},
+): ProviderAdapter & { close(): Promise<void> } {
+  const parsed = openAICompatibleProviderOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GatewayError({
+      kind: 'internal',
+      code: 'CONFIG_PROVIDER_INVALID',
+      message: `Invalid OpenAI-compatible provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}.`,
+    });
+  }
+  const profile = options.profile ?? 'generic';
+  const quirks: ChatQuirks = { ...openAICompatibleProfiles[profile], ...options.quirks };
+  const { apiKey } = options;
+  // Servers without auth ignore the header, but some clients' proxies insist on one.
+  const key = apiKey ?? (quirks.auth === 'none' ? 'switchyard' : undefined);
+  const auth: Record<string, string> =
+    key === undefined ? {} : quirks.auth === 'api-key' ? { 'api-key': key } : { authorization: `Bearer ${key}` };
+  const { baseURL: _baseURL, auth: _auth, ...dialect } = quirks;
+  return createChatAdapter({
+    id: options.id ?? `openai-compatible:${profile}`,
+    upstream: {
+      baseURL: options.baseURL ?? quirks.baseURL ?? '',
+      headers: { ...auth, ...options.headers },
+      ...(options.query === undefined ? {} : { query: options.query }),
+      ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
+    },
+    dialect,
+    capabilities: () => ({
+      providerTools: ['chat'],
+      ...(quirks.responseFormats.length === 0 ? { structuredOutput: false } : {}),
+    }),
+  });
+}

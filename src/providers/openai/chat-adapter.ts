@@ -1,0 +1,76 @@
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import {
+  chatCodec,
+  createChatStreamDecoder,
+  decodeChatResponse,
+  encodeChatRequest,
+  parseChatError,
+  type ChatDialect,
+  type ChatWireRequest,
+} from '../../protocols/chat-completions/index.js';
+import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
+import { createUpstream, type UpstreamOptions } from '../upstream.js';
+
+/** Where one model's calls go: the path under the base URL, and the `model` the body names. */
+export interface ChatTarget {
+  path: string;
+  model: string;
+  /** Extra query parameters for this call (Azure `api-version`). */
+  query?: Record<string, string>;
+}
+
+/** Everything that makes one Chat Completions upstream different from another. */
+export interface ChatAdapterConfig {
+  id: string;
+  /** Transport: base URL, auth headers, timeouts. `parseError` is the Chat one. */
+  upstream: Omit<UpstreamOptions, 'parseError'>;
+  dialect: ChatDialect;
+  /** Path and body model for an upstream model id. Default: `/chat/completions` and the id itself. */
+  target?(model: string): ChatTarget;
+  capabilities?(model: string): Partial<ModelCapabilities>;
+}
+
+/**
+ * A provider adapter for any Chat Completions upstream: encodes the canonical request in the
+ * upstream's dialect, posts it with the provider's own key (never the caller's), and decodes the
+ * JSON answer or the SSE stream incrementally. The OpenAI and OpenAI-compatible providers are
+ * both this adapter with a different configuration.
+ */
+export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & { close(): Promise<void> } {
+  const upstream = createUpstream({ ...config.upstream, parseError: parseChatError });
+  const target = config.target ?? ((model: string): ChatTarget => ({ path: '/chat/completions', model }));
+
+  const prepare = (request: CanonicalRequest, stream: boolean): { body: ChatWireRequest; where: ChatTarget } => {
+    const where = target(request.model);
+    const body = encodeChatRequest({ ...request, stream }, { dialect: config.dialect, hintFields: chatCodec.hintFields });
+    return { body: { ...body, model: where.model }, where };
+  };
+
+  return {
+    id: config.id,
+    protocol: 'chat',
+    ...(config.capabilities === undefined ? {} : { capabilities: config.capabilities }),
+
+    async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
+      const { body, where } = prepare(request, false);
+      const answer = await upstream.postJson({ path: where.path, body, signal: context.signal, ...(where.query ? { query: where.query } : {}) });
+      return decodeChatResponse(answer);
+    },
+
+    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
+      const { body, where } = prepare(request, true);
+      const messages = await upstream.postSse({ path: where.path, body, signal: context.signal, ...(where.query ? { query: where.query } : {}) });
+      const decoder = createChatStreamDecoder();
+      for await (const message of messages) {
+        const events = decoder.decode(message);
+        yield* events;
+        const last = events.at(-1);
+        // Nothing follows a finish or an error; stop reading (the upstream connection is released).
+        if (last?.type === 'finish' || last?.type === 'error') return;
+      }
+      yield* decoder.end();
+    },
+
+    close: () => upstream.close(),
+  };
+}
