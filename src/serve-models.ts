@@ -50,7 +50,10 @@ function anthropicPage(req: Request, models: readonly ResolvedModel[]) {
 }
 
 /** `GET /v1/models` and `GET /v1/models/:id`, in the OpenAI shape or, for Anthropic clients, Anthropic's. */
-export function createModelsHandlers(codecs: ModelCodecs, options: ResolvedGatewayOptions) {
+export function createModelsHandlers(
+  codecs: ModelCodecs,
+  options: ResolvedGatewayOptions,
+): { list: RequestHandler; one: RequestHandler } {
   const guarded =
     (answer: (req: Request) => unknown): RequestHandler =>
     async (req, res) => {

@@ -1,4 +1,5 @@
-// Starts the example host app: `npm start` (or `npm start -- --port 9000`).
+// Starts the example host app: `npx tsx examples/mount-in-express/server.ts [--port 9000]`.
+// (`npm start` runs the standalone server instead: src/server/cli.ts.)
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.js';

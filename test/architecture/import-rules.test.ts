@@ -63,6 +63,17 @@ describe('import rules', () => {
     });
   }
 
+  it('should let nothing import server/ (the CLI imports anything; nothing imports it)', () => {
+    const importers = files
+      .filter((file) => !relative(srcRoot, file).startsWith('server/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.') && targetOf(file, specifier) === 'server')
+          .map((specifier) => `${relative(srcRoot, file)} imports ${specifier}`),
+      );
+    expect(importers).toEqual([]);
+  });
+
   it('should never let src/ read the shared reference folder', () => {
     const offenders = files.filter((file) => readFileSync(file, 'utf8').includes('../shared'));
     expect(offenders).toEqual([]);

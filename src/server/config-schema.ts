@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { GatewayOptions } from '../options.js';
+
+/** Where and how the standalone server listens; `switchyard serve` flags override these. */
+export interface ServerSettings {
+  /** Default 8787. `0` picks a free port. */
+  port: number;
+  /** Default `127.0.0.1` (this machine only); `0.0.0.0` listens on every interface. */
+  host: string;
+  /** How long open requests may run after SIGINT/SIGTERM before their connections are closed. Default 10000. */
+  shutdownTimeoutMs: number;
+}
+
+/** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
+export interface ServerConfig {
+  server: Partial<ServerSettings>;
+  gateway: GatewayOptions;
+}
+
+const portSchema = z
+  .union([z.number(), z.string().regex(/^\d+$/, 'expected a port number').transform(Number)])
+  .pipe(z.number().int().min(0).max(65535));
+
+const capabilitiesSchema = z.strictObject({
+  streaming: z.boolean().optional(),
+  tools: z.boolean().optional(),
+  images: z.boolean().optional(),
+  files: z.boolean().optional(),
+  audio: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+  structuredOutput: z.boolean().optional(),
+  providerTools: z.array(z.enum(['chat', 'responses', 'messages'])).optional(),
+});
+
+const modelSchema = z.strictObject({
+  id: z.string().min(1),
+  provider: z.string().min(1),
+  upstreamModel: z.string().min(1).optional(),
+  aliases: z.array(z.string().min(1)).optional(),
+  capabilities: capabilitiesSchema.optional(),
+  ownedBy: z.string().optional(),
+});
+
+/** A built-in provider's configuration; its own options are checked by that provider's schema. */
+const providerSchema = z.looseObject({ type: z.string().min(1).optional() });
+
+/** The config file: `gateway()`'s serialisable options plus a `server` section. Unknown keys are errors. */
+export const configFileSchema = z
+  .strictObject({
+    server: z
+      .strictObject({
+        port: portSchema.optional(),
+        host: z.string().min(1).optional(),
+        shutdownTimeoutMs: z.number().int().nonnegative().optional(),
+      })
+      .optional(),
+    apiKeys: z.array(z.string().min(1)).min(1).optional(),
+    requireApiKey: z.boolean().optional(),
+    providers: z.record(z.string().min(1), providerSchema).optional(),
+    models: z.array(modelSchema).min(1).optional(),
+    bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes, or a size like '32mb'")]).optional(),
+    diagnoseBaseUrl: z.boolean().optional(),
+  })
+  .superRefine((config, context) => {
+    const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);
+    config.models?.forEach((model, index) => {
+      if (known.has(model.provider)) return;
+      context.addIssue({
+        code: 'custom',
+        path: ['models', index, 'provider'],
+        message: `provider '${model.provider}' is not defined; define it under 'providers' or use one of: ${[...known].join(', ')}`,
+      });
+    });
+  });
+
+export type ConfigFile = z.output<typeof configFileSchema>;
+
+/** Splits a validated file into server settings and the options object `gateway()` takes. */
+export function splitConfigFile(file: ConfigFile): ServerConfig {
+  const { server = {}, ...options } = file;
+  const settings: Partial<ServerSettings> = {};
+  if (server.port !== undefined) settings.port = server.port;
+  if (server.host !== undefined) settings.host = server.host;
+  if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
+  const gateway: GatewayOptions = options;
+  return { server: settings, gateway };
+}

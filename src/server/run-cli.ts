@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { GatewayError } from '../canonical/index.js';
+import type { GracefulClose } from './close-gracefully.js';
+import type { ServerSettings } from './config-schema.js';
+import { formatBanner } from './format-banner.js';
+import { loadConfig } from './load-config.js';
+import { parseCliArgs, USAGE, type CliCommand } from './parse-cli-args.js';
+import { resolveServerKey } from './resolve-server-key.js';
+import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from './start-server.js';
+import { createZeroConfig } from './zero-config.js';
+
+/** A second signal at least this long after the first cuts open requests off at once; one repeated sooner (a supervisor relaying the same Ctrl-C) is not a second request. */
+const FORCE_AFTER_MS = 500;
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return manifest.version ?? 'unknown';
+}
+
+function stopOnSignals(running: RunningServer, settings: ServerSettings): void {
+  let closing: GracefulClose | undefined;
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      if (Date.now() - firstSignalAt >= FORCE_AFTER_MS) {
+        process.stdout.write(`${signal} again: closing open requests now.\n`);
+        closing.force();
+      }
+      return;
+    }
+    firstSignalAt = Date.now();
+    const open = running.openRequests();
+    const waiting =
+      open === 0 ? 'no requests are open' : `waiting up to ${settings.shutdownTimeoutMs / 1000}s for ${open} open request${open === 1 ? '' : 's'}`;
+    process.stdout.write(`\n${signal}: no longer accepting connections; ${waiting}.\n`);
+    closing = running.close();
+    void closing.done.then(({ forced }) => {
+      process.stdout.write(forced ? 'Stopped; requests still open were closed.\n' : 'Stopped.\n');
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: NodeJS.ProcessEnv): Promise<void> {
+  const config = command.configPath === undefined ? createZeroConfig(env) : await loadConfig(command.configPath, env);
+  const settings: ServerSettings = {
+    ...DEFAULT_SERVER_SETTINGS,
+    ...config.server,
+    ...(command.port === undefined ? {} : { port: command.port }),
+    ...(command.host === undefined ? {} : { host: command.host }),
+  };
+  const { options, key, source } = resolveServerKey(config.gateway, env);
+  const running = await startServer(options, settings);
+  stopOnSignals(running, settings);
+  process.stdout.write(
+    formatBanner({
+      root: running.root,
+      openAIBaseURL: running.openAIBaseURL,
+      key,
+      keySource: source,
+      models: (options.models ?? [{ id: 'mock' }]).map((model) => model.id),
+      configPath: command.configPath,
+    }),
+  );
+}
+
+/** `switchyard [serve] [--config FILE] [--port N] [--host H]`; configuration errors print one message and exit 1. */
+export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const command = parseCliArgs(argv);
+    if (command.command === 'help') process.stdout.write(USAGE);
+    else if (command.command === 'version') process.stdout.write(`${version()}\n`);
+    else await serve(command, env);
+  } catch (error) {
+    if (!GatewayError.isInstance(error)) throw error;
+    process.stderr.write(`switchyard: ${error.message}\n`);
+    process.exit(error.code === 'CONFIG_FLAG_INVALID' ? 2 : 1);
+  }
+}

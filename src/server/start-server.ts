@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { gateway } from '../gateway.js';
+import type { GatewayOptions } from '../options.js';
+import { configError } from './config-error.js';
+import { closeGracefully, type GracefulClose } from './close-gracefully.js';
+import type { ServerSettings } from './config-schema.js';
+
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000 };
+
+export interface RunningServer {
+  server: Server;
+  /** The API root: Anthropic clients' base URL and `ANTHROPIC_BASE_URL`. */
+  root: string;
+  /** `root + '/v1'`: OpenAI clients' base URL. */
+  openAIBaseURL: string;
+  /** Requests being answered right now. */
+  openRequests(): number;
+  /** Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then closes the rest. */
+  close(): GracefulClose;
+}
+
+/** How to reach a listening address from this machine (a wildcard host is reached as localhost). */
+function rootUrl(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+function listen(app: express.Express, settings: ServerSettings): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(settings.port, settings.host);
+    server.once('listening', () => resolve(server));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${settings.port} is already in use; pick another with --port`
+          : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+            ? `host '${settings.host}' is not an address of this machine; try --host 127.0.0.1 or --host 0.0.0.0`
+            : error.message;
+      reject(configError('CONFIG_LISTEN_FAILED', `Cannot listen on ${settings.host}:${settings.port}: ${reason}.`, error));
+    });
+  });
+}
+
+/**
+ * The standalone server: an Express app with `GET /health` (no key needed) and the
+ * gateway at the root, listening on `settings`. Configuration errors throw before it listens.
+ */
+export async function startServer(options: GatewayOptions, settings: ServerSettings = DEFAULT_SERVER_SETTINGS): Promise<RunningServer> {
+  const router = gateway(options);
+  const app = express();
+  app.disable('x-powered-by');
+  let open = 0;
+  app.use((_req, res, next) => {
+    open += 1;
+    res.once('close', () => (open -= 1));
+    next();
+  });
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(router);
+
+  const server = await listen(app, settings);
+  const root = rootUrl(server.address() as AddressInfo);
+  return {
+    server,
+    root,
+    openAIBaseURL: `${root}/v1`,
+    openRequests: () => open,
+    close: () => closeGracefully(server, settings.shutdownTimeoutMs),
+  };
+}

@@ -1,0 +1,35 @@
+import type { ModelConfig } from '../options.js';
+import type { ProviderConfig } from '../providers/create-provider.js';
+import type { ServerConfig } from './config-schema.js';
+
+/** A provider `npx switchyard` adds when its key is in the environment, and the models it then serves. */
+export interface DetectedProvider {
+  /** Provider key and built-in type. */
+  provider: 'openai' | 'anthropic' | 'gemini';
+  envVar: 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' | 'GEMINI_API_KEY';
+  models: readonly string[];
+}
+
+/** The zero-config model lists (README "Start"). The first model of each is its default. */
+export const detectableProviders: readonly DetectedProvider[] = [
+  { provider: 'openai', envVar: 'OPENAI_API_KEY', models: ['gpt-5.4', 'gpt-5.4-mini', 'gpt-4.1-mini'] },
+  { provider: 'anthropic', envVar: 'ANTHROPIC_API_KEY', models: ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5'] },
+  { provider: 'gemini', envVar: 'GEMINI_API_KEY', models: ['gemini-2.5-flash', 'gemini-2.5-pro'] },
+];
+
+/**
+ * The configuration `npx switchyard` uses without a config file: the built-in `mock` model,
+ * plus each provider whose API key is set in `env`, added as a built-in provider config
+ * (`{ apiKey }`, type = the key) with its documented model list.
+ */
+export function createZeroConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const providers: Record<string, ProviderConfig> = {};
+  const models: ModelConfig[] = [{ id: 'mock', provider: 'mock' }];
+  for (const detectable of detectableProviders) {
+    const apiKey = env[detectable.envVar];
+    if (apiKey === undefined || apiKey.trim() === '') continue;
+    providers[detectable.provider] = { apiKey: apiKey.trim() };
+    for (const id of detectable.models) models.push({ id, provider: detectable.provider });
+  }
+  return { server: {}, gateway: { providers, models } };
+}

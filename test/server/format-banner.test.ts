@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { formatBanner, type BannerInfo } from '../../src/server/format-banner.js';
+
+const info: BannerInfo = {
+  root: 'http://127.0.0.1:8787',
+  openAIBaseURL: 'http://127.0.0.1:8787/v1',
+  key: 'sk-dev-abc',
+  keySource: 'generated',
+  models: ['mock'],
+  configPath: undefined,
+};
+
+const lineWith = (text: string, needle: string) => text.split('\n').find((line) => line.includes(needle)) ?? '';
+
+describe('formatBanner', () => {
+  it('should print the API root, the OpenAI base URL and the key', () => {
+    const banner = formatBanner(info);
+    expect(banner).toMatch(/API root.*http:\/\/127\.0\.0\.1:8787\n/);
+    expect(banner).toMatch(/OpenAI base URL:\s+http:\/\/127\.0\.0\.1:8787\/v1\n/);
+    expect(lineWith(banner, 'API key:')).toContain('sk-dev-abc');
+    expect(lineWith(banner, 'API key:')).toContain('SWITCHYARD_API_KEY');
+  });
+
+  it('should give OpenAI clients the /v1 URL and Anthropic clients the API root', () => {
+    const banner = formatBanner(info);
+    expect(lineWith(banner, 'new OpenAI(')).toContain("baseURL: 'http://127.0.0.1:8787/v1'");
+    expect(lineWith(banner, 'new Anthropic(')).toContain("baseURL: 'http://127.0.0.1:8787'");
+    expect(lineWith(banner, 'ANTHROPIC_BASE_URL=')).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_AUTH_TOKEN=sk-dev-abc');
+  });
+
+  it('should point Claude Code at the mock model when no Claude model is served', () => {
+    expect(lineWith(formatBanner(info), 'ANTHROPIC_MODEL=')).toContain('ANTHROPIC_MODEL=mock ANTHROPIC_DEFAULT_HAIKU_MODEL=mock claude');
+  });
+
+  it('should point Claude Code at a Claude model and its small model at a Haiku when served', () => {
+    const banner = formatBanner({ ...info, models: ['mock', 'gpt-5.4', 'claude-haiku-4-5', 'claude-sonnet-4-6'] });
+    expect(lineWith(banner, 'ANTHROPIC_MODEL=')).toContain('ANTHROPIC_MODEL=claude-sonnet-4-6 ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-haiku-4-5');
+    expect(lineWith(banner, '"model"')).toContain('"model":"mock"');
+  });
+
+  it('should not print keys that came from a config file', () => {
+    const banner = formatBanner({ ...info, key: undefined, keySource: 'config', configPath: 'switchyard.yaml' });
+    expect(lineWith(banner, 'API key:')).toContain('one of apiKeys in switchyard.yaml');
+    expect(lineWith(banner, 'new OpenAI(')).toContain("apiKey: 'YOUR_KEY'");
+  });
+
+  it('should quote a key with shell characters in the shell snippets', () => {
+    const banner = formatBanner({ ...info, key: "k$y'1", keySource: 'env' });
+    expect(banner).toContain(`-H 'Authorization: Bearer k$y'\\''1'`);
+    expect(banner).toContain(`ANTHROPIC_AUTH_TOKEN='k$y'\\''1'`);
+  });
+});

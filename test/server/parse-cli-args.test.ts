@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/canonical/index.js';
+import { parseCliArgs } from '../../src/server/parse-cli-args.js';
+
+function codeOf(argv: string[]): string {
+  try {
+    parseCliArgs(argv);
+  } catch (error) {
+    if (GatewayError.isInstance(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('parseCliArgs', () => {
+  it('should serve with no arguments', () => {
+    expect(parseCliArgs([])).toEqual({ command: 'serve' });
+  });
+
+  it('should read serve, --config, --port and --host', () => {
+    expect(parseCliArgs(['serve', '--config', 'switchyard.yaml', '--port', '9000', '--host', '0.0.0.0'])).toEqual({
+      command: 'serve',
+      configPath: 'switchyard.yaml',
+      port: 9000,
+      host: '0.0.0.0',
+    });
+    expect(parseCliArgs(['-c', 'a.json', '-p', '0'])).toEqual({ command: 'serve', configPath: 'a.json', port: 0 });
+    expect(parseCliArgs(['--port=9001'])).toEqual({ command: 'serve', port: 9001 });
+  });
+
+  it('should answer --help and --version', () => {
+    expect(parseCliArgs(['--help'])).toEqual({ command: 'help' });
+    expect(parseCliArgs(['help'])).toEqual({ command: 'help' });
+    expect(parseCliArgs(['-v'])).toEqual({ command: 'version' });
+  });
+
+  it('should reject a port that is not a number from 0 to 65535', () => {
+    expect(codeOf(['--port', 'abc'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['--port', '65536'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['--port', '-1'])).toBe('CONFIG_FLAG_INVALID');
+  });
+
+  it('should reject unknown flags and commands', () => {
+    expect(codeOf(['--prot', '9000'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['start'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['serve', 'extra'])).toBe('CONFIG_FLAG_INVALID');
+  });
+});

@@ -1,0 +1,125 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/canonical/index.js';
+import { silentLogger } from '../../src/logger.js';
+import type { GatewayOptions } from '../../src/options.js';
+import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
+import { startServer, type RunningServer } from '../../src/server/start-server.js';
+
+const KEY = 'sk-start-server-test';
+const running: RunningServer[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) {
+    server.server.closeAllConnections();
+    server.server.close();
+  }
+});
+
+async function start(options: GatewayOptions = {}, shutdownTimeoutMs = 5_000): Promise<RunningServer> {
+  const server = await startServer({ apiKeys: [KEY], logger: silentLogger, ...options }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs });
+  running.push(server);
+  return server;
+}
+
+const slowModel: GatewayOptions = {
+  providers: { slow: { type: 'mock', chunks: 4, chunkDelayMs: 150 } },
+  models: [{ id: 'slow', provider: 'slow' }],
+};
+
+function streamChat(server: RunningServer, model: string) {
+  return fetch(`${server.openAIBaseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Hello' }] }),
+  });
+}
+
+/** The text of a Chat Completions SSE body, and whether it ended with [DONE]. */
+async function readChatStream(response: Response): Promise<{ text: string; done: boolean }> {
+  let raw = '';
+  try {
+    for await (const chunk of response.body ?? []) raw += Buffer.from(chunk).toString();
+  } catch {
+    // cut off
+  }
+  const text = raw
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+    .join('');
+  return { text, done: raw.includes('data: [DONE]') };
+}
+
+const connectResult = (port: number) =>
+  new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => (socket.destroy(), resolve('connected')));
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+
+describe('startServer', () => {
+  it('should serve the gateway at the root and report the URLs clients take', async () => {
+    const server = await start();
+    expect(server.root).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.openAIBaseURL).toBe(`${server.root}/v1`);
+    const response = await fetch(`${server.openAIBaseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] }),
+    });
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+    expect((await fetch(`${server.openAIBaseURL}/models`)).status).toBe(401);
+  });
+
+  it('should give a wildcard host as localhost in its URLs', async () => {
+    const server = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port: 0, host: '0.0.0.0', shutdownTimeoutMs: 0 });
+    running.push(server);
+    expect(server.root).toMatch(/^http:\/\/localhost:\d+$/);
+    expect((await fetch(`${server.root}/health`)).status).toBe(200);
+  });
+
+  it('should answer /health without a key', async () => {
+    const server = await start();
+    const response = await fetch(`${server.root}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('should refuse new connections on close and let an open stream finish', async () => {
+    const server = await start(slowModel);
+    const port = Number(new URL(server.root).port);
+    const response = await streamChat(server, 'slow');
+    expect(response.status).toBe(200);
+    expect(server.openRequests()).toBe(1);
+    const closing = server.close();
+    expect(await connectResult(port)).toBe('ECONNREFUSED');
+    expect(await readChatStream(response)).toEqual({ text: DEFAULT_MOCK_REPLY, done: true });
+    expect(await closing.done).toEqual({ forced: false });
+  });
+
+  it('should cut streams still open when shutdownTimeoutMs is up', async () => {
+    const server = await start({ ...slowModel, providers: { slow: { type: 'mock', chunks: 20, chunkDelayMs: 200 } } }, 300);
+    const response = await streamChat(server, 'slow');
+    const started = Date.now();
+    expect(await server.close().done).toEqual({ forced: true });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const result = await readChatStream(response);
+    expect(result.done).toBe(false);
+    expect(result.text.length).toBeLessThan(DEFAULT_MOCK_REPLY.length);
+  });
+
+  it('should throw a config error before listening when the options are invalid', async () => {
+    await expect(startServer({ models: [{ id: 'x', provider: 'nowhere' }], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0 })).rejects.toMatchObject({
+      code: 'CONFIG_UNKNOWN_PROVIDER',
+    });
+  });
+
+  it('should say when the port is taken', async () => {
+    const first = await start();
+    const port = Number(new URL(first.root).port);
+    const error = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port, host: '127.0.0.1', shutdownTimeoutMs: 0 }).catch((caught: unknown) => caught);
+    expect(GatewayError.isInstance(error) && error.code).toBe('CONFIG_LISTEN_FAILED');
+    expect(String((error as Error).message)).toContain('--port');
+  });
+});
