@@ -2,8 +2,21 @@ export { gateway } from './gateway.js';
 export type { GatewayOptions, ModelConfig } from './options.js';
 export type { ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
-export type { ProviderAdapter, ProviderContext, ModelCapabilities, Logger } from './providers/types.js';
+
+export type { ProviderAdapter, ProviderContext, ModelCapabilities } from './providers/types.js';
+export type { Logger } from './logger.js';
 export { createMockProvider, DEFAULT_MOCK_REPLY } from './providers/mock/index.js';
-export type { MockProviderOptions, MockReply } from './providers/mock/index.js';
+export type { MockProviderOptions, MockReply, MockToolArguments } from './providers/mock/index.js';
+export { createOpenAIProvider } from './providers/openai/index.js';
+export type { OpenAIProviderOptions, AzureOpenAIOptions } from './providers/openai/index.js';
+export { createOpenAICompatibleProvider, openAICompatibleProfiles } from './providers/openai-compatible/index.js';
+export type { OpenAICompatibleProviderOptions, OpenAICompatibleProfile, ChatQuirks } from './providers/openai-compatible/index.js';
+export { createOpenAIResponsesProvider } from './providers/openai-responses/index.js';
+export type { OpenAIResponsesProviderOptions } from './providers/openai-responses/index.js';
+export { createAnthropicProvider } from './providers/anthropic/index.js';
+export type { AnthropicProviderOptions } from './providers/anthropic/index.js';
+export { createGeminiProvider } from './providers/gemini/index.js';
+export type { GeminiProviderOptions } from './providers/gemini/index.js';
+
 export { GatewayError } from './canonical/index.js';
 export type * from './canonical/index.js';
