@@ -7,6 +7,7 @@ import {
   type GeminiDecodeOptions,
 } from '../../protocols/gemini/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
+import { inlineMediaUrls } from '../inline-media-urls.js';
 import { createUpstream } from '../upstream.js';
 import { geminiCapabilities } from './capabilities.js';
 import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';
@@ -43,7 +44,11 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
     fallbackModel: request.model,
     ...(request.tools === undefined ? {} : { tools: request.tools }),
   });
-  const body = (request: CanonicalRequest, context: ProviderContext) => encodeGeminiRequest(request, { modelLabel: context.gatewayModel });
+  const body = async (request: CanonicalRequest, context: ProviderContext) => {
+    const media = resolved.fetchMediaUrls;
+    const prepared = media === undefined ? request : await inlineMediaUrls(request, media, context.signal);
+    return encodeGeminiRequest(prepared, { modelLabel: context.gatewayModel });
+  };
 
   return {
     id: resolved.id,
@@ -52,7 +57,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       const answer = await upstream.postJson({
         path: `${modelPath(request.model)}:generateContent`,
-        body: body(request, context),
+        body: await body(request, context),
         signal: context.signal,
       });
       return decodeGeminiResponse(answer, decodeOptions(request, context));
@@ -62,7 +67,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
       const messages = await upstream.postSse({
         path: `${modelPath(request.model)}:streamGenerateContent`,
         query: { alt: 'sse' },
-        body: body(request, context),
+        body: await body(request, context),
         signal: context.signal,
       });
       const decoder = createGeminiStreamDecoder(decodeOptions(request, context));

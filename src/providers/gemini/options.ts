@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../../canonical/index.js';
+import type { MediaFetchOptions } from '../inline-media-urls.js';
 
 /** Options of the Gemini provider (`type: 'gemini'`). */
 export interface GeminiProviderOptions {
@@ -13,6 +14,12 @@ export interface GeminiProviderOptions {
   timeoutMs?: number;
   /** Provider id in logs. Default `gemini`. */
   id?: string;
+  /**
+   * Opt-in: download images and PDFs given by URL and send them inline, since Gemini fetches
+   * only some public URLs itself. `true` uses the defaults (https only, 10 MB, 10 s, no private
+   * networks). Default: off — such URLs are refused with a 400.
+   */
+  fetchMediaUrls?: boolean | MediaFetchOptions;
 }
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
@@ -23,6 +30,16 @@ export const geminiProviderOptionsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   id: z.string().min(1).optional(),
+  fetchMediaUrls: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        maxBytes: z.number().int().positive().optional(),
+        timeoutMs: z.number().int().positive().optional(),
+        allowPrivateNetworks: z.boolean().optional(),
+      }),
+    ])
+    .optional(),
 });
 
 export interface ResolvedGeminiOptions {
@@ -30,6 +47,8 @@ export interface ResolvedGeminiOptions {
   baseURL: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Set when media URLs are downloaded and inlined. */
+  fetchMediaUrls: MediaFetchOptions | undefined;
 }
 
 function configError(code: string, message: string): GatewayError {
@@ -63,5 +82,6 @@ export function resolveGeminiOptions(options: GeminiProviderOptions, env: NodeJS
     baseURL: (valid.baseURL ?? DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
     headers: { ...(apiKey === undefined ? {} : { 'x-goog-api-key': apiKey }), ...extra },
     timeoutMs: valid.timeoutMs ?? 600_000,
+    fetchMediaUrls: valid.fetchMediaUrls === true ? {} : valid.fetchMediaUrls || undefined,
   };
 }
