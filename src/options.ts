@@ -61,7 +61,7 @@ export interface ResolvedGatewayOptions {
 }
 
 const capabilitiesSchema = z
-  .object({
+  .strictObject({
     streaming: z.boolean(),
     tools: z.boolean(),
     images: z.boolean(),
@@ -73,7 +73,8 @@ const capabilitiesSchema = z
   })
   .partial();
 
-const modelSchema = z.object({
+/** One `models[]` entry; the config file loader checks the same shape. */
+export const modelConfigSchema = z.strictObject({
   id: z.string().min(1),
   provider: z.string().min(1),
   upstreamModel: z.string().min(1).optional(),
@@ -91,7 +92,7 @@ const optionsSchema = z.object({
       z.custom<ProviderAdapter | ProviderConfig>((value) => typeof value === 'object' && value !== null, 'an adapter or a provider configuration'),
     )
     .optional(),
-  models: z.array(modelSchema).optional(),
+  models: z.array(modelConfigSchema).optional(),
   bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)]).optional(),
   diagnoseBaseUrl: z.boolean().optional(),
   logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GatewayOptions } from '../options.js';
+import { modelConfigSchema, type GatewayOptions } from '../options.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -21,26 +21,6 @@ const portSchema = z
   .union([z.number(), z.string().regex(/^\d+$/, 'expected a port number').transform(Number)])
   .pipe(z.number().int().min(0).max(65535));
 
-const capabilitiesSchema = z.strictObject({
-  streaming: z.boolean().optional(),
-  tools: z.boolean().optional(),
-  images: z.boolean().optional(),
-  files: z.boolean().optional(),
-  audio: z.boolean().optional(),
-  reasoning: z.boolean().optional(),
-  structuredOutput: z.boolean().optional(),
-  providerTools: z.array(z.enum(['chat', 'responses', 'messages'])).optional(),
-});
-
-const modelSchema = z.strictObject({
-  id: z.string().min(1),
-  provider: z.string().min(1),
-  upstreamModel: z.string().min(1).optional(),
-  aliases: z.array(z.string().min(1)).optional(),
-  capabilities: capabilitiesSchema.optional(),
-  ownedBy: z.string().optional(),
-});
-
 /** A built-in provider's configuration; its own options are checked by that provider's schema. */
 const providerSchema = z.looseObject({ type: z.string().min(1).optional() });
 
@@ -57,7 +37,7 @@ export const configFileSchema = z
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
     requireApiKey: z.boolean().optional(),
     providers: z.record(z.string().min(1), providerSchema).optional(),
-    models: z.array(modelSchema).min(1).optional(),
+    models: z.array(modelConfigSchema).min(1).optional(),
     bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes, or a size like '32mb'")]).optional(),
     diagnoseBaseUrl: z.boolean().optional(),
   })

@@ -3,6 +3,7 @@ import { readResponsesExtensions } from './extensions.js';
 import { encodeResponsesInput } from './input-encoder.js';
 import { mintResponsesItemId } from './minted-id.js';
 import { encodeResponsesToolChoice } from './tool-choice.js';
+import { encodeResponsesTextFormat } from './response-object.js';
 import { encodeResponsesTools } from './tools.js';
 import { createResponsesUnsupportedError } from './unsupported-feature.js';
 
@@ -48,23 +49,6 @@ function encodeTools(tools: readonly CanonicalTool[], model: string): Record<str
     }
   }
   return encodeResponsesTools(tools.map(withStrictDefault));
-}
-
-function encodeTextFormat(format: ResponseFormat): Record<string, unknown> {
-  switch (format.type) {
-    case 'text':
-      return { type: 'text' };
-    case 'json':
-      return { type: 'json_object' };
-    case 'json-schema':
-      return {
-        type: 'json_schema',
-        name: format.name ?? 'response',
-        schema: format.schema,
-        ...(format.description === undefined ? {} : { description: format.description }),
-        ...(format.strict === undefined ? {} : { strict: format.strict }),
-      };
-  }
 }
 
 /** An Anthropic-style thinking budget as the nearest effort (LiteLLM's budgets: low 1024, medium 2048, high 4096). */
@@ -147,7 +131,7 @@ export function encodeResponsesRequest(
 
   const text: Record<string, unknown> = { ...record(textExtension) };
   if (hints.verbosity !== undefined && text.verbosity === undefined) text.verbosity = hints.verbosity;
-  if (request.responseFormat !== undefined) text.format = encodeTextFormat(request.responseFormat);
+  if (request.responseFormat !== undefined) text.format = encodeResponsesTextFormat(request.responseFormat);
   if (Object.keys(text).length > 0) body.text = text;
 
   if (request.reasoning !== undefined || reasoningExtension !== undefined) {

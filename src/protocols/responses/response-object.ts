@@ -18,7 +18,8 @@ export interface ResponsesObjectState {
   incompleteDetails: { reason: string } | null;
 }
 
-function encodeTextFormat(format: ResponseFormat | undefined): Record<string, unknown> {
+/** `text.format` for a canonical response format (plain text when none). */
+export function encodeResponsesTextFormat(format: ResponseFormat | undefined): Record<string, unknown> {
   switch (format?.type) {
     case 'json':
       return { type: 'json_object' };
@@ -87,7 +88,7 @@ export function encodeResponsesObject(context: EncodeContext, state: ResponsesOb
     ...echoed('service_tier'),
     store: extensions.store === true,
     temperature: request.sampling?.temperature ?? 1,
-    text: { format: encodeTextFormat(request.responseFormat), ...textExtension },
+    text: { format: encodeResponsesTextFormat(request.responseFormat), ...textExtension },
     tool_choice: extensions.tool_choice ?? encodeResponsesToolChoice(request.toolChoice),
     tools: encodeResponsesTools(request.tools ?? []),
     ...echoed('top_logprobs'),

@@ -120,7 +120,9 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         sawToolCall = true;
         const block = openBlock('tool-call', index);
         const namespace = part.namespace === undefined ? {} : { namespace: part.namespace };
-        out.push({ type: 'tool-call-start', id: block.id, toolCallId: part.id, name: part.name, ...namespace });
+        const itemId = part.extensions?.responses?.id;
+        const extensions = typeof itemId === 'string' ? { extensions: { responses: { id: itemId } } } : {};
+        out.push({ type: 'tool-call-start', id: block.id, toolCallId: part.id, name: part.name, ...namespace, ...extensions });
         delta(block, part.arguments);
       }
       close();
@@ -140,7 +142,9 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       sawToolCall = true;
       const block = openBlock('tool-call', index);
       const namespace = typeof item.namespace === 'string' ? { namespace: item.namespace } : {};
-      out.push({ type: 'tool-call-start', id: block.id, toolCallId: item.call_id, name: item.name, ...namespace });
+      // The item's own id, so the client replays the call under the id OpenAI gave it (as when not streamed).
+      const extensions = typeof item.id === 'string' ? { extensions: { responses: { id: item.id } } } : {};
+      out.push({ type: 'tool-call-start', id: block.id, toolCallId: item.call_id, name: item.name, ...namespace, ...extensions });
       const initial = item.type === 'custom_tool_call' ? item.input : item.arguments;
       if (typeof initial === 'string') delta(block, initial);
     }

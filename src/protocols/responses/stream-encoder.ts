@@ -58,9 +58,11 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
 
   const itemFields = (open: OpenBlock) => ({ item_id: open.itemId, output_index: open.outputIndex });
 
+  /** An OpenAI upstream's own item id (once per answer), as the non-streamed answer keeps it. */
   const upstreamItemId = (extensions: Extensions | undefined, prefix: string): { itemId?: string } => {
     const id = extensions?.responses?.id;
-    return typeof id === 'string' && id.startsWith(prefix) ? { itemId: id } : {};
+    const taken = output.some((item) => item.id === id);
+    return typeof id === 'string' && id.startsWith(prefix) && !taken ? { itemId: id } : {};
   };
 
   /** The block's item as it stands, without emitting anything. */
@@ -187,7 +189,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
       switch (event.type) {
         case 'text-start': {
           out += close('completed');
-          const next: OpenBlock = { ...nextBlock(event.id, 'msg'), kind: 'text' };
+          const next: OpenBlock = { ...nextBlock(event.id, 'msg'), ...upstreamItemId(event.extensions, 'msg_'), kind: 'text' };
           out += open(next, { id: next.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] });
           return out + frame('response.content_part.added', { ...itemFields(next), content_index: 0, part: emptyTextPart('') });
         }
@@ -208,6 +210,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
           const custom = isResponsesCustomTool(event.name, context.request);
           const next: OpenBlock = {
             ...nextBlock(event.id, custom ? 'ctc' : 'fc'),
+            ...upstreamItemId(event.extensions, custom ? 'ctc_' : 'fc_'),
             kind: 'tool',
             callId: event.toolCallId,
             name: event.name,

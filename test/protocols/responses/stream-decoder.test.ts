@@ -52,7 +52,8 @@ describe('createResponsesStreamDecoder', () => {
   describe('tool calls', () => {
     it('should pass argument fragments through as they arrive and finish with tool-calls', () => {
       expect(decodeAll(responsesMessages('upstream-tool-call')).slice(1)).toEqual([
-        { type: 'tool-call-start', id: 'b0', toolCallId: 'call_1', name: 'get_weather' },
+        // The `fc_` item id rides along so the client replays the call under OpenAI's id.
+        { type: 'tool-call-start', id: 'b0', toolCallId: 'call_1', name: 'get_weather', extensions: { responses: { id: 'fc_1' } } },
         { type: 'tool-call-delta', id: 'b0', delta: '{"city":' },
         { type: 'tool-call-delta', id: 'b0', delta: '"Paris"}' },
         { type: 'tool-call-end', id: 'b0' },

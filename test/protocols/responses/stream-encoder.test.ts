@@ -257,4 +257,26 @@ describe('createResponsesStreamEncoder', () => {
     expect(streamedIds).toEqual(['rs_abc_0', 'msg_abc_1', 'fc_abc_2']);
     expect((terminalOf(events).output as { id: string }[]).map((entry) => entry.id)).toEqual(streamedIds);
   });
+
+  it("should keep an OpenAI upstream's own item ids (once each), as the non-streamed answer does", () => {
+    const own = (id: string) => ({ responses: { id } });
+    const { events } = encodeAll([
+      start,
+      { type: 'reasoning-start', id: 'r', extensions: own('rs_up') },
+      { type: 'reasoning-end', id: 'r', extensions: { responses: { encrypted_content: 'enc' } } },
+      { type: 'text-start', id: 't', extensions: own('msg_up') },
+      { type: 'text-delta', id: 't', delta: 'Calling.' },
+      { type: 'text-end', id: 't' },
+      // A second part of the same upstream message cannot reuse its id.
+      { type: 'text-start', id: 't2', extensions: own('msg_up') },
+      { type: 'text-delta', id: 't2', delta: 'More.' },
+      { type: 'text-end', id: 't2' },
+      { type: 'tool-call-start', id: 'c', toolCallId: 'call_9', name: 'f', extensions: own('fc_up') },
+      { type: 'tool-call-end', id: 'c' },
+      { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
+    ]);
+    const streamedIds = events.filter((event) => event.type === 'response.output_item.done').map((event) => (event.item as { id: string }).id);
+    expect(streamedIds).toEqual(['rs_up', 'msg_up', 'msg_abc_2', 'fc_up']);
+    expect((terminalOf(events).output as { id: string }[]).map((entry) => entry.id)).toEqual(streamedIds);
+  });
 });

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FEATURE_TABLE_END, FEATURE_TABLE_START, readFeatureTable, renderFeatureTable } from '../../helpers/feature-table.js';
+import { MATRIX_UPSTREAMS } from './upstreams.js';
+
+describe('README feature table', () => {
+  it('should be the table rendered from the matrix definitions', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const expected = renderFeatureTable(MATRIX_UPSTREAMS);
+    const actual = readFeatureTable(readme);
+    const help =
+      `README.md must hold, between ${FEATURE_TABLE_START} and ${FEATURE_TABLE_END}, ` +
+      `the table rendered from test/e2e/matrix (renderFeatureTable):\n\n${expected}\n`;
+    if (actual !== expected) console.error(help);
+    expect(actual, help).toBe(expected);
+  });
+
+  it('should have one column per matrix upstream', () => {
+    const header = renderFeatureTable(MATRIX_UPSTREAMS).split('\n')[0]!;
+    expect(header.split('|').length - 2).toBe(MATRIX_UPSTREAMS.length + 2);
+  });
+});
