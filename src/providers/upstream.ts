@@ -20,7 +20,10 @@ export interface UpstreamOptions {
   headersTimeoutMs?: number;
   /** Longest silence between two body chunks. Default 5 minutes. */
   bodyTimeoutMs?: number;
-  /** Keep-alive connections to the upstream. Default 128. */
+  /**
+   * Most connections to the upstream at once. HTTP/1.1 carries one call per connection and a stream
+   * holds its connection until it ends, so a limit also caps the streams in flight. Default: none.
+   */
   connections?: number;
 }
 
@@ -90,7 +93,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const base = new URL(options.baseURL);
   const prefix = base.pathname.replace(/\/$/, '');
   const pool = new Pool(base.origin, {
-    connections: options.connections ?? 128,
+    connections: options.connections ?? null,
     headersTimeout: options.headersTimeoutMs ?? 600_000,
     bodyTimeout: options.bodyTimeoutMs ?? 300_000,
     keepAliveTimeout: 30_000,

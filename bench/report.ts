@@ -1,0 +1,127 @@
+// The bench's table: each metric for the passthrough and Switchyard, the ratio or the difference, the target.
+import { cpus } from 'node:os';
+
+export interface Measured {
+  c1: { perSecond: number; p50Ms: number; p99Ms: number };
+  c64: { perSecond: number; p50Ms: number; p99Ms: number };
+  /** From the concurrency-64 non-streaming run. */
+  cpuPerRequestUs: number;
+  streamsPerSecond: number;
+  cpuPerStreamUs: number;
+  ttfbP50Ms: number;
+  cpuPerEventUs: number;
+  kbPerOpenStream: number;
+  /** How many of the streams asked for were flowing when memory was read. */
+  openStreams: number;
+  errors: number;
+}
+
+/** The Express floor's non-streaming numbers (see express-floor.ts). */
+export interface Floor {
+  c1P50Ms: number;
+  c64PerSecond: number;
+  cpuPerRequestUs: number;
+}
+
+type Comparison = (passthrough: number, switchyard: number) => { text: string; met?: boolean };
+
+const ratio =
+  (limit?: { atLeast?: number; atMost?: number }): Comparison =>
+  (passthrough, switchyard) => {
+    const value = switchyard / passthrough;
+    const met = limit === undefined ? undefined : limit.atLeast !== undefined ? value >= limit.atLeast : value <= (limit.atMost ?? Infinity);
+    return { text: `${value.toFixed(2)}×`, met };
+  };
+
+const added =
+  (atMost?: number): Comparison =>
+  (passthrough, switchyard) => {
+    const value = switchyard - passthrough;
+    return { text: `${value >= 0 ? '+' : ''}${value.toFixed(2)} ms`, met: atMost === undefined ? undefined : value <= atMost };
+  };
+
+const absolute =
+  (below: number, unit: string): Comparison =>
+  (_passthrough, switchyard) => ({ text: `${switchyard.toFixed(1)} ${unit}`, met: switchyard < below });
+
+interface Row {
+  label: string;
+  target: string;
+  pick: (measured: Measured) => number;
+  digits: number;
+  compare: Comparison;
+}
+
+const rows: Row[] = [
+  { label: 'req/s, concurrency 1', target: '', pick: (m) => m.c1.perSecond, digits: 0, compare: ratio() },
+  { label: 'p50 latency, concurrency 1 (ms)', target: '≤ +0.3 ms', pick: (m) => m.c1.p50Ms, digits: 3, compare: added(0.3) },
+  { label: 'p99 latency, concurrency 1 (ms)', target: '', pick: (m) => m.c1.p99Ms, digits: 3, compare: added() },
+  { label: 'req/s, concurrency 64', target: '≥ 0.8×', pick: (m) => m.c64.perSecond, digits: 0, compare: ratio({ atLeast: 0.8 }) },
+  { label: 'p50 latency, concurrency 64 (ms)', target: '', pick: (m) => m.c64.p50Ms, digits: 2, compare: added() },
+  { label: 'p99 latency, concurrency 64 (ms)', target: '', pick: (m) => m.c64.p99Ms, digits: 2, compare: added() },
+  { label: 'CPU per request (µs)', target: '≤ 1.3×', pick: (m) => m.cpuPerRequestUs, digits: 0, compare: ratio({ atMost: 1.3 }) },
+  { label: 'streams/s, 50 chunks, concurrency 64', target: '', pick: (m) => m.streamsPerSecond, digits: 0, compare: ratio() },
+  { label: 'CPU per 50-chunk stream (µs)', target: '', pick: (m) => m.cpuPerStreamUs, digits: 0, compare: ratio() },
+  { label: 'time to first byte p50 (ms)', target: '≤ +0.5 ms', pick: (m) => m.ttfbP50Ms, digits: 3, compare: added(0.5) },
+  { label: 'CPU per stream event, paced (µs)', target: '≤ 100 µs', pick: (m) => m.cpuPerEventUs, digits: 1, compare: absolute(100.0001, 'µs') },
+  { label: 'memory per open stream (KB)', target: '< 50 KB', pick: (m) => m.kbPerOpenStream, digits: 1, compare: absolute(50, 'KB') },
+  { label: 'streams flowing of 2,000 opened', target: '2000', pick: (m) => m.openStreams, digits: 0, compare: (_a, b) => ({ text: String(b), met: b === 2000 }) },
+];
+
+const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
+
+/** A Markdown table: one column group per path. */
+export function renderTable(
+  results: Record<string, { passthrough: Measured; switchyard: Measured }>,
+  run: { date: string; node: string; seconds: number; worstForeignShare: number },
+  floors: Record<string, Floor> = {},
+): string {
+  const paths = Object.keys(results);
+  const titles: Record<string, string> = { chat: 'Chat → OpenAI (same protocol)', messages: 'Messages → OpenAI Chat (translated)' };
+  const header = ['metric', 'target', ...paths.flatMap((path) => [`${titles[path] ?? path}: passthrough`, 'Switchyard', 'vs passthrough'])];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const row of rows) {
+    const cells = [row.label, row.target];
+    for (const path of paths) {
+      const { passthrough, switchyard } = results[path] ?? {};
+      if (!passthrough || !switchyard) continue;
+      const [a, b] = [row.pick(passthrough), row.pick(switchyard)];
+      const compared = row.compare(a, b);
+      cells.push(a.toFixed(row.digits), b.toFixed(row.digits), `${compared.text}${mark(compared.met)}`);
+    }
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  const errors = paths.reduce((sum, path) => sum + (results[path]?.switchyard.errors ?? 0) + (results[path]?.passthrough.errors ?? 0), 0);
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return [
+    `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, wrk + mock upstream on core 1;`,
+    `${run.seconds} s per wrk run; ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    '',
+    ...lines,
+    ...renderFloors(results, floors),
+  ].join('\n');
+}
+
+/** What Express itself costs: the floor next to the passthrough and Switchyard, non-streaming. */
+function renderFloors(results: Record<string, { passthrough: Measured; switchyard: Measured }>, floors: Record<string, Floor>): string[] {
+  const paths = Object.keys(floors);
+  if (paths.length === 0) return [];
+  const lines = [
+    '',
+    'Reference: the Express floor (Express 5 router + express.json + one undici call + JSON, no auth, validation or translation), non-streaming:',
+    '',
+    '| path | passthrough CPU/req | Express floor CPU/req | Switchyard CPU/req | floor req/s, c64 | floor p50, c1 |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const path of paths) {
+    const floor = floors[path];
+    const result = results[path];
+    if (!floor || !result) continue;
+    const base = result.passthrough.cpuPerRequestUs;
+    const times = (value: number) => `${value.toFixed(0)} µs (${(value / base).toFixed(2)}×)`;
+    lines.push(
+      `| ${path} | ${base.toFixed(0)} µs | ${times(floor.cpuPerRequestUs)} | ${times(result.switchyard.cpuPerRequestUs)} | ${floor.c64PerSecond.toFixed(0)} | ${floor.c1P50Ms.toFixed(3)} ms |`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,302 @@
+// `npm run bench`: Switchyard against a raw node:http passthrough, same run, same machine.
+// Servers under test run on core 0; wrk, the stream client and the mock upstream on core 1.
+//   --profile      also profile the gateway (node --cpu-prof) under load and print the hottest functions
+//   --profile-only only that
+//   --seconds N    length of each wrk measurement (default 5)
+//   --paths a,b    chat, messages (default both)
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { endpointOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
+import { summariseProfiles } from './profile-summary.js';
+import { renderTable, type Floor, type Measured } from './report.js';
+
+const { values } = parseArgs({
+  options: {
+    profile: { type: 'boolean', default: false },
+    'profile-only': { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '5' },
+    paths: { type: 'string', default: 'chat,messages' },
+  },
+});
+const seconds = Number(values.seconds);
+const paths = (values.paths ?? '').split(',') as BenchPath[];
+const here = import.meta.dirname;
+const benchDir = join(here, '..');
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const scratch = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+const children = new Set<ChildProcess>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const debug = (text: string) => process.env.BENCH_DEBUG && log(`    [${new Date().toISOString().slice(11, 23)}] ${text}`);
+
+interface Started {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  /** Whether it answers in the caller's protocol (the gateway) or passes the upstream's answer on. */
+  translates: boolean;
+}
+
+/** Starts a node script pinned to `core`, resolves once it prints its port. */
+function startServer(core: number, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeFlags, join(here, script), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.stdout?.on('data', (text: Buffer) => {
+      const match = /listening (\d+)/.exec(text.toString());
+      if (match && child.pid !== undefined) {
+        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}`, translates: script === 'gateway-server.js' });
+      }
+    });
+  });
+}
+
+async function stopServer(server: Started): Promise<void> {
+  debug(`stopping ${server.pid}`);
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** User + system CPU of a process so far, in microseconds (all its threads, GC included). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
+  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+}
+
+/** Busy time of core 0 so far, in microseconds (everything on it, not only the server). */
+function core0BusyMicros(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n').find((text) => text.startsWith('cpu0 ')) ?? '';
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.split(/\s+/).slice(1).map(Number);
+  return ((user + nice + system + irq + softirq + steal) / ticksPerSecond) * 1e6;
+}
+
+/** The largest share of core 0 that other processes took during a measurement (they skew the numbers). */
+let worstForeignShare = 0;
+
+function rssKb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1]);
+}
+
+/** Runs a load process on core 1 and returns its `BENCH_RESULT` JSON. */
+function runLoad<T>(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<T> {
+  const child = spawn('taskset', ['-c', '1', command, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  children.add(child);
+  let output = '';
+  child.stdout?.on('data', (text: Buffer) => (output += text.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      children.delete(child);
+      const line = output.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
+      if (code !== 0 || line === undefined) reject(new Error(`${command} ${args.join(' ')} failed (${code}): ${output}`));
+      else resolve(JSON.parse(line.slice('BENCH_RESULT '.length)) as T);
+    });
+  });
+}
+
+interface WrkResult {
+  requests: number;
+  durationUs: number;
+  p50Us: number;
+  p99Us: number;
+  errors: Record<string, number>;
+}
+
+function loadFiles(path: BenchPath, stream: boolean): { BENCH_BODY: string; BENCH_HEADERS: string } {
+  const body = join(scratch, `${path}-${stream ? 'stream' : 'json'}.json`);
+  const headers = join(scratch, `${path}.headers`);
+  writeFileSync(body, requestBody(path, stream));
+  writeFileSync(headers, Object.entries(requestHeaders(path)).map(([name, value]) => `${name}: ${value}`).join('\n'));
+  return { BENCH_BODY: body, BENCH_HEADERS: headers };
+}
+
+/** wrk against `url` for `duration` seconds, with the server's CPU read around it. */
+async function wrk(server: Started, path: BenchPath, stream: boolean, connections: number, duration: number) {
+  const before = cpuMicros(server.pid);
+  const busyBefore = core0BusyMicros();
+  const result = await runLoad<WrkResult>(
+    'wrk',
+    ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s', '-s', join(benchDir, 'wrk/post.lua'), `${server.url}${endpointOf[path]}`],
+    loadFiles(path, stream),
+  );
+  const cpu = cpuMicros(server.pid) - before;
+  const foreignShare = Math.max(0, core0BusyMicros() - busyBefore - cpu) / result.durationUs;
+  if (duration >= seconds) worstForeignShare = Math.max(worstForeignShare, foreignShare);
+  if (foreignShare > 0.1) log(`  ! other processes took ${(foreignShare * 100).toFixed(0)}% of core 0 during this run`);
+  const failed = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
+  if (failed > 0) log(`  ! ${failed} errors: ${JSON.stringify(result.errors)}`);
+  return {
+    perSecond: result.requests / (result.durationUs / 1e6),
+    p50Ms: result.p50Us / 1000,
+    p99Ms: result.p99Us / 1000,
+    cpuPerRequestUs: cpu / result.requests,
+    errors: failed,
+  };
+}
+
+function streamClient<T>(mode: string, server: Started, path: BenchPath, ...rest: number[]): Promise<T> {
+  return runLoad<T>(process.execPath, [join(here, 'stream-client.js'), mode, server.url, path, ...rest.map(String)]);
+}
+
+async function setUpstreamMode(upstream: Started, mode: { chunks?: number; delayMs?: number; hold?: boolean }) {
+  const answer = await fetch(`${upstream.url}/__bench/mode`, { method: 'POST', body: JSON.stringify(mode) });
+  if (!answer.ok) throw new Error('could not set the upstream mode');
+}
+
+/** One request of each kind, checked, so a misconfigured target fails loudly instead of measuring errors. */
+async function checkTarget(server: Started, path: BenchPath): Promise<void> {
+  // The passthrough answers in the upstream's protocol whatever it was asked.
+  const speaks = server.translates ? path : 'chat';
+  for (const stream of [false, true]) {
+    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: requestHeaders(path), body: requestBody(path, stream) });
+    const text = await answer.text();
+    const expected = stream ? (speaks === 'chat' ? '[DONE]' : 'message_stop') : speaks === 'chat' ? 'chat.completion' : '"type":"message"';
+    if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
+  }
+}
+
+const STREAM_CHUNKS = 50;
+const PACED_STREAMS = 400;
+const PACED_CONCURRENCY = 100;
+const PACED_DELAY_MS = 20;
+const OPEN_STREAMS = 2000;
+
+async function measure(name: string, server: Started, upstream: Started, path: BenchPath): Promise<Measured> {
+  log(`${name} · ${path}`);
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  await checkTarget(server, path);
+  await wrk(server, path, false, 64, 2); // warm-up: JIT, connection pools
+  const c1 = await wrk(server, path, false, 1, seconds);
+  log(`  c1     ${c1.perSecond.toFixed(0)} req/s, p50 ${c1.p50Ms.toFixed(3)} ms`);
+  const c64 = await wrk(server, path, false, 64, seconds);
+  log(`  c64    ${c64.perSecond.toFixed(0)} req/s, p50 ${c64.p50Ms.toFixed(2)} ms, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
+  await wrk(server, path, true, 64, 1); // warm-up of the stream path
+  const streams = await wrk(server, path, true, 64, seconds);
+  log(`  stream ${streams.perSecond.toFixed(0)} streams/s, ${streams.cpuPerRequestUs.toFixed(0)} µs CPU/stream`);
+  const ttfb = await streamClient<{ p50Ms: number; p99Ms: number }>('ttfb', server, path, 300);
+  log(`  ttfb   p50 ${ttfb.p50Ms.toFixed(3)} ms`);
+
+  await setUpstreamMode(upstream, { delayMs: PACED_DELAY_MS });
+  const pacedBefore = cpuMicros(server.pid);
+  await streamClient('paced', server, path, PACED_STREAMS, PACED_CONCURRENCY);
+  const cpuPerEventUs = (cpuMicros(server.pid) - pacedBefore) / (PACED_STREAMS * STREAM_CHUNKS);
+  log(`  paced  ${cpuPerEventUs.toFixed(1)} µs CPU/event`);
+
+  await setUpstreamMode(upstream, { delayMs: 0, hold: true });
+  await sleep(500);
+  const rssBefore = rssKb(server.pid);
+  const holder = spawn('taskset', ['-c', '1', process.execPath, join(here, 'stream-client.js'), 'open', server.url, path, String(OPEN_STREAMS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(holder);
+  const holderExit = new Promise((resolve) => holder.once('exit', resolve));
+  const flowing = await new Promise<number>((resolve, reject) => {
+    holder.stdout.on('data', (text: Buffer) => {
+      const match = /BENCH_RESULT \{"open":(\d+)\}/.exec(text.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    holder.once('exit', (code) => reject(new Error(`stream holder exited with ${code}`)));
+  });
+  await sleep(500);
+  const kbPerStream = (rssKb(server.pid) - rssBefore) / OPEN_STREAMS;
+  log(`  open   ${flowing} of ${OPEN_STREAMS} streams flowing; ${kbPerStream.toFixed(1)} KB/stream`);
+  debug('closing the open streams');
+  holder.kill('SIGTERM');
+  await holderExit;
+  children.delete(holder);
+  debug('closed');
+  await setUpstreamMode(upstream, { hold: false });
+  debug('upstream mode reset');
+  await sleep(1000); // let the server close the aborted streams
+
+  return {
+    c1: { perSecond: c1.perSecond, p50Ms: c1.p50Ms, p99Ms: c1.p99Ms },
+    c64: { perSecond: c64.perSecond, p50Ms: c64.p50Ms, p99Ms: c64.p99Ms },
+    cpuPerRequestUs: c64.cpuPerRequestUs,
+    streamsPerSecond: streams.perSecond,
+    cpuPerStreamUs: streams.cpuPerRequestUs,
+    ttfbP50Ms: ttfb.p50Ms,
+    cpuPerEventUs,
+    kbPerOpenStream: kbPerStream,
+    openStreams: flowing,
+    errors: c1.errors + c64.errors + streams.errors,
+  };
+}
+
+/** The Express floor answers JSON only: its non-streaming numbers are the reference. */
+async function measureFloor(server: Started, path: BenchPath): Promise<Floor> {
+  log(`express floor · ${path}`);
+  await wrk(server, path, false, 64, 2);
+  const c1 = await wrk(server, path, false, 1, seconds);
+  const c64 = await wrk(server, path, false, 64, seconds);
+  log(`  c1 p50 ${c1.p50Ms.toFixed(3)} ms; c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
+  return { c1P50Ms: c1.p50Ms, c64PerSecond: c64.perSecond, cpuPerRequestUs: c64.cpuPerRequestUs };
+}
+
+async function profile(upstream: Started, path: BenchPath): Promise<void> {
+  const dir = join(benchDir, '.profiles', `${path}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const server = await startServer(0, 'gateway-server.js', [upstream.url], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  await checkTarget(server, path);
+  await wrk(server, path, false, 64, seconds);
+  await wrk(server, path, true, 64, seconds);
+  await stopServer(server);
+  log(`\nProfile of the gateway, ${path} path (non-streaming + streaming load), in ${dir}:`);
+  log(summariseProfiles(dir, 30));
+}
+
+async function main(): Promise<void> {
+  const upstream = await startServer(1, 'mock-upstream.js', []);
+  if (values['profile-only']) {
+    for (const path of paths) await profile(upstream, path);
+    await stopServer(upstream);
+    return;
+  }
+  const results: Record<string, { passthrough: Measured; switchyard: Measured }> = {};
+  const floors: Record<string, Floor> = {};
+  for (const path of paths) {
+    const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
+    const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
+    const floor = await startServer(0, 'express-floor.js', [upstream.url]);
+    const passthroughResult = await measure('passthrough', passthrough, upstream, path);
+    const switchyardResult = await measure('switchyard', gatewayServer, upstream, path);
+    floors[path] = await measureFloor(floor, path);
+    results[path] = { passthrough: passthroughResult, switchyard: switchyardResult };
+    await stopServer(passthrough);
+    await stopServer(gatewayServer);
+    await stopServer(floor);
+  }
+  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, worstForeignShare }, floors);
+  process.stdout.write(`${table}\n`);
+  mkdirSync(join(benchDir, '.results'), { recursive: true });
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
+  if (values.profile) for (const path of paths) await profile(upstream, path);
+  await stopServer(upstream);
+}
+
+const cleanUp = () => {
+  for (const child of children) child.kill('SIGTERM');
+};
+process.on('SIGINT', () => {
+  cleanUp();
+  process.exit(130);
+});
+main().catch((error: unknown) => {
+  log(String(error instanceof Error ? error.stack : error));
+  cleanUp();
+  process.exit(1);
+});
