@@ -71,7 +71,9 @@ async function sendStream(
         event = next.done ? { type: 'error', error: endedEarly() } : next.value;
       } catch (error) {
         if (signal.aborted) break;
-        event = { type: 'error', error: toGatewayError(error, logger, encodeContext.requestId) };
+        const gatewayError = toGatewayError(error, logger, encodeContext.requestId);
+        logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
+        event = { type: 'error', error: gatewayError };
       }
       await writeSse(res, encoder.encode(event));
       finished = event.type === 'finish' || event.type === 'error';
