@@ -1,5 +1,5 @@
 import type { GatewayError } from './errors.js';
-import type { Extensions } from './extensions.js';
+import type { Extensions, ProtocolName } from './extensions.js';
 import type { FinishReason } from './finish-reason.js';
 import type { Usage } from './usage.js';
 
@@ -19,6 +19,13 @@ export type CanonicalStreamEvent =
   | { type: 'tool-call-start'; id: string; toolCallId: string; name: string; namespace?: string; extensions?: Extensions }
   | { type: 'tool-call-delta'; id: string; delta: string }
   | { type: 'tool-call-end'; id: string }
+  /**
+   * A block only one protocol has (Anthropic `server_tool_use`, `web_search_tool_result`, …),
+   * carried verbatim for a client of that protocol: the opening block and each wire delta as sent.
+   */
+  | { type: 'provider-start'; id: string; protocol: ProtocolName; kind: string; data: Record<string, unknown> }
+  | { type: 'provider-delta'; id: string; data: Record<string, unknown> }
+  | { type: 'provider-end'; id: string }
   | { type: 'finish'; finishReason: FinishReason; usage: Usage; stopSequence?: string }
   | { type: 'error'; error: GatewayError };
 

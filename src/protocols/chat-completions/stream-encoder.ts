@@ -115,6 +115,12 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
         const usage = includeUsage ? frame([], encodeChatUsage(event.usage)) : '';
         return open('other') + finish + usage + formatSse({ data: '[DONE]' });
       }
+      case 'provider-start':
+      case 'provider-delta':
+      case 'provider-end':
+        // Another protocol's own blocks (server tools) have no Chat form; the tools that make
+        // them are refused for Chat callers before the provider is called.
+        return '';
       case 'error':
         ended = true;
         return formatSse({ data: JSON.stringify(encodeChatErrorBody(event.error)) });

@@ -17,8 +17,8 @@ type OpenBlock =
   | { kind: 'text'; id: string }
   | { kind: 'reasoning'; id: string; signature: string }
   | { kind: 'tool'; id: string; hasInput: boolean }
-  /** A block with no canonical stream event (server-tool blocks): its events are skipped. */
-  | { kind: 'skipped'; id: string };
+  /** An Anthropic-only block (server-tool use and results): passed on verbatim. */
+  | { kind: 'provider'; id: string };
 
 const messageFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'];
 
@@ -65,8 +65,9 @@ export function createMessagesStreamDecoder(): MessagesStreamDecoder {
     open = undefined;
     switch (block?.kind) {
       case undefined:
-      case 'skipped':
         return [];
+      case 'provider':
+        return [{ type: 'provider-end', id: block.id }];
       case 'text':
         return [{ type: 'text-end', id: block.id }];
       case 'reasoning':
@@ -121,8 +122,8 @@ export function createMessagesStreamDecoder(): MessagesStreamDecoder {
         return [...before, { type: 'tool-call-start', id, toolCallId, name }, ...(input === '' ? [] : [{ type: 'tool-call-delta' as const, id, delta: input }])];
       }
       default:
-        open = { kind: 'skipped', id };
-        return before;
+        open = { kind: 'provider', id };
+        return [...before, { type: 'provider-start', id, protocol: 'messages', kind: block.type, data: { ...block } }];
     }
   }
 
@@ -130,6 +131,7 @@ export function createMessagesStreamDecoder(): MessagesStreamDecoder {
     const block = open;
     const { delta: body } = event;
     if (block === undefined || block.id !== `b${event.index}`) return [];
+    if (block.kind === 'provider') return [{ type: 'provider-delta', id: block.id, data: { ...body } }];
     if (block.kind === 'text' && body.type === 'text_delta' && body.text) return [{ type: 'text-delta', id: block.id, delta: body.text }];
     if (block.kind === 'reasoning' && body.type === 'thinking_delta' && body.thinking) {
       return [{ type: 'reasoning-delta', id: block.id, delta: body.thinking }];

@@ -6,7 +6,7 @@ import { encodeMessagesFinishReason } from './finish-reason.js';
 import { encodeMessagesMessageId } from './message-id.js';
 import { encodeMessagesDeltaUsage, encodeMessagesUsage } from './usage.js';
 
-type OpenBlock = { id: string; kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use'; hasInput: boolean };
+type OpenBlock = { id: string; kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'provider'; hasInput: boolean };
 
 /**
  * Canonical stream events → Anthropic named SSE events: `message_start`, then per block
@@ -100,8 +100,14 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
         open.hasInput = true;
         return delta(event.id, 'tool_use', { type: 'input_json_delta', partial_json: event.delta });
       }
+      // Anthropic-only blocks (server tools and their results) pass through as they came.
+      case 'provider-start':
+        return event.protocol === 'messages' ? openBlock({ id: event.id, kind: 'provider', hasInput: false }, event.data) : '';
+      case 'provider-delta':
+        return delta(event.id, 'provider', event.data);
       case 'text-end':
       case 'tool-call-end':
+      case 'provider-end':
         return open?.id === event.id ? closeBlock() : '';
       case 'finish': {
         ended = true;

@@ -233,6 +233,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         case 'finish':
           ended = true;
           return out + finish(event.finishReason, event.usage);
+        case 'provider-start':
+        case 'provider-delta':
+        case 'provider-end':
+          // Another protocol's own blocks (server tools) have no Responses form; the tools that
+          // make them are refused for Responses callers before the provider is called.
+          return out;
         case 'error':
           ended = true;
           return out + fail(event.error);

@@ -127,7 +127,7 @@ describe('createMessagesStreamDecoder', () => {
   });
 
   describe('unknown content', () => {
-    it('should skip unknown events and server-tool blocks without breaking the stream', () => {
+    it('should pass server-tool blocks on verbatim and skip unknown events without breaking the stream', () => {
       const events = decodeAll([
         frame({ type: 'message_start', message: { id: 'msg_s', model: 'm', usage: { input_tokens: 5 }, container: null } }),
         frame({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } }),
@@ -142,7 +142,26 @@ describe('createMessagesStreamDecoder', () => {
         frame({ type: 'message_stop' }),
       ]);
       expect(checkStreamEvents(events)).toEqual([]);
-      expect(events.map((event) => event.type)).toEqual(['start', 'text-start', 'text-delta', 'text-end', 'finish']);
+      expect(events.map((event) => event.type)).toEqual([
+        'start',
+        'provider-start',
+        'provider-delta',
+        'provider-end',
+        'text-start',
+        'text-delta',
+        'text-end',
+        'finish',
+      ]);
+      expect(events.slice(1, 3)).toEqual([
+        {
+          type: 'provider-start',
+          id: 'b0',
+          protocol: 'messages',
+          kind: 'server_tool_use',
+          data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+        },
+        { type: 'provider-delta', id: 'b0', data: { type: 'input_json_delta', partial_json: '{"query":"x"}' } },
+      ]);
       expect(events[0]).toMatchObject({ extensions: { messages: { container: null } } });
     });
   });
