@@ -116,6 +116,12 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         delta(openBlock('reasoning', index), part.text);
         close(part.extensions);
         continue;
+      } else if (part.type === 'provider-defined') {
+        // Hosted-tool items (web_search_call, …) reach a Responses client whole, as OpenAI sent them.
+        close();
+        const id = `b${blockCount++}`;
+        out.push({ type: 'provider-start', id, protocol: part.protocol, kind: part.kind, data: part.data }, { type: 'provider-end', id });
+        continue;
       } else if (part.type === 'tool-call') {
         sawToolCall = true;
         const block = openBlock('tool-call', index);

@@ -42,6 +42,8 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   let ended = false;
   const output: ResponsesOutputItem[] = [];
   let block: OpenBlock | undefined;
+  /** A hosted-tool item from an OpenAI Responses upstream, passed through whole. */
+  let providerItem: { id: string; outputIndex: number; item: ResponsesOutputItem } | undefined;
 
   const frame = (type: string, fields: Record<string, unknown>): string =>
     formatSse({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
@@ -233,12 +235,24 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         case 'finish':
           ended = true;
           return out + finish(event.finishReason, event.usage);
-        case 'provider-start':
-        case 'provider-delta':
-        case 'provider-end':
+        case 'provider-start': {
           // Another protocol's own blocks (server tools) have no Responses form; the tools that
           // make them are refused for Responses callers before the provider is called.
+          if (event.protocol !== 'responses') return out;
+          out += close('completed');
+          const item = { ...event.data, type: event.kind };
+          providerItem = { id: event.id, outputIndex: output.length, item };
+          output.push(item);
+          return out + frame('response.output_item.added', { output_index: providerItem.outputIndex, item });
+        }
+        case 'provider-delta':
           return out;
+        case 'provider-end': {
+          if (providerItem?.id !== event.id) return out;
+          const { outputIndex, item } = providerItem;
+          providerItem = undefined;
+          return out + frame('response.output_item.done', { output_index: outputIndex, item });
+        }
         case 'error':
           ended = true;
           return out + fail(event.error);
