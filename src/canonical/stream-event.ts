@@ -12,6 +12,10 @@ export type CanonicalStreamEvent =
   | { type: 'text-start'; id: string; extensions?: Extensions }
   | { type: 'text-delta'; id: string; delta: string }
   | { type: 'text-end'; id: string }
+  /** A model's refusal (Chat `delta.refusal`, a Responses `refusal` part); `extensions` as for text. */
+  | { type: 'refusal-start'; id: string; extensions?: Extensions }
+  | { type: 'refusal-delta'; id: string; delta: string }
+  | { type: 'refusal-end'; id: string }
   | { type: 'reasoning-start'; id: string; redactedData?: string; extensions?: Extensions }
   | { type: 'reasoning-delta'; id: string; delta: string }
   /** `extensions` here carries what is known only at the end, e.g. OpenAI `encrypted_content`. */

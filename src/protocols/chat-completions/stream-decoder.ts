@@ -24,7 +24,7 @@ interface StreamedCall {
   ended: boolean;
 }
 
-type BlockKind = 'text' | 'reasoning' | 'tool-call';
+type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
 
 function streamError(code: string, message: string, cause?: unknown): GatewayError {
   return new GatewayError({ kind: 'upstream', code, retryable: true, message, cause });
@@ -33,8 +33,8 @@ function streamError(code: string, message: string, cause?: unknown): GatewayErr
 /**
  * Creates the decoder for one upstream Chat Completions stream (OpenAI or OpenAI-compatible).
  *
- * Incremental: text, reasoning (`reasoning_content ?? reasoning`, Mistral thinking parts) and
- * partial tool-call JSON go out as deltas as they arrive; only argument text that precedes a
+ * Incremental: text, refusal (`delta.refusal`, its own block), reasoning (`reasoning_content ??
+ * reasoning`, Mistral thinking parts) and partial tool-call JSON go out as deltas as they arrive; only argument text that precedes a
  * call's name is held. `start` uses the first non-empty id/model (Azure's first chunk has
  * none); chunks without choices are read for usage and errors only; usage is the last one seen
  * (`usage` or Groq `x_groq.usage`); `finish` is sent at `[DONE]`, or when the stream closes after
@@ -62,7 +62,7 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
   const close = () => {
     if (open === undefined) return;
     const { kind, id: blockId, call } = open;
-    out.push(kind === 'text' ? { type: 'text-end', id: blockId } : kind === 'reasoning' ? { type: 'reasoning-end', id: blockId } : { type: 'tool-call-end', id: blockId });
+    out.push({ type: `${kind}-end`, id: blockId });
     if (call !== undefined) call.ended = true;
     open = undefined;
   };
@@ -72,8 +72,7 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
     close();
     const blockId = `b${blocks++}`;
     open = { id: blockId, kind };
-    if (kind === 'text') out.push({ type: 'text-start', id: blockId });
-    if (kind === 'reasoning') out.push({ type: 'reasoning-start', id: blockId });
+    if (kind !== 'tool-call') out.push({ type: `${kind}-start`, id: blockId });
     return blockId;
   };
   const fail = (error: GatewayError) => {
@@ -133,9 +132,8 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
         open = undefined;
       }
     }
-    // A refusal has no stream block of its own; it is text the caller reads.
-    const visible = text + (delta.refusal ?? '');
-    if (visible !== '') out.push({ type: 'text-delta', id: openBlock('text'), delta: visible });
+    if (text !== '') out.push({ type: 'text-delta', id: openBlock('text'), delta: text });
+    if (delta.refusal) out.push({ type: 'refusal-delta', id: openBlock('refusal'), delta: delta.refusal });
     (delta.tool_calls ?? []).forEach((fragment, position) => {
       decodeCall(fragment, fragment.index != null ? `i${fragment.index}` : fragment.id ? `id${fragment.id}` : `p${calls.size + position}`);
     });

@@ -19,7 +19,8 @@ type OpenBlock =
  *
  * The role chunk goes out with the first block (`content: ""` when that block is text, `null`
  * otherwise, so a folded tool-call stream has `content: null` like the non-streamed answer);
- * every chunk has the same `id`, `created` and `model` (the id the caller asked for). Tool calls
+ * every chunk has the same `id`, `created` and `model` (the id the caller asked for). A refusal
+ * goes out as `delta.refusal` fragments (so a refusal-only answer folds to `content: null`). Tool calls
  * get `index` = their ordinal; the first fragment carries `id`, `type`, `name` and
  * `arguments: ""`, and a call that got no argument text sends `"{}"`.
  * Reasoning goes out as `delta.reasoning_content`; a signed or redacted block is repeated whole
@@ -65,6 +66,11 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
         return open('text');
       case 'text-delta':
         return open('text') + (event.delta === '' ? '' : deltaFrame({ content: event.delta }));
+      case 'refusal-start':
+      case 'refusal-end':
+        return open('other');
+      case 'refusal-delta':
+        return open('other') + (event.delta === '' ? '' : deltaFrame({ refusal: event.delta }));
       case 'reasoning-start':
         blocks.set(event.id, {
           kind: 'reasoning',

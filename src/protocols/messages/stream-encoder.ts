@@ -11,8 +11,9 @@ type OpenBlock = { id: string; kind: 'text' | 'thinking' | 'redacted_thinking' |
 /**
  * Canonical stream events → Anthropic named SSE events: `message_start`, then per block
  * `content_block_start` / `_delta`* / `_stop` (index 0, 1, 2, … in order), `message_delta`
- * with the stop reason and full usage, `message_stop`. A canonical `error` becomes
- * `event: error`, and nothing is written after it.
+ * with the stop reason and full usage, `message_stop`. Anthropic has no refusal content (its
+ * refusal is `stop_reason: "refusal"`), so a refusal block goes out as a text block, as in the
+ * non-streamed answer. A canonical `error` becomes `event: error`, and nothing is written after it.
  */
 export function createMessagesStreamEncoder(context: EncodeContext): StreamEncoder {
   let started = false;
@@ -67,9 +68,12 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     switch (event.type) {
       case 'start':
         return started ? '' : messageStart(event.id, event.usage, event.extensions?.messages ?? {});
+      // No refusal content in Anthropic Messages: a refusal block is a text block the caller reads.
       case 'text-start':
+      case 'refusal-start':
         return openBlock({ id: event.id, kind: 'text', hasInput: false }, { type: 'text', text: '' });
       case 'text-delta':
+      case 'refusal-delta':
         return event.delta === '' ? '' : delta(event.id, 'text', { type: 'text_delta', text: event.delta });
       case 'reasoning-start':
         return event.redactedData === undefined
@@ -106,6 +110,7 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
       case 'provider-delta':
         return delta(event.id, 'provider', event.data);
       case 'text-end':
+      case 'refusal-end':
       case 'tool-call-end':
       case 'provider-end':
         return open?.id === event.id ? closeBlock() : '';

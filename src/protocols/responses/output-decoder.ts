@@ -1,4 +1,4 @@
-import type { AssistantContentPart, ReasoningPart, ToolCallPart } from '../../canonical/index.js';
+import type { AssistantContentPart, Extensions, ReasoningPart, ToolCallPart } from '../../canonical/index.js';
 import { decodeResponsesExtensions } from './extensions.js';
 import {
   UpstreamFunctionCallSchema,
@@ -7,6 +7,7 @@ import {
   UpstreamOutputTextSchema,
   UpstreamReasoningSchema,
   UpstreamRefusalSchema,
+  type UpstreamStreamEvent,
 } from './upstream-schema.js';
 
 const nonEmpty = (value: unknown[] | null | undefined) => (value != null && value.length > 0 ? value : undefined);
@@ -88,4 +89,15 @@ export function decodeResponsesOutputItem(item: unknown): AssistantContentPart[]
     default:
       return [{ type: 'provider-defined', protocol: 'responses', kind: typed.data.type, data: { ...typed.data } }];
   }
+}
+
+/** What a finished streamed reasoning item adds for replay: its id and OpenAI's `encrypted_content`. */
+export function decodeResponsesReasoningEndExtensions(item: UpstreamStreamEvent['item']): Extensions | undefined {
+  if (item?.type !== 'reasoning') return undefined;
+  const encrypted = (item as { encrypted_content?: unknown }).encrypted_content;
+  const fields = {
+    ...(typeof item.id === 'string' ? { id: item.id } : {}),
+    ...(typeof encrypted === 'string' ? { encrypted_content: encrypted } : {}),
+  };
+  return Object.keys(fields).length === 0 ? undefined : { responses: fields };
 }

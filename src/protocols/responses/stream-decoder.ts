@@ -1,7 +1,7 @@
 import { GatewayError, type CanonicalStreamEvent, type Extensions } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
-import { decodeResponsesOutputItem } from './output-decoder.js';
+import { decodeResponsesOutputItem, decodeResponsesReasoningEndExtensions } from './output-decoder.js';
 import { decodeResponsesFailure } from './upstream-errors.js';
 import { UpstreamStreamEventSchema, type UpstreamResponse, type UpstreamStreamEvent } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
@@ -18,12 +18,13 @@ export interface ResponsesStreamDecoderOptions {
   model?: string;
 }
 
-type BlockKind = 'text' | 'reasoning' | 'tool-call';
+type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
+type ContentKind = 'text' | 'refusal';
 interface OpenBlock {
   id: string;
   kind: BlockKind;
   outputIndex: number;
-  /** `content_index` of a text block. */
+  /** `content_index` of a text or refusal block. */
   part?: number;
   /** Whether any delta went out (so a `.done` event's full text is not sent twice). */
   streamed: boolean;
@@ -43,7 +44,7 @@ const reasoningDones = new Set(['response.reasoning_summary_text.done', 'respons
 
 /**
  * Decodes an upstream Responses SSE stream into canonical block events, incrementally: one
- * `message` content part → one text block (refusals too), one `function_call` /
+ * `message` content part → one text or refusal block, one `function_call` /
  * `custom_tool_call` item → one tool-call block whose argument fragments pass through as they
  * arrive, one `reasoning` item → one reasoning block (summary parts separated by a blank line).
  * `response.completed` / `response.incomplete` → `finish` with usage; `response.failed` and the
@@ -77,7 +78,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     if (open.kind === 'reasoning') {
       out.push({ type: 'reasoning-end', id: open.id, ...(extensions === undefined ? {} : { extensions }) });
     } else {
-      out.push({ type: open.kind === 'tool-call' ? 'tool-call-end' : 'text-end', id: open.id });
+      out.push({ type: `${open.kind}-end`, id: open.id });
     }
     open = undefined;
   };
@@ -86,20 +87,18 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     const state = itemAt(outputIndex);
     state.emitted = true;
     open = { id: `b${blockCount++}`, kind, outputIndex, ...(part === undefined ? {} : { part }), streamed: false };
-    if (kind === 'text') out.push({ type: 'text-start', id: open.id, ...(state.extensions === undefined ? {} : { extensions: state.extensions }) });
-    if (kind === 'reasoning') {
-      out.push({ type: 'reasoning-start', id: open.id, ...(state.extensions === undefined ? {} : { extensions: state.extensions }) });
+    if (kind !== 'tool-call') {
+      out.push({ type: `${kind}-start`, id: open.id, ...(state.extensions === undefined ? {} : { extensions: state.extensions }) });
     }
     return open;
   };
   const delta = (block: OpenBlock, value: string | null | undefined): void => {
     if (value == null || value === '') return;
     block.streamed = true;
-    const type = block.kind === 'text' ? 'text-delta' : block.kind === 'reasoning' ? 'reasoning-delta' : 'tool-call-delta';
-    out.push({ type, id: block.id, delta: value });
+    out.push({ type: `${block.kind}-delta`, id: block.id, delta: value });
   };
-  const textBlock = (index: number, part: number): OpenBlock =>
-    open?.kind === 'text' && open.outputIndex === index && open.part === part ? open : openBlock('text', index, part);
+  const contentBlock = (kind: ContentKind, index: number, part: number): OpenBlock =>
+    open?.kind === kind && open.outputIndex === index && open.part === part ? open : openBlock(kind, index, part);
   const reasoningBlock = (index: number): OpenBlock =>
     open?.kind === 'reasoning' && open.outputIndex === index ? open : openBlock('reasoning', index);
   const toolBlock = (index: number): OpenBlock | undefined =>
@@ -109,7 +108,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
   const replayItem = (index: number, item: unknown): void => {
     for (const part of decodeResponsesOutputItem(item)) {
       if (part.type === 'text' || part.type === 'refusal') {
-        if (part.text !== '') delta(openBlock('text', index), part.text);
+        if (part.text !== '') delta(openBlock(part.type, index), part.text);
       } else if (part.type === 'reasoning') {
         // An item with no text still matters when it carries encrypted content to replay.
         if (part.text === '' && typeof part.extensions?.responses?.encrypted_content !== 'string') continue;
@@ -163,7 +162,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         const final = event.item.type === 'custom_tool_call' ? event.item.input : event.item.arguments;
         if (typeof final === 'string') delta(open, final);
       }
-      close(reasoningEndExtensions(event));
+      close(decodeResponsesReasoningEndExtensions(event.item));
     } else if (state?.emitted !== true && event.item != null) {
       replayItem(index, event.item);
     }
@@ -206,15 +205,18 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         return itemDone(index, event);
       case 'response.content_part.added':
         if (event.part?.type === 'reasoning_text') reasoningBlock(index);
-        else if (event.part?.type === 'output_text' || event.part?.type === 'refusal') textBlock(index, part);
+        else if (event.part?.type === 'output_text') contentBlock('text', index, part);
+        else if (event.part?.type === 'refusal') contentBlock('refusal', index, part);
         return;
       case 'response.output_text.delta':
+        return delta(contentBlock('text', index, part), event.delta);
       case 'response.refusal.delta':
-        return delta(textBlock(index, part), event.delta);
+        return delta(contentBlock('refusal', index, part), event.delta);
       case 'response.output_text.done':
       case 'response.refusal.done': {
-        const block = textBlock(index, part);
-        if (!block.streamed) delta(block, event.type === 'response.refusal.done' ? event.refusal : event.text);
+        const refusal = event.type === 'response.refusal.done';
+        const block = contentBlock(refusal ? 'refusal' : 'text', index, part);
+        if (!block.streamed) delta(block, refusal ? event.refusal : event.text);
         return close();
       }
       case 'response.function_call_arguments.delta':
@@ -251,18 +253,6 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     }
   };
 
-  /** What a finished reasoning item adds for replay: its id and OpenAI's `encrypted_content`. */
-  function reasoningEndExtensions(event: UpstreamStreamEvent): Extensions | undefined {
-    const item = event.item;
-    if (item?.type !== 'reasoning') return undefined;
-    const encrypted = (item as { encrypted_content?: unknown }).encrypted_content;
-    const fields = {
-      ...(typeof item.id === 'string' ? { id: item.id } : {}),
-      ...(typeof encrypted === 'string' ? { encrypted_content: encrypted } : {}),
-    };
-    return Object.keys(fields).length === 0 ? undefined : { responses: fields };
-  }
-
   /** The reasoning block of an item; a further summary part is set off by a blank line. */
   function reasoningPart(index: number, part: number): OpenBlock {
     const block = reasoningBlock(index);
@@ -293,14 +283,8 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     end(): CanonicalStreamEvent[] {
       if (finished) return [];
       out = [];
-      fail(
-        new GatewayError({
-          kind: 'upstream',
-          code: 'STREAM_ENDED_EARLY',
-          retryable: true,
-          message: "The provider's stream ended before the response was completed.",
-        }),
-      );
+      const message = "The provider's stream ended before the response was completed.";
+      fail(new GatewayError({ kind: 'upstream', code: 'STREAM_ENDED_EARLY', retryable: true, message }));
       return out;
     },
   };

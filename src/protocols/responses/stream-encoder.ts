@@ -10,6 +10,7 @@ import {
   type ResponsesItemStatus,
   type ResponsesOutputItem,
   type ResponsesOutputTextPart,
+  type ResponsesRefusalPart,
 } from './output-items.js';
 import { encodeResponsesObject, type ResponsesObjectState } from './response-object.js';
 import { encodeResponsesUsage } from './usage.js';
@@ -24,15 +25,17 @@ interface BlockBase {
 }
 type OpenBlock =
   | (BlockBase & { kind: 'text' })
+  | (BlockBase & { kind: 'refusal' })
   | (BlockBase & { kind: 'reasoning'; partOpen: boolean; redactedData?: string })
   | (BlockBase & { kind: 'tool'; callId: string; name: string; namespace?: string; custom: boolean });
 
 const emptyTextPart = (text: string): ResponsesOutputTextPart => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+const refusalPart = (refusal: string): ResponsesRefusalPart => ({ type: 'refusal', refusal });
 
 /**
  * Encodes canonical stream events as Responses SSE: `response.created` + `response.in_progress`,
  * one output item per block (message / reasoning / function_call) with its added → delta → done
- * chain, then `response.completed` | `response.incomplete` | `response.failed` carrying the full
+ * chain (a refusal block is a message whose part is `refusal`, fed by `response.refusal.delta`), then `response.completed` | `response.incomplete` | `response.failed` carrying the full
  * output and usage. Every event has `sequence_number` (from 0); there is no `[DONE]`.
  */
 export function createResponsesStreamEncoder(context: EncodeContext): StreamEncoder {
@@ -71,7 +74,10 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   const itemOf = (open: OpenBlock, status: ResponsesItemStatus, signature?: string, extensions?: Extensions): ResponsesOutputItem => {
     switch (open.kind) {
       case 'text':
-        return { id: open.itemId, type: 'message', status, role: 'assistant', content: [emptyTextPart(open.text)] };
+      case 'refusal': {
+        const part = open.kind === 'text' ? emptyTextPart(open.text) : refusalPart(open.text);
+        return { id: open.itemId, type: 'message', status, role: 'assistant', content: [part] };
+      }
       case 'reasoning':
         return encodeResponsesReasoningItem(
           open.itemId,
@@ -106,6 +112,9 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     if (current.kind === 'text') {
       out += frame('response.output_text.done', { ...fields, content_index: 0, text: current.text, logprobs: [] });
       out += frame('response.content_part.done', { ...fields, content_index: 0, part: emptyTextPart(current.text) });
+    } else if (current.kind === 'refusal') {
+      out += frame('response.refusal.done', { ...fields, content_index: 0, refusal: current.text });
+      out += frame('response.content_part.done', { ...fields, content_index: 0, part: refusalPart(current.text) });
     } else if (current.kind === 'reasoning' && current.partOpen) {
       out += frame('response.reasoning_summary_text.done', { ...fields, summary_index: 0, text: current.text });
       out += frame('response.reasoning_summary_part.done', { ...fields, summary_index: 0, part: { type: 'summary_text', text: current.text } });
@@ -134,6 +143,8 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     switch (current.kind) {
       case 'text':
         return frame('response.output_text.delta', { ...fields, content_index: 0, delta: value, logprobs: [] });
+      case 'refusal':
+        return frame('response.refusal.delta', { ...fields, content_index: 0, delta: value });
       case 'reasoning': {
         let out = '';
         if (!current.partOpen) {
@@ -189,11 +200,14 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
       if (event.type === 'start') return start(event.id);
       let out = start();
       switch (event.type) {
-        case 'text-start': {
+        case 'text-start':
+        case 'refusal-start': {
           out += close('completed');
-          const next: OpenBlock = { ...nextBlock(event.id, 'msg'), ...upstreamItemId(event.extensions, 'msg_'), kind: 'text' };
+          const kind = event.type === 'text-start' ? 'text' : 'refusal';
+          const next: OpenBlock = { ...nextBlock(event.id, 'msg'), ...upstreamItemId(event.extensions, 'msg_'), kind };
           out += open(next, { id: next.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] });
-          return out + frame('response.content_part.added', { ...itemFields(next), content_index: 0, part: emptyTextPart('') });
+          const part = kind === 'text' ? emptyTextPart('') : refusalPart('');
+          return out + frame('response.content_part.added', { ...itemFields(next), content_index: 0, part });
         }
         case 'reasoning-start': {
           out += close('completed');
@@ -223,11 +237,14 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         }
         case 'text-delta':
           return out + delta(event.id, 'text', event.delta);
+        case 'refusal-delta':
+          return out + delta(event.id, 'refusal', event.delta);
         case 'reasoning-delta':
           return out + delta(event.id, 'reasoning', event.delta);
         case 'tool-call-delta':
           return out + delta(event.id, 'tool', event.delta);
         case 'text-end':
+        case 'refusal-end':
         case 'tool-call-end':
           return block?.id === event.id ? out + close('completed') : out;
         case 'reasoning-end':

@@ -94,6 +94,48 @@ describe('createChatStreamDecoder', () => {
     });
   });
 
+  describe('refusals', () => {
+    it('should decode OpenAI `delta.refusal` fragments into a refusal block, not text', () => {
+      const events = decodeMessages([
+        chunk({ role: 'assistant', content: null, refusal: '' }),
+        chunk({ refusal: "I'm sorry, " }),
+        chunk({ refusal: 'I cannot help with that.' }),
+        chunk({}, 'stop'),
+        { data: '[DONE]' },
+      ]);
+      expect(checkStreamEvents(events)).toEqual([]);
+      expect(events).toEqual([
+        { type: 'start', id: 'chatcmpl-t', model: 'm' },
+        { type: 'refusal-start', id: 'b0' },
+        { type: 'refusal-delta', id: 'b0', delta: "I'm sorry, " },
+        { type: 'refusal-delta', id: 'b0', delta: 'I cannot help with that.' },
+        { type: 'refusal-end', id: 'b0' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: {} },
+      ]);
+    });
+
+    it('should keep text and refusal fragments in the order they came, each in its own block', () => {
+      const events = decodeMessages([
+        chunk({ role: 'assistant', content: 'Part one. ' }),
+        chunk({ refusal: 'Not that.' }),
+        chunk({ content: 'Part two.' }, 'stop'),
+        { data: '[DONE]' },
+      ]);
+      expect(checkStreamEvents(events)).toEqual([]);
+      expect(events.slice(1, -1)).toEqual([
+        { type: 'text-start', id: 'b0' },
+        { type: 'text-delta', id: 'b0', delta: 'Part one. ' },
+        { type: 'text-end', id: 'b0' },
+        { type: 'refusal-start', id: 'b1' },
+        { type: 'refusal-delta', id: 'b1', delta: 'Not that.' },
+        { type: 'refusal-end', id: 'b1' },
+        { type: 'text-start', id: 'b2' },
+        { type: 'text-delta', id: 'b2', delta: 'Part two.' },
+        { type: 'text-end', id: 'b2' },
+      ]);
+    });
+  });
+
   describe('tool calls', () => {
     it('should stream a tool call as start, partial JSON deltas and end', () => {
       const events = decodeMessages(readChunkMessages('upstream-tool-call'));

@@ -121,6 +121,47 @@ describe('createChatStreamEncoder', () => {
     expect(frames[0]).toEqual({ ...base, choices: [choice({ role: 'assistant', content: null, refusal: null })] });
   });
 
+  it('should stream a refusal as delta.refusal after a role chunk with content null', () => {
+    const frames = payloads(
+      encodeAll([
+        start,
+        { type: 'refusal-start', id: 'r' },
+        { type: 'refusal-delta', id: 'r', delta: "I'm sorry, " },
+        { type: 'refusal-delta', id: 'r', delta: '' },
+        { type: 'refusal-delta', id: 'r', delta: 'no.' },
+        { type: 'refusal-end', id: 'r' },
+        finish(),
+      ]),
+    );
+    expect(frames).toEqual([
+      { ...base, choices: [choice({ role: 'assistant', content: null, refusal: null })] },
+      { ...base, choices: [choice({ refusal: "I'm sorry, " })] },
+      { ...base, choices: [choice({ refusal: 'no.' })] },
+      { ...base, choices: [choice({}, 'stop')] },
+      '[DONE]',
+    ]);
+  });
+
+  it('should keep text in content and a refusal after it in refusal', () => {
+    const frames = payloads(
+      encodeAll([
+        start,
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'Partly.' },
+        { type: 'text-end', id: 't' },
+        { type: 'refusal-start', id: 'r' },
+        { type: 'refusal-delta', id: 'r', delta: 'Not the rest.' },
+        { type: 'refusal-end', id: 'r' },
+        finish(),
+      ]),
+    );
+    expect(frames.slice(0, 3)).toEqual([
+      { ...base, choices: [choice({ role: 'assistant', content: '', refusal: null })] },
+      { ...base, choices: [choice({ content: 'Partly.' })] },
+      { ...base, choices: [choice({ refusal: 'Not the rest.' })] },
+    ]);
+  });
+
   it('should stream reasoning as reasoning_content and repeat a signed block in thinking_blocks', () => {
     const frames = payloads(
       encodeAll([

@@ -130,6 +130,25 @@ describe('createMessagesStreamEncoder', () => {
     });
   });
 
+  describe('refusals', () => {
+    it('should stream a refusal as a text block, Anthropic having no refusal content', () => {
+      const { frames } = encodeAll([
+        start,
+        { type: 'refusal-start', id: 'r' },
+        { type: 'refusal-delta', id: 'r', delta: "I'm sorry, " },
+        { type: 'refusal-delta', id: 'r', delta: 'no.' },
+        { type: 'refusal-end', id: 'r' },
+        finish(),
+      ]);
+      expect(frames.slice(1, -2).map((frame) => frame.data)).toEqual([
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: "I'm sorry, " } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'no.' } },
+        { type: 'content_block_stop', index: 0 },
+      ]);
+    });
+  });
+
   describe('reasoning', () => {
     it('should stream thinking deltas and the signature just before the block stop', () => {
       const { frames } = encodeAll([

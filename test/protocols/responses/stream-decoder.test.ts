@@ -89,6 +89,62 @@ describe('createResponsesStreamDecoder', () => {
     });
   });
 
+  describe('refusals', () => {
+    const message = (content: unknown[]) => ({ type: 'message', id: 'msg_r', role: 'assistant', status: 'completed', content });
+
+    it('should decode a streamed refusal part into a refusal block carrying the item id', () => {
+      const events = decodeAll([
+        created,
+        frame({ type: 'response.output_item.added', output_index: 0, item: { ...message([]), status: 'in_progress' } }),
+        frame({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'refusal', refusal: '' } }),
+        frame({ type: 'response.refusal.delta', output_index: 0, content_index: 0, delta: "I'm sorry, " }),
+        frame({ type: 'response.refusal.delta', output_index: 0, content_index: 0, delta: 'no.' }),
+        frame({ type: 'response.refusal.done', output_index: 0, content_index: 0, refusal: "I'm sorry, no." }),
+        frame({ type: 'response.content_part.done', output_index: 0, content_index: 0, part: { type: 'refusal', refusal: "I'm sorry, no." } }),
+        frame({ type: 'response.output_item.done', output_index: 0, item: message([{ type: 'refusal', refusal: "I'm sorry, no." }]) }),
+        completed([message([{ type: 'refusal', refusal: "I'm sorry, no." }])]),
+      ]);
+      expect(checkStreamEvents(events)).toEqual([]);
+      expect(events.slice(1, -1)).toEqual([
+        { type: 'refusal-start', id: 'b0', extensions: { responses: { id: 'msg_r' } } },
+        { type: 'refusal-delta', id: 'b0', delta: "I'm sorry, " },
+        { type: 'refusal-delta', id: 'b0', delta: 'no.' },
+        { type: 'refusal-end', id: 'b0' },
+      ]);
+    });
+
+    it('should take the refusal from its done event when no delta came, after the text part before it', () => {
+      const events = decodeAll([
+        created,
+        frame({ type: 'response.output_item.added', output_index: 0, item: { ...message([]), status: 'in_progress' } }),
+        frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'Partly: ' }),
+        frame({ type: 'response.output_text.done', output_index: 0, content_index: 0, text: 'Partly: ' }),
+        frame({ type: 'response.refusal.done', output_index: 0, content_index: 1, refusal: 'not the rest.' }),
+        completed(),
+      ]);
+      expect(checkStreamEvents(events)).toEqual([]);
+      expect(events.slice(1, -1).map((event) => [event.type, 'delta' in event ? event.delta : undefined])).toEqual([
+        ['text-start', undefined],
+        ['text-delta', 'Partly: '],
+        ['text-end', undefined],
+        ['refusal-start', undefined],
+        ['refusal-delta', 'not the rest.'],
+        ['refusal-end', undefined],
+      ]);
+    });
+
+    it('should replay a refusal that only arrived whole as a refusal block', () => {
+      const item = message([{ type: 'refusal', refusal: 'No.' }]);
+      const events = decodeAll([created, frame({ type: 'response.output_item.done', output_index: 0, item }), completed([item])]);
+      expect(checkStreamEvents(events)).toEqual([]);
+      expect(events.slice(1, -1)).toEqual([
+        { type: 'refusal-start', id: 'b0' },
+        { type: 'refusal-delta', id: 'b0', delta: 'No.' },
+        { type: 'refusal-end', id: 'b0' },
+      ]);
+    });
+  });
+
   describe('reasoning', () => {
     it('should decode summary parts into one reasoning block before the text', () => {
       const events = decodeAll(responsesMessages('upstream-reasoning'));
