@@ -88,18 +88,28 @@ function envelope(part: unknown, path: WirePath): ResponsesContentPart {
   return validateResponsesWire(ResponsesContentPartSchema, part, path);
 }
 
+/** The input parts user turns and tool outputs share (text, image, file); undefined for any other type. */
+function decodeInputPart(part: unknown, path: WirePath): TextPart | ImagePart | FilePart | undefined {
+  switch (envelope(part, path).type) {
+    case 'input_text':
+      return decodeText(part, path, {});
+    case 'input_image':
+      return decodeImage(part, path);
+    case 'input_file':
+      return decodeFile(part, path);
+    default:
+      return undefined;
+  }
+}
+
 /** User message content: text, images, files, audio; unknown part types travel verbatim. */
 export function decodeResponsesUserContent(content: Content, path: WirePath): UserContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part, index): UserContentPart => {
     const partPath = [...path, index];
-    switch (envelope(part, partPath).type) {
-      case 'input_text':
-        return decodeText(part, partPath, {});
-      case 'input_image':
-        return decodeImage(part, partPath);
-      case 'input_file':
-        return decodeFile(part, partPath);
+    const media = decodeInputPart(part, partPath);
+    if (media !== undefined) return media;
+    switch (part.type) {
       case 'input_audio': {
         const { type: _type, input_audio, ...rest } = validateResponsesWire(ResponsesInputAudioSchema, part, partPath);
         return { type: 'audio', data: input_audio.data, format: input_audio.format, ...decodeResponsesExtensions(rest) };
@@ -157,18 +167,8 @@ export function decodeResponsesToolOutput(output: Content, path: WirePath): Tool
   if (typeof output === 'string') return [{ type: 'text', text: output }];
   return output.map((part, index): ToolResultContent => {
     const partPath = [...path, index];
-    switch (envelope(part, partPath).type) {
-      case 'input_text':
-        return decodeText(part, partPath, {});
-      case 'input_image':
-        return decodeImage(part, partPath);
-      case 'input_file':
-        return decodeFile(part, partPath);
-      default:
-        throw createResponsesInvalidBodyError(
-          [...partPath, 'type'],
-          'expected "input_text", "input_image" or "input_file"',
-        );
-    }
+    const decoded = decodeInputPart(part, partPath);
+    if (decoded !== undefined) return decoded;
+    throw createResponsesInvalidBodyError([...partPath, 'type'], 'expected "input_text", "input_image" or "input_file"');
   });
 }
