@@ -5,6 +5,7 @@ import { encodeChatMessages, type ChatWireMessage } from './message-encoder.js';
 import { encodeChatReasoningFields } from './reasoning-encoder.js';
 import { encodeChatToolFields } from './tools-encoder.js';
 import { createUnsupportedFeatureError } from './unsupported-feature.js';
+import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
 
 /** A Chat Completions request body as sent upstream. */
 export interface ChatWireRequest {
@@ -63,7 +64,9 @@ function encodeSampling(request: CanonicalRequest, dialect: ChatDialect): Record
 function encodeMetadata(request: CanonicalRequest, dialect: ChatDialect): Record<string, unknown> {
   const { userId, tags } = request.metadata ?? {};
   return {
-    ...(userId === undefined || dialect.userField === 'none' ? {} : { [dialect.userField]: userId }),
+    ...(userId === undefined || dialect.userField === 'none'
+      ? {}
+      : { [dialect.userField]: dialect.userField === 'safety_identifier' ? encodeOpenAISafetyIdentifier(userId) : userId }),
     ...(tags === undefined || !dialect.metadata ? {} : { metadata: tags }),
   };
 }

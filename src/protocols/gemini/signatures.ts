@@ -1,3 +1,5 @@
+import { hashString53 } from '../string-hash.js';
+
 /**
  * Where Gemini's opaque values travel through clients that know nothing about Gemini.
  *
@@ -58,24 +60,11 @@ export function decodeReasoningSignature(signature: string | undefined): string 
   return value === '' ? undefined : value;
 }
 
-/** A 53-bit string hash (cyrb53), for stable minted ids. */
-function hash(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
 
 /**
  * A call id for a `functionCall` Gemini sent without one: stable for the same response, call
  * position and name, and distinct for each call of a response (never the function name alone).
  */
 export function mintToolCallId(responseId: string, ordinal: number, name: string): string {
-  return `call_${hash(`${responseId}\u0000${ordinal}\u0000${name}`)}_${ordinal}`;
+  return `call_${hashString53(`${responseId}\u0000${ordinal}\u0000${name}`).toString(36)}_${ordinal}`;
 }

@@ -1,8 +1,8 @@
 import type { CanonicalRequest, CanonicalTool, ReasoningConfig, ResponseFormat } from '../../canonical/index.js';
 import { readResponsesExtensions } from './extensions.js';
 import { encodeResponsesInput } from './input-encoder.js';
-import { mintResponsesItemId } from './minted-id.js';
 import { encodeResponsesToolChoice } from './tool-choice.js';
+import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
 import { encodeResponsesTextFormat } from './response-object.js';
 import { encodeResponsesTools } from './tools.js';
 import { createResponsesUnsupportedError } from './unsupported-feature.js';
@@ -75,10 +75,6 @@ function encodeReasoning(reasoning: ReasoningConfig, extension: Record<string, u
   return out;
 }
 
-/** OpenAI's `safety_identifier` is at most 64 characters; longer end-user ids (Claude Code's) are hashed. */
-function safetyIdentifier(userId: string): string {
-  return userId.length <= 64 ? userId : mintResponsesItemId('msg', userId).replace(/^msg_/, 'user_');
-}
 
 /** Chat hints with the same meaning on Responses (a Chat client routed here keeps them). */
 function chatHints(request: CanonicalRequest): { top: Record<string, unknown>; verbosity?: unknown } {
@@ -144,7 +140,7 @@ export function encodeResponsesRequest(
   if (include.length > 0) body.include = include;
 
   const userId = request.metadata?.userId;
-  if (userId !== undefined && passthrough.user !== userId) body.safety_identifier = safetyIdentifier(userId);
+  if (userId !== undefined && passthrough.user !== userId) body.safety_identifier = encodeOpenAISafetyIdentifier(userId);
   if (request.metadata?.tags !== undefined) body.metadata = request.metadata.tags;
 
   Object.assign(body, hints.top, passthrough);

@@ -70,6 +70,14 @@ describe('encodeChatRequest', () => {
       });
     });
 
+    it('should hash an end-user id longer than OpenAI\'s 64 characters, the same way every turn', () => {
+      const userId = JSON.stringify({ device_id: 'd'.repeat(64), session_id: 's'.repeat(36) });
+      const first = encode({ ...base, metadata: { userId } }).safety_identifier as string;
+      expect(first.length).toBeLessThanOrEqual(64);
+      expect(first).toMatch(/^user_sy[0-9a-f]{14}$/);
+      expect(encode({ ...base, metadata: { userId } }).safety_identifier).toBe(first);
+    });
+
     it('should refuse top_k, which OpenAI cannot carry, naming it and the model', () => {
       const error = failure(() => encode({ ...base, sampling: { topK: 40 } }));
       expect(error).toMatchObject({ status: 400, code: 'UNSUPPORTED_FEATURE', param: 'top_k' });
