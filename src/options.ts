@@ -22,6 +22,12 @@ export interface ModelConfig {
   capabilities?: Partial<ModelCapabilities>;
   /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
   ownedBy?: string;
+  /**
+   * Hosted tools the model cannot run (e.g. Responses `web_search` on an Anthropic model):
+   * `refuse` answers 400 naming the tool (default); `omit` serves the request without them —
+   * for clients such as Codex CLI that always send `web_search`.
+   */
+  hostedTools?: 'refuse' | 'omit';
 }
 
 export interface GatewayOptions {
@@ -81,6 +87,7 @@ export const modelConfigSchema = z.strictObject({
   aliases: z.array(z.string().min(1)).optional(),
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
+  hostedTools: z.enum(['refuse', 'omit']).optional(),
 });
 
 const optionsSchema = z.object({
@@ -150,6 +157,7 @@ function resolveModels(models: readonly ModelConfig[], providers: Record<string,
       capabilities: { ...allCapabilities, ...adapter.capabilities?.(upstreamModel), ...config.capabilities },
       created,
       ownedBy: config.ownedBy ?? config.provider,
+      omitHostedTools: config.hostedTools === 'omit',
     };
     for (const id of [config.id, ...(config.aliases ?? [])]) {
       if (table.has(id)) {

@@ -11,6 +11,8 @@ import { startSse, writeSse } from './http/sse-writer.js';
 import type { EncodeContext, InboundCodec } from './protocols/codec.js';
 import type { Logger, ProviderContext } from './providers/types.js';
 import { checkCapabilities } from './routing/check-capabilities.js';
+import { flattenToolNamespaces, restoreStream } from './routing/flatten-tool-namespaces.js';
+import { omitHostedTools } from './routing/omit-hosted-tools.js';
 import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
 
@@ -120,8 +122,9 @@ export function createGenerationHandler(
     try {
       await checkAccess(req, options, rules.acceptXApiKey);
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
-      const request: CanonicalRequest = codec.decodeRequest(await readBody(req, res));
-      const model = resolveModel(options.models, request.model);
+      const decoded: CanonicalRequest = codec.decodeRequest(await readBody(req, res));
+      const model = resolveModel(options.models, decoded.model);
+      const request = model.omitHostedTools ? omitHostedTools(decoded, model.capabilities) : decoded;
       checkCapabilities({
         request,
         inbound: codec.protocol,
@@ -140,11 +143,16 @@ export function createGenerationHandler(
       const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
       if (clientHeaders) context.clientHeaders = clientHeaders;
       const encodeContext: EncodeContext = { requestId, created: Math.floor(Date.now() / 1000), request };
+      // Namespaced (Codex) tools become plain functions for providers without namespaces.
+      const flattened = model.adapter.protocol === 'responses' ? undefined : flattenToolNamespaces(upstreamRequest);
+      const providerRequest = flattened?.request ?? upstreamRequest;
       if (request.stream) {
-        await sendStream(res, codec, model.adapter.stream(upstreamRequest, context), encodeContext, controller.signal, options.logger);
+        const events = model.adapter.stream(providerRequest, context);
+        const restored = flattened ? restoreStream(events, flattened.restoreEvent) : events;
+        await sendStream(res, codec, restored, encodeContext, controller.signal, options.logger);
       } else {
-        const response = await model.adapter.generate(upstreamRequest, context);
-        sendJson(res, 200, codec.encodeResponse(response, encodeContext));
+        const response = await model.adapter.generate(providerRequest, context);
+        sendJson(res, 200, codec.encodeResponse(flattened ? flattened.restoreResponse(response) : response, encodeContext));
       }
     } catch (error) {
       if (controller.signal.aborted && !res.headersSent) return; // the client left; nobody to answer

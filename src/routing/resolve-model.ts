@@ -14,6 +14,8 @@ export interface ResolvedModel {
   /** Unix seconds, reported by `GET /v1/models`. */
   created: number;
   ownedBy: string;
+  /** Leave out hosted tools the model cannot run instead of refusing the request. */
+  omitHostedTools: boolean;
 }
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;
