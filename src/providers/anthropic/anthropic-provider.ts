@@ -38,6 +38,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     headers: resolved.headers,
     headersTimeoutMs: resolved.timeoutMs,
     bodyTimeoutMs: resolved.timeoutMs,
+    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
     parseError: (status, body, headers) => {
       const retry = shouldRetry(headers);
       return parseMessagesError(status, body, retry === undefined ? {} : { shouldRetry: retry });

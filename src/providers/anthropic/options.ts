@@ -11,6 +11,8 @@ export interface AnthropicProviderOptions {
   headers?: Record<string, string>;
   /** Longest wait for the answer to start, and longest silence inside a stream, in ms. Default 600000 (10 min). */
   timeoutMs?: number;
+  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
+  maxConnections?: number;
   /** `anthropic-version` header. Default `2023-06-01`. */
   anthropicVersion?: string;
   /** Beta features, sent as `anthropic-beta` (comma-joined) on every call. */
@@ -28,6 +30,7 @@ export const anthropicProviderOptionsSchema = z.strictObject({
   baseURL: z.url().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  maxConnections: z.number().int().positive().optional(),
   anthropicVersion: z.string().min(1).optional(),
   betas: z.array(z.string().min(1)).optional(),
   defaultMaxTokens: z.number().int().positive().optional(),

@@ -36,6 +36,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
     headers: resolved.headers,
     headersTimeoutMs: resolved.timeoutMs,
     bodyTimeoutMs: resolved.timeoutMs,
+    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
     parseError: (status, body) => parseGeminiError(status, body),
   });
 

@@ -12,6 +12,8 @@ export interface GeminiProviderOptions {
   headers?: Record<string, string>;
   /** Longest wait for the answer to start, and longest silence inside a stream, in ms. Default 600000 (10 min). */
   timeoutMs?: number;
+  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
+  maxConnections?: number;
   /** Provider id in logs. Default `gemini`. */
   id?: string;
   /**
@@ -29,6 +31,7 @@ export const geminiProviderOptionsSchema = z.strictObject({
   baseURL: z.url().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  maxConnections: z.number().int().positive().optional(),
   id: z.string().min(1).optional(),
   fetchMediaUrls: z
     .union([

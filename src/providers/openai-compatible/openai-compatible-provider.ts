@@ -18,6 +18,8 @@ export interface OpenAICompatibleProviderOptions {
   query?: Record<string, string>;
   /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
   timeoutMs?: number;
+  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
+  maxConnections?: number;
   /** Provider id in logs. Default `openai-compatible:<profile>`. */
   id?: string;
   /** Overrides of the profile's quirks. */
@@ -63,6 +65,7 @@ export function createOpenAICompatibleProvider(
       headers: { ...auth, ...options.headers },
       ...(options.query === undefined ? {} : { query: options.query }),
       ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
+      ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
     },
     dialect,
     capabilities: () => ({

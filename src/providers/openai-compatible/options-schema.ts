@@ -40,6 +40,7 @@ export const openAICompatibleProviderOptionsSchema = z
     headers: z.record(z.string(), z.string()).optional(),
     query: z.record(z.string(), z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    maxConnections: z.number().int().positive().optional(),
     quirks: chatQuirksSchema.optional(),
   })
   .refine(

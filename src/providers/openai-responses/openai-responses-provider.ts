@@ -18,6 +18,8 @@ export interface OpenAIResponsesProviderOptions {
   headers?: Record<string, string>;
   /** Longest wait for the answer's headers, and longest silence between two stream chunks. Default: 10 and 5 minutes. */
   timeoutMs?: number;
+  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
+  maxConnections?: number;
   /** Sent as `OpenAI-Organization`. */
   organization?: string;
   /** Sent as `OpenAI-Project`. */
@@ -76,6 +78,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     parseError: parseResponsesError,
+    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
     ...(resolved.timeoutMs === undefined ? {} : { headersTimeoutMs: resolved.timeoutMs, bodyTimeoutMs: resolved.timeoutMs }),
   });
   const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({

@@ -6,6 +6,7 @@ export const openAIResponsesProviderOptionsSchema = z.strictObject({
   baseURL: z.url().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  maxConnections: z.number().int().positive().optional(),
   organization: z.string().min(1).optional(),
   project: z.string().min(1).optional(),
   id: z.string().min(1).optional(),

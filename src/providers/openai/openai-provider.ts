@@ -20,6 +20,8 @@ export interface OpenAIProviderOptions {
   headers?: Record<string, string>;
   /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
   timeoutMs?: number;
+  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
+  maxConnections?: number;
   /** Provider id in logs. Default `openai`, or `azure-openai` with `azure`. */
   id?: string;
   /** Call Azure OpenAI instead of OpenAI. */
@@ -70,6 +72,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
       baseURL: resolvedAzure?.baseURL ?? options.baseURL ?? 'https://api.openai.com/v1',
       headers,
       ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
+      ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
     },
     dialect: resolvedAzure?.dialect ?? openAIChatDialect,
     ...(resolvedAzure ? { target: resolvedAzure.target } : {}),

@@ -21,6 +21,7 @@ export const openAIProviderOptionsSchema = z
     project: z.string().min(1).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    maxConnections: z.number().int().positive().optional(),
     azure: azureSchema.optional(),
   })
   .refine((options) => options.azure === undefined || options.baseURL === undefined, {
