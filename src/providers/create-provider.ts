@@ -17,10 +17,23 @@ export interface ProviderConfig {
   [option: string]: unknown;
 }
 
-interface BuiltInProvider {
-  /** Validates the options (everything but `type`). */
-  schema: z.ZodType<Record<string, unknown>>;
-  create(options: Record<string, unknown>): ProviderAdapter;
+/** A built-in provider type: validates its options once, then creates the adapter. */
+type BuiltInProvider = (key: string, options: Record<string, unknown>) => ProviderAdapter;
+
+function builtIn<T>(schema: z.ZodType<T>, create: (options: T) => ProviderAdapter): BuiltInProvider {
+  return (key, options) => {
+    const parsed = schema.safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = [key, ...(issue?.path ?? [])].join('.');
+      throw new GatewayError({
+        kind: 'internal',
+        code: 'CONFIG_PROVIDER_INVALID',
+        message: `Invalid provider option 'providers.${path}': ${issue?.message ?? 'invalid value'}.`,
+      });
+    }
+    return create(parsed.data);
+  };
 }
 
 const mockOptionsSchema = z.strictObject({
@@ -31,27 +44,12 @@ const mockOptionsSchema = z.strictObject({
 
 /** Built-in provider types. Each provider folder adds its entry here. */
 const builtInProviders: Record<string, BuiltInProvider> = {
-  mock: { schema: mockOptionsSchema, create: (options) => createMockProvider(options) },
-  openai: {
-    schema: openAIProviderOptionsSchema,
-    create: (options) => createOpenAIProvider(openAIProviderOptionsSchema.parse(options)),
-  },
-  'openai-compatible': {
-    schema: openAICompatibleProviderOptionsSchema,
-    create: (options) => createOpenAICompatibleProvider(openAICompatibleProviderOptionsSchema.parse(options)),
-  },
-  gemini: {
-    schema: geminiProviderOptionsSchema,
-    create: (options) => createGeminiProvider(geminiProviderOptionsSchema.parse(options)),
-  },
-  'openai-responses': {
-    schema: openAIResponsesProviderOptionsSchema,
-    create: (options) => createOpenAIResponsesProvider(openAIResponsesProviderOptionsSchema.parse(options)),
-  },
-  anthropic: {
-    schema: anthropicProviderOptionsSchema,
-    create: (options) => createAnthropicProvider(anthropicProviderOptionsSchema.parse(options)),
-  },
+  mock: builtIn(mockOptionsSchema, createMockProvider),
+  openai: builtIn(openAIProviderOptionsSchema, createOpenAIProvider),
+  'openai-compatible': builtIn(openAICompatibleProviderOptionsSchema, createOpenAICompatibleProvider),
+  'openai-responses': builtIn(openAIResponsesProviderOptionsSchema, createOpenAIResponsesProvider),
+  anthropic: builtIn(anthropicProviderOptionsSchema, createAnthropicProvider),
+  gemini: builtIn(geminiProviderOptionsSchema, createGeminiProvider),
 };
 
 /** The names `type` may take. */
@@ -68,15 +66,5 @@ export function createProviderFromConfig(key: string, config: ProviderConfig): P
       message: `Provider '${key}' has type '${type}', which is not built in. Built-in types: ${builtInProviderTypes().join(', ')}. Example: providers: { ${key}: { type: 'mock' } }.`,
     });
   }
-  const parsed = provider.schema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = [key, ...(issue?.path ?? [])].join('.');
-    throw new GatewayError({
-      kind: 'internal',
-      code: 'CONFIG_PROVIDER_INVALID',
-      message: `Invalid provider option 'providers.${path}': ${issue?.message ?? 'invalid value'}.`,
-    });
-  }
-  return provider.create(parsed.data);
+  return provider(key, options);
 }
