@@ -1,8 +1,10 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { GatewayError } from './canonical/index.js';
 import { diagnoseBaseUrl } from './http/diagnose-base-url.js';
 import { createRequestId } from './http/request-id.js';
-import { sendError } from './http/send-error.js';
+import { sendError, toGatewayError } from './http/send-error.js';
+import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
 import { resolveOptions, type GatewayOptions } from './options.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { chatCodec } from './protocols/chat-completions/index.js';
@@ -12,28 +14,46 @@ import { createGenerationHandler, stampRequestId } from './serve-generation.js';
 import { createModelsHandlers } from './serve-models.js';
 import { createCountTokensHandler } from './serve-count-tokens.js';
 
-/** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
-const codecForPath = (req: Request): InboundCodec =>
-  req.path.includes('/messages') || req.headers['anthropic-version'] !== undefined ? messagesCodec : chatCodec;
+/**
+ * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount
+ * path) and a plain `node:http` handler (`http.createServer(gateway())`) alike: paths it does not
+ * own go to `next`, or get a 404 when there is no `next`.
+ */
+export type Gateway = (req: IncomingMessage, res: ServerResponse, next?: Next) => void;
 
-function methodNotAllowed(allowed: string): RequestHandler {
-  return (req, res) => {
-    const requestId = createRequestId();
-    stampRequestId(res, requestId);
-    res.setHeader('Allow', allowed);
-    const error = new GatewayError({
-      kind: 'invalid_request',
-      code: 'METHOD_NOT_ALLOWED',
-      status: 405,
-      message: `${req.method} is not allowed on ${req.path}; use ${allowed}.`,
-    });
-    sendError(res, codecForPath(req), error, requestId);
-  };
+/** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
+const codecFor = (req: HttpRequest, path: string): InboundCodec =>
+  path.includes('/messages') || req.headers['anthropic-version'] !== undefined ? messagesCodec : chatCodec;
+
+/** The path without its query, and without one trailing slash (Express matched `/x/` as `/x`). */
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  const path = query === -1 ? raw : raw.slice(0, query);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** Where the gateway is mounted, as a client reaches it: Express's scheme and mount path when there are. */
+function apiRootOf(req: HttpRequest): string {
+  const scheme = req.protocol ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+  return `${scheme}://${req.headers.host ?? 'localhost'}${req.baseUrl ?? ''}`;
+}
+
+function sendGatewayError(req: HttpRequest, res: ServerResponse, path: string, error: GatewayError): void {
+  const requestId = createRequestId();
+  stampRequestId(res, requestId);
+  sendError(res, codecFor(req, path), error, requestId);
+}
+
+function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, allowed: string): void {
+  res.setHeader('Allow', allowed);
+  const message = `${req.method ?? 'This method'} is not allowed on ${path}; use ${allowed}.`;
+  sendGatewayError(req, res, path, new GatewayError({ kind: 'invalid_request', code: 'METHOD_NOT_ALLOWED', status: 405, message }));
 }
 
 /**
- * An Express router that serves OpenAI Chat Completions, OpenAI Responses and Anthropic Messages
- * under `/v1`, plus `GET /v1/models`. Mount it anywhere; paths it does not own pass through to
+ * Serves OpenAI Chat Completions, OpenAI Responses and Anthropic Messages under `/v1`, plus
+ * `GET /v1/models` and `POST /v1/messages/count_tokens`. Paths it does not own pass through to
  * the host app.
  *
  * @example
@@ -41,38 +61,52 @@ function methodNotAllowed(allowed: string): RequestHandler {
  * app.use(gateway({ apiKeys: [process.env.SWITCHYARD_API_KEY!] }));
  * app.listen(8787);
  */
-export function gateway(options: GatewayOptions = {}): Router {
+export function gateway(options: GatewayOptions = {}): Gateway {
   const resolved = resolveOptions(options);
-  const router = Router();
   const anthropicRules = { acceptXApiKey: true, requireAnthropicVersion: true, forwardedHeaders: ['anthropic-beta'] };
   const openAIRules = { acceptXApiKey: false, requireAnthropicVersion: false, forwardedHeaders: [] };
-
-  router.post('/v1/chat/completions', createGenerationHandler(chatCodec, resolved, openAIRules));
-  router.post('/v1/responses', createGenerationHandler(responsesCodec, resolved, openAIRules));
-  router.post(
-    '/v1/messages',
-    createGenerationHandler(messagesCodec, resolved, anthropicRules),
-  );
-  router.post('/v1/messages/count_tokens', createCountTokensHandler(resolved, anthropicRules));
-  for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1/messages/count_tokens']) {
-    router.all(path, methodNotAllowed('POST'));
-  }
-
+  const posts = new Map<string, EndpointHandler>([
+    ['/v1/chat/completions', createGenerationHandler(chatCodec, resolved, openAIRules)],
+    ['/v1/responses', createGenerationHandler(responsesCodec, resolved, openAIRules)],
+    ['/v1/messages', createGenerationHandler(messagesCodec, resolved, anthropicRules)],
+    ['/v1/messages/count_tokens', createCountTokensHandler(resolved, anthropicRules)],
+  ]);
   const models = createModelsHandlers({ openai: chatCodec, anthropic: messagesCodec }, resolved);
-  router.get('/v1/models', models.list);
-  router.get('/v1/models/*modelId', models.one);
 
-  if (resolved.diagnoseBaseUrl) {
-    router.use((req, res, next) => {
-      const error = diagnoseBaseUrl(req, `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}`);
-      if (!error) {
-        next();
-        return;
-      }
+  // Endpoint handlers answer their own errors; this only catches a bug that escaped one.
+  const settle = (req: HttpRequest, res: ServerResponse, path: string, answering: Promise<void>) => {
+    answering.catch((error: unknown) => {
       const requestId = createRequestId();
-      stampRequestId(res, requestId);
-      sendError(res, codecForPath(req), error, requestId);
+      const gatewayError = toGatewayError(error, resolved.logger, requestId);
+      if (res.headersSent) res.end();
+      else sendGatewayError(req, res, path, gatewayError);
     });
-  }
-  return router;
+  };
+
+  return function switchyard(incoming, res, next) {
+    const req = incoming as HttpRequest;
+    const path = pathOf(req.url);
+    const post = posts.get(path);
+    if (post !== undefined) {
+      if (req.method === 'POST') settle(req, res, path, post(req, res));
+      else methodNotAllowed(req, res, path, 'POST');
+      return;
+    }
+    const isGet = req.method === 'GET' || req.method === 'HEAD';
+    if (isGet && path === '/v1/models') {
+      settle(req, res, path, models.list(req, res));
+      return;
+    }
+    if (isGet && path.startsWith('/v1/models/') && path.length > '/v1/models/'.length) {
+      settle(req, res, path, models.one(req, res, path.slice('/v1/models/'.length)));
+      return;
+    }
+    const diagnosis = resolved.diagnoseBaseUrl ? diagnoseBaseUrl(req, path, apiRootOf(req)) : undefined;
+    if (diagnosis) sendGatewayError(req, res, path, diagnosis);
+    else if (next) next();
+    else {
+      const message = `Nothing is served at ${req.method ?? ''} ${path}. The gateway serves POST /v1/chat/completions, /v1/responses and /v1/messages, and GET /v1/models.`;
+      sendGatewayError(req, res, path, new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message }));
+    }
+  };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
+import { parseBodyLimit } from './http/body-limit.js';
 import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ModelCapabilities, ProviderAdapter } from './providers/types.js';
@@ -61,7 +62,8 @@ export interface ResolvedGatewayOptions {
   models: ModelTable;
   /** Models in configuration order, without aliases. */
   modelList: readonly ResolvedModel[];
-  bodyLimit: number | string;
+  /** Bytes. */
+  bodyLimit: number;
   diagnoseBaseUrl: boolean;
   logger: Logger;
 }
@@ -207,7 +209,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     requireApiKey,
     models: table,
     modelList: list,
-    bodyLimit: options.bodyLimit ?? '32mb',
+    bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     logger,
   };

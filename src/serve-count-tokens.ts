@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
 import { checkAnthropicVersion } from './http/check-anthropic-version.js';
 import { createJsonBodyReader } from './http/read-json-body.js';
 import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import { sendJson } from './http/send-json.js';
+import type { EndpointHandler } from './http/types.js';
 import {
   decodeMessagesCountTokensRequest,
   encodeMessagesCountTokensResponse,
@@ -18,7 +18,7 @@ import { estimateInputTokens } from './usage/estimate-input-tokens.js';
  * `POST /v1/messages/count_tokens` (the Anthropic SDK's `messages.countTokens()`, Claude Code).
  * The provider counts when it can; otherwise the gateway estimates with a tokenizer.
  */
-export function createCountTokensHandler(options: ResolvedGatewayOptions, rules: EndpointRules): RequestHandler {
+export function createCountTokensHandler(options: ResolvedGatewayOptions, rules: EndpointRules): EndpointHandler {
   const readBody = createJsonBodyReader(options.bodyLimit);
   return async (req, res) => {
     const requestId = createRequestId();
@@ -28,7 +28,7 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions, rules:
     try {
       await checkAccess(req, options, true);
       checkAnthropicVersion(req.headers);
-      const request = decodeMessagesCountTokensRequest(await readBody(req, res));
+      const request = decodeMessagesCountTokensRequest(await readBody(req));
       const model = resolveModel(options.models, request.model);
       const upstreamRequest = { ...request, model: model.upstreamModel };
       const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);

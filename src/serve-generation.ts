@@ -1,4 +1,3 @@
-import type { Request, RequestHandler, Response } from 'express';
 import type { CanonicalRequest, CanonicalStreamEvent } from './canonical/index.js';
 import { GatewayError } from './canonical/index.js';
 import { authenticate } from './access/authenticate.js';
@@ -8,6 +7,7 @@ import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import { sendJson } from './http/send-json.js';
 import { startSse, writeSse } from './http/sse-writer.js';
+import type { EndpointHandler, HttpRequest, HttpResponse } from './http/types.js';
 import type { EncodeContext, InboundCodec } from './protocols/codec.js';
 import type { Logger, ProviderContext } from './providers/types.js';
 import { checkCapabilities } from './routing/check-capabilities.js';
@@ -17,13 +17,13 @@ import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
 
 /** Stamps the request id on the answer; Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
-export function stampRequestId(res: Response, requestId: string): void {
+export function stampRequestId(res: HttpResponse, requestId: string): void {
   res.setHeader('x-request-id', requestId);
   res.setHeader('request-id', requestId);
 }
 
 /** Checks the caller's key when keys are required; x-api-key counts on Anthropic-style calls. */
-export async function checkAccess(req: Request, options: ResolvedGatewayOptions, acceptXApiKey: boolean): Promise<void> {
+export async function checkAccess(req: HttpRequest, options: ResolvedGatewayOptions, acceptXApiKey: boolean): Promise<void> {
   if (options.requireApiKey && options.verifyKey) await authenticate(req.headers, options.verifyKey, acceptXApiKey);
 }
 
@@ -40,7 +40,7 @@ function endedEarly(): GatewayError {
  * before it is still an HTTP error status; after it, failures become the protocol's in-band error.
  */
 async function sendStream(
-  res: Response,
+  res: HttpResponse,
   codec: InboundCodec,
   events: AsyncIterable<CanonicalStreamEvent>,
   encodeContext: EncodeContext,
@@ -96,7 +96,7 @@ export interface EndpointRules {
 }
 
 /** The caller headers named in `names` that are present. */
-export function pickClientHeaders(req: Request, names: readonly string[]): Record<string, string> | undefined {
+export function pickClientHeaders(req: HttpRequest, names: readonly string[]): Record<string, string> | undefined {
   let picked: Record<string, string> | undefined;
   for (const name of names) {
     const value = req.headers[name];
@@ -110,7 +110,7 @@ export function createGenerationHandler(
   codec: InboundCodec,
   options: ResolvedGatewayOptions,
   rules: EndpointRules,
-): RequestHandler {
+): EndpointHandler {
   const readBody = createJsonBodyReader(options.bodyLimit);
   return async (req, res) => {
     const requestId = createRequestId();
@@ -122,7 +122,7 @@ export function createGenerationHandler(
     try {
       await checkAccess(req, options, rules.acceptXApiKey);
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
-      const decoded: CanonicalRequest = codec.decodeRequest(await readBody(req, res));
+      const decoded: CanonicalRequest = codec.decodeRequest(await readBody(req));
       const model = resolveModel(options.models, decoded.model);
       const request = model.omitHostedTools ? omitHostedTools(decoded, model.capabilities) : decoded;
       checkCapabilities({

@@ -1,7 +1,7 @@
-import type { Request, RequestHandler } from 'express';
 import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import { sendJson } from './http/send-json.js';
+import type { HttpRequest, HttpResponse } from './http/types.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { resolveModel, type ResolvedModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
@@ -13,7 +13,7 @@ interface ModelCodecs {
 }
 
 /** Anthropic clients (Claude Code model discovery) mark their calls with `anthropic-version`. */
-const isAnthropicCall = (req: Request) => req.headers['anthropic-version'] !== undefined;
+const isAnthropicCall = (req: HttpRequest) => req.headers['anthropic-version'] !== undefined;
 
 const openAIModel = (model: ResolvedModel) => ({
   id: model.id,
@@ -29,15 +29,24 @@ const anthropicModel = (model: ResolvedModel) => ({
   created_at: new Date(model.created * 1000).toISOString(),
 });
 
+function queryOf(req: HttpRequest): URLSearchParams {
+  const url = req.url ?? '';
+  const start = url.indexOf('?');
+  return new URLSearchParams(start === -1 ? '' : url.slice(start + 1));
+}
+
 /** Anthropic's cursor pagination: `limit` (default 20, max 1000), `after_id`, `before_id`. */
-function anthropicPage(req: Request, models: readonly ResolvedModel[]) {
-  const limit = Math.min(1000, Math.max(1, Number.parseInt(String(req.query.limit ?? '20'), 10) || 20));
+function anthropicPage(req: HttpRequest, models: readonly ResolvedModel[]) {
+  const query = queryOf(req);
+  const limit = Math.min(1000, Math.max(1, Number.parseInt(query.get('limit') ?? '20', 10) || 20));
   const ids = models.map((model) => model.id);
+  const afterId = query.get('after_id');
+  const beforeId = query.get('before_id');
   let start = 0;
   let end = models.length;
-  if (typeof req.query.after_id === 'string') start = ids.indexOf(req.query.after_id) + 1;
-  if (typeof req.query.before_id === 'string') {
-    end = Math.max(0, ids.indexOf(req.query.before_id));
+  if (afterId !== null) start = ids.indexOf(afterId) + 1;
+  if (beforeId !== null) {
+    end = Math.max(0, ids.indexOf(beforeId));
     start = Math.max(start, end - limit);
   }
   const page = models.slice(start, Math.min(end, start + limit));
@@ -49,37 +58,44 @@ function anthropicPage(req: Request, models: readonly ResolvedModel[]) {
   };
 }
 
+export interface ModelsHandlers {
+  list(req: HttpRequest, res: HttpResponse): Promise<void>;
+  /** `id` is the rest of the path after `/v1/models/`, still percent-encoded. */
+  one(req: HttpRequest, res: HttpResponse, id: string): Promise<void>;
+}
+
 /** `GET /v1/models` and `GET /v1/models/:id`, in the OpenAI shape or, for Anthropic clients, Anthropic's. */
-export function createModelsHandlers(
-  codecs: ModelCodecs,
-  options: ResolvedGatewayOptions,
-): { list: RequestHandler; one: RequestHandler } {
-  const guarded =
-    (answer: (req: Request) => unknown): RequestHandler =>
-    async (req, res) => {
-      const requestId = createRequestId();
-      stampRequestId(res, requestId);
-      const anthropic = isAnthropicCall(req);
-      try {
-        await checkAccess(req, options, anthropic);
-        sendJson(res, 200, answer(req));
-      } catch (error) {
-        sendError(res, anthropic ? codecs.anthropic : codecs.openai, toGatewayError(error, options.logger, requestId), requestId);
-      }
-    };
+export function createModelsHandlers(codecs: ModelCodecs, options: ResolvedGatewayOptions): ModelsHandlers {
+  const answer = async (req: HttpRequest, res: HttpResponse, body: () => unknown) => {
+    const requestId = createRequestId();
+    stampRequestId(res, requestId);
+    const anthropic = isAnthropicCall(req);
+    try {
+      await checkAccess(req, options, anthropic);
+      sendJson(res, 200, body());
+    } catch (error) {
+      sendError(res, anthropic ? codecs.anthropic : codecs.openai, toGatewayError(error, options.logger, requestId), requestId);
+    }
+  };
 
-  const list = guarded((req) =>
-    isAnthropicCall(req)
-      ? anthropicPage(req, options.modelList)
-      : { object: 'list', data: options.modelList.map(openAIModel) },
-  );
+  return {
+    list: (req, res) =>
+      answer(req, res, () =>
+        isAnthropicCall(req) ? anthropicPage(req, options.modelList) : { object: 'list', data: options.modelList.map(openAIModel) },
+      ),
+    one: (req, res, encodedId) =>
+      answer(req, res, () => {
+        const model = resolveModel(options.models, safeDecode(encodedId));
+        return isAnthropicCall(req) ? anthropicModel(model) : openAIModel(model);
+      }),
+  };
+}
 
-  const one = guarded((req) => {
-    const segments = req.params.modelId as unknown;
-    const id = Array.isArray(segments) ? segments.join('/') : String(segments);
-    const model = resolveModel(options.models, id);
-    return isAnthropicCall(req) ? anthropicModel(model) : openAIModel(model);
-  });
-
-  return { list, one };
+/** Percent-decoded, or as sent when the encoding is broken (it then names no model, a clean 404). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -18,7 +18,7 @@ describe('resolveOptions', () => {
     const resolved = resolveOptions({ logger: silentLogger });
     expect(resolved.modelList.map((model) => model.id)).toEqual(['mock']);
     expect(resolved.requireApiKey).toBe(false);
-    expect(resolved.bodyLimit).toBe('32mb');
+    expect(resolved.bodyLimit).toBe(32 * 1024 * 1024);
   });
 
   it('should leave the caller\'s object unchanged', () => {

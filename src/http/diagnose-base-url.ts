@@ -1,11 +1,11 @@
-import type { Request } from 'express';
 import { GatewayError } from '../canonical/index.js';
+import type { HttpRequest } from './types.js';
 
 /** Endpoint paths a client reaches when its base URL lacks `/v1`. */
 const endpointsWithoutV1 = new Set(['/chat/completions', '/responses', '/messages', '/messages/count_tokens']);
 
 /** Only requests that look like an LLM API call are diagnosed, so a host app's own `/messages` route still works. */
-function looksLikeApiCall(req: Request): boolean {
+function looksLikeApiCall(req: HttpRequest): boolean {
   return (
     req.method === 'POST' &&
     (req.headers.authorization !== undefined ||
@@ -16,10 +16,9 @@ function looksLikeApiCall(req: Request): boolean {
 
 /**
  * A 404 that explains a wrong base URL, or undefined when the path is simply not the gateway's.
- * `apiRoot` is where the gateway is mounted, e.g. `http://localhost:8787` or `http://host/llm`.
+ * `path` is the request path without its query; `apiRoot` is where the gateway is mounted, e.g. `http://localhost:8787` or `http://host/llm`.
  */
-export function diagnoseBaseUrl(req: Request, apiRoot: string): GatewayError | undefined {
-  const path = req.path;
+export function diagnoseBaseUrl(req: HttpRequest, path: string, apiRoot: string): GatewayError | undefined {
   const rules = `Anthropic clients (and ANTHROPIC_BASE_URL) take ${apiRoot}; OpenAI clients take ${apiRoot}/v1.`;
   if (path.includes('/v1/v1/')) {
     return new GatewayError({

@@ -1,58 +1,117 @@
-import express, { type Request, type Response } from 'express';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { GatewayError } from '../canonical/index.js';
+import type { HttpRequest } from './types.js';
 
-/** Errors raised by express.json (body-parser) carry a `type` such as `entity.too.large`. */
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
-  message?: string;
+function tooLarge(limit: number): GatewayError {
+  return new GatewayError({
+    kind: 'invalid_request',
+    code: 'REQUEST_TOO_LARGE',
+    status: 413,
+    message: `The request body is larger than this gateway's limit of ${limit} bytes.`,
+  });
 }
 
-function toBodyError(error: BodyParserError, limit: number | string): GatewayError {
-  switch (error.type) {
-    case 'entity.too.large':
-      return new GatewayError({
-        kind: 'invalid_request',
-        code: 'REQUEST_TOO_LARGE',
-        status: 413,
-        message: `The request body is larger than this gateway's limit of ${String(limit)} bytes.`,
-      });
-    case 'entity.parse.failed':
-      return new GatewayError({
-        kind: 'invalid_request',
-        code: 'INVALID_JSON',
-        message: `The request body is not valid JSON: ${error.message ?? 'parse error'}.`,
-      });
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new GatewayError({
-        kind: 'invalid_request',
-        code: 'UNSUPPORTED_ENCODING',
-        status: 415,
-        message: `The request body's encoding is not supported: ${error.message ?? ''}.`,
-      });
-    default:
-      return new GatewayError({
-        kind: 'invalid_request',
-        code: 'UNREADABLE_BODY',
-        status: error.status !== undefined && error.status >= 400 && error.status < 500 ? error.status : 400,
-        message: `The request body could not be read: ${error.message ?? 'unknown error'}.`,
-      });
+function unsupported(what: string): GatewayError {
+  return new GatewayError({
+    kind: 'invalid_request',
+    code: 'UNSUPPORTED_ENCODING',
+    status: 415,
+    message: `The request body's ${what} is not supported; send UTF-8 JSON, optionally gzip, deflate or br compressed.`,
+  });
+}
+
+const missingBody = () => new GatewayError({ kind: 'invalid_request', code: 'MISSING_BODY', message: 'The request has no JSON body.' });
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw missingBody();
+  try {
+    // A byte order mark is legal in UTF-8 files but not in JSON.parse.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new GatewayError({
+      kind: 'invalid_request',
+      code: 'INVALID_JSON',
+      message: `The request body is not valid JSON: ${(error as Error).message}.`,
+    });
   }
 }
 
-/** A JSON body reader for one limit; the returned function resolves with the parsed body or throws a GatewayError. */
-export function createJsonBodyReader(limit: number | string) {
-  // Any content type is read as JSON: some clients omit the header, and nothing else is valid here.
-  const parse = express.json({ limit, type: () => true, strict: true });
-  return (req: Request, res: Response): Promise<unknown> =>
+/** The body after any Content-Encoding is undone, or a 415 for an encoding we cannot undo. */
+function decodedBody(req: HttpRequest): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const inflate =
+    encoding === 'identity' ? undefined
+    : encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip()
+    : encoding === 'deflate' ? createInflate()
+    : encoding === 'br' ? createBrotliDecompress()
+    : null;
+  if (inflate === null) throw unsupported(`content-encoding '${encoding}'`);
+  if (inflate === undefined) return req;
+  req.pipe(inflate);
+  return inflate;
+}
+
+/** Any content type is read as JSON (some clients omit the header), but only in UTF-8. */
+function checkCharset(req: HttpRequest): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(`charset '${charset}'`);
+}
+
+/** A body a host app's parser (express.json, express.text) already read, if one did. */
+function alreadyParsed(req: HttpRequest & { _body?: boolean }): { body: unknown } | undefined {
+  if (req._body !== true && !(req.readableEnded && req.body !== undefined)) return undefined;
+  const body = req.body;
+  if (typeof body === 'string') return { body: parseJson(body) };
+  if (Buffer.isBuffer(body)) return { body: parseJson(body.toString('utf8')) };
+  if (body === undefined || body === null) throw missingBody();
+  return { body };
+}
+
+/**
+ * Reads a JSON request body of at most `limit` bytes (after decompression). Resolves with the parsed
+ * value; rejects with a protocol-neutral GatewayError (400, 413 or 415) the caller renders.
+ */
+export function createJsonBodyReader(limit: number): (req: HttpRequest) => Promise<unknown> {
+  return (req) =>
     new Promise((resolve, reject) => {
-      parse(req, res, (error?: unknown) => {
-        if (error) reject(toBodyError(error as BodyParserError, limit));
-        else if (req.body === undefined) {
-          reject(new GatewayError({ kind: 'invalid_request', code: 'MISSING_BODY', message: 'The request has no JSON body.' }));
-        } else resolve(req.body);
+      const parsed = alreadyParsed(req);
+      if (parsed) {
+        resolve(parsed.body);
+        return;
+      }
+      checkCharset(req);
+      const declared = Number(req.headers['content-length']);
+      if (declared > limit) throw tooLarge(limit);
+      const source = decodedBody(req);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const stop = (error: GatewayError) => {
+        source.removeListener('data', onData);
+        source.removeListener('end', onEnd);
+        // Drain what is left so the connection can answer (and be reused); the bytes are discarded.
+        req.resume();
+        reject(error);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) stop(tooLarge(limit));
+        else chunks.push(chunk);
+      };
+      const onEnd = () => {
+        try {
+          resolve(parseJson(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      source.on('data', onData);
+      source.once('end', onEnd);
+      source.once('error', (error: Error) => {
+        stop(new GatewayError({ kind: 'invalid_request', code: 'UNREADABLE_BODY', message: `The request body could not be read: ${error.message}.` }));
+      });
+      req.once('close', () => {
+        if (!req.complete) stop(new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.' }));
       });
     });
 }

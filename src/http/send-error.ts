@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { HttpResponse } from './types.js';
 import { GatewayError } from '../canonical/index.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import type { Logger } from '../logger.js';
@@ -17,7 +17,7 @@ export function toGatewayError(error: unknown, logger: Logger, requestId: string
 }
 
 /** Writes `error` as `codec`'s protocol-native error answer. */
-export function sendError(res: Response, codec: InboundCodec, error: GatewayError, requestId: string): void {
+export function sendError(res: HttpResponse, codec: InboundCodec, error: GatewayError, requestId: string): void {
   const rendered = codec.renderError(error, requestId);
   for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
   sendJson(res, rendered.status, rendered.body);

@@ -1,7 +1,7 @@
-import type { Response } from 'express';
+import type { HttpResponse } from './types.js';
 
 /** Sends a JSON answer without the host app's JSON settings (`json spaces`, replacers) touching it. */
-export function sendJson(res: Response, status: number, body: unknown): void {
+export function sendJson(res: HttpResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
-import type { Response } from 'express';
+import type { HttpResponse } from './types.js';
 
 /**
  * Starts an SSE answer. `no-transform` keeps compression middleware from buffering the stream,
  * `X-Accel-Buffering: no` does the same for nginx.
  */
-export function startSse(res: Response): void {
-  res.status(200);
+export function startSse(res: HttpResponse): void {
+  res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');
@@ -15,7 +15,7 @@ export function startSse(res: Response): void {
 }
 
 /** Writes one chunk of SSE text, waiting for the socket to drain when its buffer is full. */
-export async function writeSse(res: Response, text: string): Promise<void> {
+export async function writeSse(res: HttpResponse, text: string): Promise<void> {
   if (text === '' || res.writableEnded || res.destroyed) return;
   if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
 }

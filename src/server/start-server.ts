@@ -1,7 +1,7 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { gateway } from '../gateway.js';
+import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from './config-error.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
@@ -28,9 +28,9 @@ function rootUrl(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
-function listen(app: express.Express, settings: ServerSettings): Promise<Server> {
+function listen(server: Server, settings: ServerSettings): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(settings.port, settings.host);
+    server.listen(settings.port, settings.host);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       const reason =
@@ -45,25 +45,22 @@ function listen(app: express.Express, settings: ServerSettings): Promise<Server>
 }
 
 /**
- * The standalone server: an Express app with `GET /health` (no key needed) and the
- * gateway at the root, listening on `settings`. Configuration errors throw before it listens.
+ * The standalone server: a bare `node:http` server (no framework on the hot path) with
+ * `GET /health` (no key needed) and the gateway at the root, listening on `settings`.
+ * Configuration errors throw before it listens.
  */
 export async function startServer(options: GatewayOptions, settings: ServerSettings = DEFAULT_SERVER_SETTINGS): Promise<RunningServer> {
-  const router = gateway(options);
-  const app = express();
-  app.disable('x-powered-by');
+  const handle = gateway(options);
   let open = 0;
-  app.use((_req, res, next) => {
+  const onClose = () => (open -= 1);
+  const http = createServer((req, res) => {
     open += 1;
-    res.once('close', () => (open -= 1));
-    next();
+    res.once('close', onClose);
+    if (req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')) sendJson(res, 200, { status: 'ok' });
+    else handle(req, res);
   });
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.use(router);
 
-  const server = await listen(app, settings);
+  const server = await listen(http, settings);
   const root = rootUrl(server.address() as AddressInfo);
   return {
     server,

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import OpenAI from 'openai';
 import request from 'supertest';
@@ -101,5 +103,76 @@ describe('gateway() behind compression middleware', () => {
     const stream = await call(true);
     expect(stream.headers.get('content-encoding')).toBeNull();
     expect(await stream.text()).toContain('data: [DONE]');
+  });
+});
+
+describe('gateway() after a host body parser', () => {
+  it('should use the body express.json() or express.text() already read', async () => {
+    for (const parser of [express.json(), express.text({ type: () => true })]) {
+      const app = express();
+      app.use(parser);
+      app.use(gateway({ apiKeys: [TEST_KEY], logger: silentLogger }));
+      const response = await request(app)
+        .post('/v1/chat/completions')
+        .set('authorization', `Bearer ${TEST_KEY}`)
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] }));
+      expect(response.status).toBe(200);
+      expect(response.body.choices[0].message.content).toBe(DEFAULT_MOCK_REPLY);
+    }
+  });
+});
+
+describe('gateway() as a plain node:http handler', () => {
+  let server: Server;
+  let root: string;
+  beforeAll(async () => {
+    server = createServer(gateway({ apiKeys: [TEST_KEY], logger: silentLogger }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('should serve the official clients with no framework around it', async () => {
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${root}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    expect(completion.choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+    const models = await client.models.list();
+    expect(models.data.map((model) => model.id)).toContain('mock');
+  });
+
+  it('should answer a path it does not own with a protocol-native 404, since there is no host to fall through to', async () => {
+    const openai = await fetch(`${root}/nowhere`);
+    expect(openai.status).toBe(404);
+    expect(openai.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(((await openai.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    const anthropic = await fetch(`${root}/nowhere`, { headers: { 'anthropic-version': '2023-06-01' } });
+    expect(((await anthropic.json()) as { type: string; error: { type: string } }).error.type).toBe('not_found_error');
+  });
+
+  it('should match an endpoint with a trailing slash or a query string, as Express did', async () => {
+    for (const path of ['/v1/chat/completions/', '/v1/chat/completions?trace=1']) {
+      const response = await fetch(`${root}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it('should find a model id with a slash and percent-encoding on /v1/models/:id', async () => {
+    const slashed = createServer(
+      gateway({ apiKeys: [TEST_KEY], logger: silentLogger, models: [{ id: 'team/mock v2', provider: 'mock' }] }),
+    );
+    await new Promise<void>((resolve) => slashed.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (slashed.address() as AddressInfo).port;
+      const response = await fetch(`http://127.0.0.1:${port}/v1/models/team/mock%20v2`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { id: string }).id).toBe('team/mock v2');
+    } finally {
+      await new Promise<void>((resolve) => slashed.close(() => resolve()));
+    }
   });
 });
