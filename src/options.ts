@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
@@ -132,7 +132,7 @@ const allCapabilities: ModelCapabilities = {
 
 /** Keys are compared as SHA-256 digests: no plain keys kept, and a Set lookup does not leak a prefix match. */
 function verifierForKeys(keys: readonly string[]): ApiKeyVerifier {
-  const digest = (key: string) => createHash('sha256').update(key).digest('base64');
+  const digest = (key: string) => hash('sha256', key, 'base64');
   const digests = new Set(keys.map(digest));
   return (key) => digests.has(digest(key));
 }

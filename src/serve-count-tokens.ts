@@ -9,6 +9,7 @@ import {
   encodeMessagesCountTokensResponse,
 } from './protocols/messages/count-tokens.js';
 import { messagesCodec } from './protocols/messages/index.js';
+import { createProviderContext, RequestAbort } from './providers/request-abort.js';
 import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
 import { checkAccess, pickClientHeaders, stampRequestId, type EndpointRules } from './serve-generation.js';
@@ -23,8 +24,8 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions, rules:
   return async (req, res) => {
     const requestId = createRequestId();
     stampRequestId(res, requestId);
-    const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    const abort = new RequestAbort();
+    res.on('close', () => abort.abort());
     try {
       await checkAccess(req, options, true);
       checkAnthropicVersion(req.headers);
@@ -32,13 +33,12 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions, rules:
       const model = resolveModel(options.models, request.model);
       const upstreamRequest = { ...request, model: model.upstreamModel };
       const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
-      const context = {
-        signal: controller.signal,
+      const context = createProviderContext(abort, {
         requestId,
         gatewayModel: model.id,
         logger: options.logger,
         ...(clientHeaders ? { clientHeaders } : {}),
-      };
+      });
       const inputTokens = model.adapter.countTokens
         ? await model.adapter.countTokens(upstreamRequest, context)
         : await estimateInputTokens(upstreamRequest);

@@ -9,7 +9,8 @@ import { sendJson } from './http/send-json.js';
 import { startSse, writeSse } from './http/sse-writer.js';
 import type { EndpointHandler, HttpRequest, HttpResponse } from './http/types.js';
 import type { EncodeContext, InboundCodec } from './protocols/codec.js';
-import type { Logger, ProviderContext } from './providers/types.js';
+import { createProviderContext, RequestAbort } from './providers/request-abort.js';
+import type { Logger } from './providers/types.js';
 import { checkCapabilities } from './routing/check-capabilities.js';
 import { flattenToolNamespaces, restoreStream } from './routing/flatten-tool-namespaces.js';
 import { omitHostedTools } from './routing/omit-hosted-tools.js';
@@ -22,9 +23,13 @@ export function stampRequestId(res: HttpResponse, requestId: string): void {
   res.setHeader('request-id', requestId);
 }
 
-/** Checks the caller's key when keys are required; x-api-key counts on Anthropic-style calls. */
-export async function checkAccess(req: HttpRequest, options: ResolvedGatewayOptions, acceptXApiKey: boolean): Promise<void> {
-  if (options.requireApiKey && options.verifyKey) await authenticate(req.headers, options.verifyKey, acceptXApiKey);
+/**
+ * Checks the caller's key when keys are required; x-api-key counts on Anthropic-style calls.
+ * Returns a promise only when the key verifier is asynchronous (configured keys are checked at once).
+ */
+export function checkAccess(req: HttpRequest, options: ResolvedGatewayOptions, acceptXApiKey: boolean): Promise<void> | undefined {
+  if (options.requireApiKey && options.verifyKey) return authenticate(req.headers, options.verifyKey, acceptXApiKey);
+  return undefined;
 }
 
 function endedEarly(): GatewayError {
@@ -44,7 +49,7 @@ async function sendStream(
   codec: InboundCodec,
   events: AsyncIterable<CanonicalStreamEvent>,
   encodeContext: EncodeContext,
-  signal: AbortSignal,
+  signal: { readonly aborted: boolean },
   logger: Logger,
 ): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
@@ -115,12 +120,13 @@ export function createGenerationHandler(
   return async (req, res) => {
     const requestId = createRequestId();
     stampRequestId(res, requestId);
-    const controller = new AbortController();
+    const abort = new RequestAbort();
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) abort.abort();
     });
     try {
-      await checkAccess(req, options, rules.acceptXApiKey);
+      const access = checkAccess(req, options, rules.acceptXApiKey);
+      if (access) await access;
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const decoded: CanonicalRequest = codec.decodeRequest(await readBody(req));
       const model = resolveModel(options.models, decoded.model);
@@ -134,14 +140,13 @@ export function createGenerationHandler(
         capabilities: model.capabilities,
       });
       const upstreamRequest: CanonicalRequest = { ...request, model: model.upstreamModel };
-      const context: ProviderContext = {
-        signal: controller.signal,
+      const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
+      const context = createProviderContext(abort, {
         requestId,
         gatewayModel: model.id,
         logger: options.logger,
-      };
-      const clientHeaders = pickClientHeaders(req, rules.forwardedHeaders);
-      if (clientHeaders) context.clientHeaders = clientHeaders;
+        ...(clientHeaders ? { clientHeaders } : {}),
+      });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(Date.now() / 1000), request };
       // Namespaced (Codex) tools become plain functions for providers without namespaces.
       const flattened = model.adapter.protocol === 'responses' ? undefined : flattenToolNamespaces(upstreamRequest);
@@ -149,13 +154,13 @@ export function createGenerationHandler(
       if (request.stream) {
         const events = model.adapter.stream(providerRequest, context);
         const restored = flattened ? restoreStream(events, flattened.restoreEvent) : events;
-        await sendStream(res, codec, restored, encodeContext, controller.signal, options.logger);
+        await sendStream(res, codec, restored, encodeContext, abort, options.logger);
       } else {
         const response = await model.adapter.generate(providerRequest, context);
         sendJson(res, 200, codec.encodeResponse(flattened ? flattened.restoreResponse(response) : response, encodeContext));
       }
     } catch (error) {
-      if (controller.signal.aborted && !res.headersSent) return; // the client left; nobody to answer
+      if (abort.aborted && !res.headersSent) return; // the client left; nobody to answer
       const gatewayError = toGatewayError(error, options.logger, requestId);
       if (res.headersSent) {
         res.end();

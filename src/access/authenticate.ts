@@ -9,12 +9,17 @@ function authError(code: string, message: string): GatewayError {
   return new GatewayError({ kind: 'authentication', code, message });
 }
 
-/** Throws a 401 GatewayError unless the request carries a key `verify` accepts. Never echoes the key. */
-export async function authenticate(
+const invalidKey = () => authError('INVALID_API_KEY', 'The API key is not valid for this gateway.');
+
+/**
+ * Throws a 401 GatewayError unless the request carries a key `verify` accepts. Never echoes the key.
+ * Synchronous when `verify` is; a promise only when `verify` returns one.
+ */
+export function authenticate(
   headers: IncomingHttpHeaders,
   verify: ApiKeyVerifier,
   acceptXApiKey: boolean,
-): Promise<void> {
+): Promise<void> | undefined {
   const presented = readApiKey(headers, acceptXApiKey);
   const where = acceptXApiKey ? "an 'x-api-key' header or 'Authorization: Bearer <key>'" : "'Authorization: Bearer <key>'";
   if (presented.kind === 'none') {
@@ -26,7 +31,10 @@ export async function authenticate(
       "The key was sent as 'Bearer Bearer …': the client adds 'Bearer ' itself, so configure the key alone, without the 'Bearer ' prefix.",
     );
   }
-  if (!(await verify(presented.key))) {
-    throw authError('INVALID_API_KEY', 'The API key is not valid for this gateway.');
-  }
+  const verdict = verify(presented.key);
+  if (verdict === true) return undefined;
+  if (verdict === false) throw invalidKey();
+  return verdict.then((valid) => {
+    if (!valid) throw invalidKey();
+  });
 }

@@ -3,6 +3,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
 import { parseSse } from '../sse/parse-sse.js';
+import type { RequestAbort } from './request-abort.js';
 import { readRetryAfter } from './retry-after.js';
 
 /** Turns an upstream error answer into the one GatewayError; each protocol reads its own error body. */
@@ -30,7 +31,8 @@ export interface UpstreamOptions {
 export interface UpstreamCall {
   path: string;
   body: unknown;
-  signal: AbortSignal;
+  /** The request's cancellation: an AbortSignal, or the gateway's cheaper RequestAbort emitter. */
+  signal: AbortSignal | RequestAbort;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
   /** Extra query parameters for this call (Gemini `alt=sse`). */
@@ -99,10 +101,21 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     keepAliveTimeout: 30_000,
   });
 
+  // Computed once: most calls add no query and no headers of their own.
+  const search = (query: Record<string, string> | undefined) =>
+    query === undefined || Object.keys(query).length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
+  const fixedSearch = search(options.query);
+  const fixedHeaders = (accept: string) => ({ ...options.headers, 'content-type': 'application/json', accept });
+  const jsonHeaders = fixedHeaders('application/json');
+  const sseHeaders = fixedHeaders('text/event-stream');
+
   function pathOf(call: UpstreamCall): string {
-    const query = { ...options.query, ...call.query };
-    const search = Object.keys(query).length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
-    return `${prefix}${call.path}${search}`;
+    return `${prefix}${call.path}${call.query === undefined ? fixedSearch : search({ ...options.query, ...call.query })}`;
+  }
+
+  function headersOf(call: UpstreamCall, accept: string): Record<string, string> {
+    const fixed = accept === 'text/event-stream' ? sseHeaders : jsonHeaders;
+    return call.headers === undefined ? fixed : { ...options.headers, ...call.headers, 'content-type': 'application/json', accept };
   }
 
   async function send(call: UpstreamCall, accept: string) {
@@ -111,7 +124,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       response = await pool.request({
         method: 'POST',
         path: pathOf(call),
-        headers: { ...options.headers, ...call.headers, 'content-type': 'application/json', accept },
+        headers: headersOf(call, accept),
         body: JSON.stringify(call.body),
         signal: call.signal,
       });

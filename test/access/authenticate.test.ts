@@ -4,9 +4,10 @@ import { GatewayError } from '../../src/canonical/index.js';
 
 const verify = (key: string) => key === 'good';
 
-async function codeOf(promise: Promise<void>): Promise<string | undefined> {
+/** The error code `check` throws or rejects with; synchronous and asynchronous verdicts alike. */
+async function codeOf(check: () => Promise<void> | undefined): Promise<string | undefined> {
   try {
-    await promise;
+    await check();
     return undefined;
   } catch (error) {
     return GatewayError.isInstance(error) ? error.code : 'not-a-gateway-error';
@@ -15,24 +16,27 @@ async function codeOf(promise: Promise<void>): Promise<string | undefined> {
 
 describe('authenticate', () => {
   it('should accept a valid key', async () => {
-    expect(await codeOf(authenticate({ authorization: 'Bearer good' }, verify, false))).toBeUndefined();
+    expect(await codeOf(() => authenticate({ authorization: 'Bearer good' }, verify, false))).toBeUndefined();
   });
 
   it('should reject a missing key with MISSING_API_KEY', async () => {
-    expect(await codeOf(authenticate({}, verify, false))).toBe('MISSING_API_KEY');
+    expect(await codeOf(() => authenticate({}, verify, false))).toBe('MISSING_API_KEY');
   });
 
   it('should reject a wrong key with INVALID_API_KEY', async () => {
-    expect(await codeOf(authenticate({ authorization: 'Bearer bad' }, verify, false))).toBe('INVALID_API_KEY');
+    expect(await codeOf(() => authenticate({ authorization: 'Bearer bad' }, verify, false))).toBe('INVALID_API_KEY');
   });
 
   it('should diagnose Bearer Bearer with DOUBLE_BEARER', async () => {
-    expect(await codeOf(authenticate({ authorization: 'Bearer Bearer good' }, verify, false))).toBe('DOUBLE_BEARER');
+    expect(await codeOf(() => authenticate({ authorization: 'Bearer Bearer good' }, verify, false))).toBe('DOUBLE_BEARER');
   });
 
-  it('should await an async verifier', async () => {
+  it('should await an async verifier, and answer at once for a synchronous one', async () => {
     const slow = async (key: string) => key === 'later';
-    expect(await codeOf(authenticate({ 'x-api-key': 'later' }, slow, true))).toBeUndefined();
+    expect(await codeOf(() => authenticate({ 'x-api-key': 'later' }, slow, true))).toBeUndefined();
+    expect(await codeOf(() => authenticate({ 'x-api-key': 'sooner' }, slow, true))).toBe('INVALID_API_KEY');
+    expect(authenticate({ 'x-api-key': 'later' }, slow, true)).toBeInstanceOf(Promise);
+    expect(authenticate({ authorization: 'Bearer good' }, verify, false)).toBeUndefined();
   });
 
   it('should never put the key in the error message', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../../protocols/messages/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../upstream.js';
+import { upstreamSignal } from '../request-abort.js';
 import { anthropicCapabilities } from './capabilities.js';
 import { resolveAnthropicOptions, resolveDefaultMaxTokens, type AnthropicProviderOptions } from './options.js';
 
@@ -61,7 +62,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   };
   const call = (path: string, body: unknown, context: ProviderContext) => {
     const headers = betaHeaders(context);
-    return { path, body, signal: context.signal, ...(headers ? { headers } : {}) };
+    return { path, body, signal: upstreamSignal(context), ...(headers ? { headers } : {}) };
   };
 
   return {

@@ -9,6 +9,7 @@ import {
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { inlineMediaUrls } from '../inline-media-urls.js';
 import { createUpstream } from '../upstream.js';
+import { upstreamSignal } from '../request-abort.js';
 import { geminiCapabilities } from './capabilities.js';
 import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';
 
@@ -59,7 +60,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
       const answer = await upstream.postJson({
         path: `${modelPath(request.model)}:generateContent`,
         body: await body(request, context),
-        signal: context.signal,
+        signal: upstreamSignal(context),
       });
       return decodeGeminiResponse(answer, decodeOptions(request, context));
     },
@@ -69,7 +70,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
         path: `${modelPath(request.model)}:streamGenerateContent`,
         query: { alt: 'sse' },
         body: await body(request, context),
-        signal: context.signal,
+        signal: upstreamSignal(context),
       });
       const decoder = createGeminiStreamDecoder(decodeOptions(request, context));
       for await (const message of messages) {

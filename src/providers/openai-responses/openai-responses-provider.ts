@@ -7,6 +7,7 @@ import {
 } from '../../protocols/responses/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../upstream.js';
+import { upstreamSignal } from '../request-abort.js';
 import { openAIResponsesCapabilities } from './capabilities.js';
 
 export interface OpenAIResponsesProviderOptions {
@@ -84,7 +85,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
   const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({
     path: '/responses',
     body: encodeResponsesRequest(request, { stream }),
-    signal: context.signal,
+    signal: upstreamSignal(context),
     headers: { 'x-client-request-id': context.requestId },
   });
 

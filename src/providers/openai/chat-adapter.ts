@@ -10,6 +10,7 @@ import {
 } from '../../protocols/chat-completions/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream, type UpstreamOptions } from '../upstream.js';
+import { upstreamSignal } from '../request-abort.js';
 
 /** Where one model's calls go: the path under the base URL, and the `model` the body names. */
 export interface ChatTarget {
@@ -53,13 +54,13 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       const { body, where } = prepare(request, false);
-      const answer = await upstream.postJson({ path: where.path, body, signal: context.signal, ...(where.query ? { query: where.query } : {}) });
+      const answer = await upstream.postJson({ path: where.path, body, signal: upstreamSignal(context), ...(where.query ? { query: where.query } : {}) });
       return decodeChatResponse(answer);
     },
 
     async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
       const { body, where } = prepare(request, true);
-      const messages = await upstream.postSse({ path: where.path, body, signal: context.signal, ...(where.query ? { query: where.query } : {}) });
+      const messages = await upstream.postSse({ path: where.path, body, signal: upstreamSignal(context), ...(where.query ? { query: where.query } : {}) });
       const decoder = createChatStreamDecoder();
       for await (const message of messages) {
         const events = decoder.decode(message);
