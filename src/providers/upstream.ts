@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
@@ -21,6 +22,8 @@ export interface UpstreamOptions {
   headersTimeoutMs?: number;
   /** Longest silence between two body chunks. Default 5 minutes. */
   bodyTimeoutMs?: number;
+  /** How long the end of a stream may take after its final event was read, before the connection is closed rather than reused. Default 2 s. */
+  drainMs?: number;
   /**
    * Most connections to the upstream at once. HTTP/1.1 carries one call per connection and a stream
    * holds its connection until it ends, so a limit also caps the streams in flight. Default: none.
@@ -39,10 +42,20 @@ export interface UpstreamCall {
   query?: Record<string, string>;
 }
 
+/** An upstream's SSE answer, message by message. */
+export interface UpstreamSse extends AsyncIterable<SseMessage> {
+  /**
+   * Marks the answer complete (its final event was read). A reader that stops after this leaves
+   * the rest of the body to be drained so the connection is reused; one that stops without it (an
+   * in-band error, a client gone) closes the connection.
+   */
+  complete(): void;
+}
+
 /** An upstream HTTP API: one keep-alive undici Pool per origin, JSON and SSE calls. */
 export interface Upstream {
   postJson(call: UpstreamCall): Promise<unknown>;
-  postSse(call: UpstreamCall): Promise<AsyncIterable<SseMessage>>;
+  postSse(call: UpstreamCall): Promise<UpstreamSse>;
   close(): Promise<void>;
 }
 
@@ -52,6 +65,29 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** Bytes of an answer still read after its reader stopped, so its connection can be reused rather than closed. */
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * The reader stopped after the answer's last event but before the body ended, with usually only
+ * the end of the body still to come. Reading that rest keeps the keep-alive connection for the next
+ * call (closing it costs a new connection, and Node an AbortError with a stack per stream). More
+ * than a little more data, or a wait longer than `drainMs`, and the connection is closed instead.
+ */
+function drain(body: Readable, drainMs: number): void {
+  if (body.readableEnded || body.destroyed) return;
+  let left = DRAIN_BYTES;
+  const timer = setTimeout(() => body.destroy(), drainMs);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  body.on('error', () => undefined);
+  body.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) body.destroy();
+  });
+  body.resume();
 }
 
 /** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
@@ -93,6 +129,7 @@ function withRetryAfter(error: GatewayError, headers: IncomingHttpHeaders): Gate
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
   const base = new URL(options.baseURL);
+  const drainMs = options.drainMs ?? 2_000;
   const prefix = base.pathname.replace(/\/$/, '');
   const pool = new Pool(base.origin, {
     connections: options.connections ?? null,
@@ -150,16 +187,24 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
     async postSse(call) {
       const response = await send(call, 'text/event-stream');
-      return (async function* () {
+      let complete = false;
+      const messages = (async function* () {
         try {
-          yield* parseSse(response.body);
+          // Not destroyed when the reader stops: `finally` decides between reuse and close.
+          yield* parseSse(response.body.iterator({ destroyOnReturn: false }));
         } catch (error) {
           throw transportError(error, base.origin);
         } finally {
-          // Stopping early (client gone, error) must release the connection.
-          if (!response.body.destroyed) response.body.destroy();
+          if (complete) drain(response.body, drainMs);
+          else if (!response.body.destroyed) response.body.destroy();
         }
       })();
+      return {
+        [Symbol.asyncIterator]: () => messages,
+        complete: () => {
+          complete = true;
+        },
+      };
     },
 
     close: () => pool.close(),

@@ -30,8 +30,10 @@ export interface MockUpstream {
   /** `http://127.0.0.1:<port>` */
   url: string;
   requests: RecordedRequest[];
-  /** Resolves when the server sees a client connection close (abort). */
+  /** Answers the server saw closed before they were finished (aborts). */
   closedConnections: number;
+  /** TCP connections clients opened (keep-alive reuse keeps this low). */
+  openedConnections: number;
   /** The reply for the next requests, in order; the last one repeats. */
   reply(...replies: Array<MockReply | ((request: RecordedRequest) => MockReply)>): void;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     url: '',
     requests: [],
     closedConnections: 0,
+    openedConnections: 0,
     reply: (...replies) => {
       script = replies;
     },
@@ -93,6 +96,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     });
   });
 
+  server.on('connection', () => (upstream.openedConnections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   upstream.close = () =>

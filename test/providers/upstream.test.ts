@@ -14,6 +14,7 @@ beforeEach(async () => {
     baseURL: `${mock.url}/v1/`,
     headers: { authorization: 'Bearer upstream-key' },
     query: { 'api-version': '2025-01-01' },
+    drainMs: 100,
     parseError: (status, body) =>
       new GatewayError({ kind: status === 429 ? 'rate_limit' : 'invalid_request', code: 'UPSTREAM_ERROR', status, message: JSON.stringify(body) }),
   });
@@ -73,7 +74,24 @@ describe('createUpstream', () => {
     await expect.poll(() => mock.closedConnections).toBe(1);
   });
 
-  it('should release the connection when the caller stops reading early', async () => {
+  it('should keep the connection for the next call when the caller stops at a completed answer', async () => {
+    mock.reply({ sse: sseText([{ data: { n: 1 } }, { data: '[DONE]' }]), chunkBytes: 12, delayMs: 5 });
+    for (let call = 0; call < 3; call += 1) {
+      const messages = await upstream.postSse({ path: '/s', body: {}, signal: signal() });
+      for await (const message of messages) {
+        if (message.data !== '[DONE]') continue;
+        messages.complete();
+        break;
+      }
+      // The body's end arrives after the reader stopped; the connection is still reused.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.openedConnections).toBe(1);
+    expect(mock.closedConnections).toBe(0);
+  });
+
+  it('should close the connection at once when the caller stops without completing the answer', async () => {
     mock.reply({ hang: true, sse: sseText([{ data: { n: 1 } }]) });
     const messages = await upstream.postSse({ path: '/s', body: {}, signal: signal() });
     for await (const _message of messages) break;

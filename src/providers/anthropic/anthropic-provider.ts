@@ -81,6 +81,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
       const decoder = createMessagesStreamDecoder();
       for await (const message of messages) {
         for (const event of decoder.decode(message)) {
+          if (event.type === 'finish') messages.complete();
           yield event;
           if (event.type === 'finish' || event.type === 'error') return;
         }

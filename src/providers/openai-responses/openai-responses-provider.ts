@@ -110,6 +110,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
       };
       for await (const message of messages) {
         for (const event of decoder.decode(message)) {
+          if (event.type === 'finish') messages.complete();
           yield pass(event);
           if (event.type === 'finish' || event.type === 'error') return;
         }

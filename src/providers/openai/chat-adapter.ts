@@ -64,8 +64,9 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
       const decoder = createChatStreamDecoder();
       for await (const message of messages) {
         const events = decoder.decode(message);
-        yield* events;
         const last = events.at(-1);
+        if (last?.type === 'finish') messages.complete();
+        yield* events;
         // Nothing follows a finish or an error; stop reading (the upstream connection is released).
         if (last?.type === 'finish' || last?.type === 'error') return;
       }
