@@ -48,9 +48,14 @@ function isDefaultValue(key: string, value: unknown): boolean {
   return false;
 }
 
+/** `object` without its undefined and null fields; undefined when none is left. */
 function defined<T extends object>(object: T): T | undefined {
-  const entries = Object.entries(object).filter(([, value]) => value !== undefined && value !== null);
-  return entries.length === 0 ? undefined : (Object.fromEntries(entries) as T);
+  let kept: Record<string, unknown> | undefined;
+  for (const key in object) {
+    const value = object[key];
+    if (value !== undefined && value !== null) (kept ??= {})[key] = value;
+  }
+  return kept as T | undefined;
 }
 
 function decodeSampling(body: ChatRequest): SamplingOptions | undefined {
@@ -131,11 +136,14 @@ function decodeLeftovers(body: ChatRequest): Record<string, unknown> {
 }
 
 function decodeExtensions(body: ChatRequest): Record<string, unknown> | undefined {
-  const unknown = Object.entries(pickUnknownFields(body, mappedFields) ?? {}).filter(
-    ([key, value]) => !isDefaultValue(key, value),
-  );
-  const extensions = { ...Object.fromEntries(unknown), ...decodeLeftovers(body) };
-  return Object.keys(extensions).length === 0 ? undefined : extensions;
+  const leftovers = decodeLeftovers(body);
+  const unknown = pickUnknownFields(body, mappedFields);
+  let extensions: Record<string, unknown> | undefined;
+  for (const key in unknown) {
+    if (!isDefaultValue(key, unknown[key])) (extensions ??= {})[key] = unknown[key];
+  }
+  for (const key in leftovers) (extensions ??= {})[key] = leftovers[key];
+  return extensions;
 }
 
 /**

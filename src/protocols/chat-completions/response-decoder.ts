@@ -93,19 +93,16 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
       message: `The provider stopped generating with finish reason '${finishReason.raw ?? 'error'}'.`,
     });
   }
-  const extensions = Object.fromEntries(
-    Object.entries({
-      service_tier: wire.service_tier,
-      system_fingerprint: wire.system_fingerprint,
-      logprobs: choice.logprobs,
-    }).filter(([, value]) => value !== undefined && value !== null),
-  );
+  let extensions: Record<string, unknown> | undefined;
+  if (wire.service_tier !== undefined && wire.service_tier !== null) (extensions ??= {}).service_tier = wire.service_tier;
+  if (wire.system_fingerprint !== undefined && wire.system_fingerprint !== null) (extensions ??= {}).system_fingerprint = wire.system_fingerprint;
+  if (choice.logprobs !== undefined && choice.logprobs !== null) (extensions ??= {}).logprobs = choice.logprobs;
   return {
     id,
     model: wire.model ?? '',
     content,
     finishReason,
     usage: decodeChatUpstreamUsage(wire.usage, wire.x_groq?.usage) ?? {},
-    ...(Object.keys(extensions).length === 0 ? {} : { extensions: { chat: extensions } }),
+    ...(extensions === undefined ? {} : { extensions: { chat: extensions } }),
   };
 }

@@ -157,7 +157,7 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
   };
 
   const decodeData = (data: string) => {
-    if (data.trim() === '[DONE]') return finish();
+    if (data.length < 16 && data.trim() === '[DONE]') return finish();
     let json: unknown;
     try {
       json = JSON.parse(data);

@@ -8,10 +8,12 @@ export function pickUnknownFields(
   object: Record<string, unknown>,
   known: readonly string[],
 ): Record<string, unknown> | undefined {
-  const unknown = Object.entries(object).filter(
-    ([key, value]) => !known.includes(key) && value !== undefined && value !== null,
-  );
-  return unknown.length === 0 ? undefined : Object.fromEntries(unknown);
+  let unknown: Record<string, unknown> | undefined;
+  for (const key in object) {
+    const value = object[key];
+    if (value !== undefined && value !== null && !known.includes(key)) (unknown ??= {})[key] = value;
+  }
+  return unknown;
 }
 
 /** `value` with `extensions.chat` set to `fields`, or `value` unchanged when there are no fields. */
