@@ -33,13 +33,17 @@ type WithRequestAbort = ProviderContext & { [requestAbortKey]?: RequestAbort };
 
 /** A provider context whose `signal` is made from `abort` on first read. */
 export function createProviderContext(abort: RequestAbort, fields: Omit<ProviderContext, 'signal'>): ProviderContext {
+  // Fields one by one rather than spread: this runs on every request.
   const context: WithRequestAbort = {
-    ...fields,
+    requestId: fields.requestId,
+    gatewayModel: fields.gatewayModel,
+    logger: fields.logger,
     get signal() {
       return abort.signal;
     },
     [requestAbortKey]: abort,
   };
+  if (fields.clientHeaders !== undefined) context.clientHeaders = fields.clientHeaders;
   return context;
 }
 

@@ -19,8 +19,12 @@ export function readChatExtensionFields(
   owner: { extensions?: Extensions } | undefined,
   skip: readonly string[] = [],
 ): Record<string, unknown> {
-  const fields = owner?.extensions?.chat ?? {};
-  return Object.fromEntries(Object.entries(fields).filter(([key]) => !markerKeys.has(key) && !skip.includes(key)));
+  const fields = owner?.extensions?.chat;
+  const kept: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (!markerKeys.has(key) && !skip.includes(key)) kept[key] = fields[key];
+  }
+  return kept;
 }
 
 /** `fields[key]` when it is an object (the decoder keeps a nested object's unknown keys there). */
@@ -31,10 +35,12 @@ export function readNestedFields(fields: Record<string, unknown>, key: string): 
 
 /** `base` with the passthrough `fields` added: `base` wins, except that two objects are merged. */
 export function mergeChatFields<T extends Record<string, unknown>>(base: T, fields: Record<string, unknown>): T {
-  const merged: Record<string, unknown> = { ...fields, ...base };
-  for (const [key, value] of Object.entries(fields)) {
+  let merged: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    merged ??= { ...fields, ...base };
     const own = base[key];
+    const value = fields[key];
     if (isPlainObject(own) && isPlainObject(value)) merged[key] = { ...value, ...own };
   }
-  return merged as T;
+  return (merged ?? base) as T;
 }

@@ -6,6 +6,7 @@ import { encodeChatReasoningFields } from './reasoning-encoder.js';
 import { encodeChatToolFields } from './tools-encoder.js';
 import { createUnsupportedFeatureError } from './unsupported-feature.js';
 import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
+import { definedFields } from '../defined-fields.js';
 
 /** A Chat Completions request body as sent upstream. */
 export interface ChatWireRequest {
@@ -58,7 +59,7 @@ function encodeSampling(request: CanonicalRequest, dialect: ChatDialect): Record
     frequency_penalty: sampling.frequencyPenalty,
     [dialect.seedField]: sampling.seed,
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return definedFields(fields);
 }
 
 function encodeMetadata(request: CanonicalRequest, dialect: ChatDialect): Record<string, unknown> {

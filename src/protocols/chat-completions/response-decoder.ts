@@ -2,7 +2,13 @@ import type { AssistantContentPart, CanonicalResponse, ReasoningPart } from '../
 import { GatewayError } from '../../canonical/index.js';
 import { parseChatInBandError } from './upstream-error.js';
 import { decodeChatUpstreamFinishReason, decodeChatUpstreamUsage, readChatUpstreamText } from './upstream-message.js';
-import { chatUpstreamResponseSchema, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
+import { isPlainChatResponse } from './upstream-fast-path.js';
+import {
+  chatUpstreamResponseSchema,
+  type ChatUpstreamMessage,
+  type ChatUpstreamResponse,
+  type ChatUpstreamToolCall,
+} from './upstream-schema.js';
 
 /** `arguments` as JSON text: llama.cpp builds may send an object; a missing value is `{}`. */
 export function decodeChatUpstreamArguments(value: string | Record<string, unknown> | null | undefined): string {
@@ -75,9 +81,13 @@ function invalidBody(cause: unknown): GatewayError {
  * finish reason meaning failure throws.
  */
 export function decodeChatResponse(body: unknown): CanonicalResponse {
-  const parsed = chatUpstreamResponseSchema.safeParse(body);
-  if (!parsed.success) throw invalidBody(body);
-  const wire = parsed.data;
+  let wire: ChatUpstreamResponse;
+  if (isPlainChatResponse(body)) wire = body;
+  else {
+    const parsed = chatUpstreamResponseSchema.safeParse(body);
+    if (!parsed.success) throw invalidBody(body);
+    wire = parsed.data;
+  }
   if (wire.error !== undefined && wire.error !== null) throw parseChatInBandError(body);
   const choice = wire.choices?.[0];
   if (choice === undefined) throw invalidBody(body);

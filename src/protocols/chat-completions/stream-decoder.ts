@@ -4,7 +4,8 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeChatUpstreamArguments, mintChatToolCallId } from './response-decoder.js';
 import { parseChatInBandError } from './upstream-error.js';
 import { decodeChatUpstreamFinishReason, decodeChatUpstreamUsage, readChatUpstreamText } from './upstream-message.js';
-import { chatUpstreamChunkSchema, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
+import { isPlainChatChunk } from './upstream-fast-path.js';
+import { chatUpstreamChunkSchema, type ChatUpstreamChunk, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
 
 /** Upstream Chat SSE messages → canonical stream events, one message at a time. */
 export interface ChatStreamDecoder {
@@ -164,9 +165,13 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
     } catch (error) {
       return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not JSON.', error));
     }
-    const parsed = chatUpstreamChunkSchema.safeParse(json);
-    if (!parsed.success) return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
-    const chunk = parsed.data;
+    let chunk: ChatUpstreamChunk;
+    if (isPlainChatChunk(json)) chunk = json;
+    else {
+      const parsed = chatUpstreamChunkSchema.safeParse(json);
+      if (!parsed.success) return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
+      chunk = parsed.data;
+    }
     if (chunk.error !== undefined && chunk.error !== null) return fail(parseChatInBandError(json));
     if (!id && chunk.id) id = chunk.id;
     if (!model && chunk.model) model = chunk.model;

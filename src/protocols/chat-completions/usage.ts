@@ -1,4 +1,5 @@
 import type { Usage } from '../../canonical/index.js';
+import { definedFields } from '../defined-fields.js';
 
 /** Chat `usage` (openai `CompletionUsage`): prompt tokens include cached ones, completion tokens include reasoning. */
 export interface ChatUsage {
@@ -51,5 +52,5 @@ export function decodeChatUsage(usage: ChatUsageInput | null | undefined): Usage
     reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? undefined,
     totalTokens: usage?.total_tokens ?? undefined,
   };
-  return Object.fromEntries(Object.entries(counts).filter(([, value]) => value !== undefined));
+  return definedFields(counts);
 }

@@ -9,8 +9,9 @@ export function unmappedFields(
   mappedKeys: readonly string[],
 ): Record<string, unknown> | undefined {
   let rest: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(wire)) {
-    if (mappedKeys.includes(key) || value === undefined) continue;
+  for (const key in wire) {
+    const value = wire[key];
+    if (value === undefined || mappedKeys.includes(key)) continue;
     rest ??= {};
     rest[key] = value;
   }

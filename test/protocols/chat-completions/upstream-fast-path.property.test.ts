@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isPlainChatChunk, isPlainChatResponse } from '../../../src/protocols/chat-completions/upstream-fast-path.js';
+import { chatUpstreamChunkSchema, chatUpstreamResponseSchema } from '../../../src/protocols/chat-completions/upstream-schema.js';
+import { readChunkSse } from './upstream-fixtures.js';
+
+/** Usually a well-typed value, sometimes any JSON value (the wrong type for the field). */
+const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 });
+/** Usually absent. */
+const maybe = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 2 });
+const withoutUndefined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+const text = mostly(fc.oneof(fc.string(), fc.constant(null)));
+const count = mostly(fc.oneof(fc.nat(), fc.constant(null)));
+const usage = fc.oneof(
+  fc.constant(null),
+  fc
+    .record({
+      prompt_tokens: maybe(count),
+      completion_tokens: maybe(count),
+      total_tokens: maybe(count),
+      prompt_tokens_details: maybe(mostly(fc.record({ cached_tokens: maybe(count) }).map(withoutUndefined))),
+      completion_tokens_details: maybe(mostly(fc.record({ reasoning_tokens: maybe(count) }).map(withoutUndefined))),
+    })
+    .map(withoutUndefined),
+);
+const message = fc
+  .record({
+    role: maybe(text),
+    content: maybe(mostly(fc.oneof(fc.string(), fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }), { maxLength: 2 })))),
+    refusal: maybe(text),
+    reasoning_content: maybe(text),
+    tool_calls: maybe(fc.array(fc.record({ index: fc.nat(3), id: fc.string(), function: fc.record({ name: fc.string(), arguments: fc.string() }) }), { maxLength: 2 })),
+    annotations: maybe(mostly(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }))),
+    extra_vendor_field: maybe(fc.jsonValue({ maxDepth: 2 })),
+  })
+  .map(withoutUndefined);
+const envelope = (choice: fc.Arbitrary<unknown>) =>
+  fc
+    .record({
+      id: maybe(text),
+      object: maybe(fc.string()),
+      model: maybe(text),
+      choices: mostly(fc.array(choice, { maxLength: 2 })),
+      usage: maybe(mostly(usage)),
+      service_tier: maybe(text),
+      system_fingerprint: maybe(text),
+      error: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined, freq: 8 }),
+    })
+    .map(withoutUndefined);
+const chunk = envelope(
+  mostly(fc.record({ index: maybe(count), delta: maybe(mostly(message)), finish_reason: maybe(text), logprobs: maybe(fc.constant(null)) }).map(withoutUndefined)),
+);
+const response = envelope(
+  mostly(fc.record({ index: maybe(count), message: maybe(mostly(message)), finish_reason: maybe(text), logprobs: maybe(fc.jsonValue({ maxDepth: 1 })) }).map(withoutUndefined)),
+);
+
+describe('the Chat upstream fast path', () => {
+  it('should accept only chunks the chunk schema returns unchanged', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(chunk, (value) => {
+        if (!isPlainChatChunk(value)) return;
+        accepted += 1;
+        expect(chatUpstreamChunkSchema.parse(value)).toEqual(value);
+      }),
+      { numRuns: 2000 },
+    );
+    // The generator must reach the fast path often, or the property says nothing.
+    expect(accepted).toBeGreaterThan(40);
+  });
+
+  it('should accept only answers the response schema returns unchanged', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(response, (value) => {
+        if (!isPlainChatResponse(value)) return;
+        accepted += 1;
+        expect(chatUpstreamResponseSchema.parse(value)).toEqual(value);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(accepted).toBeGreaterThan(40);
+  });
+
+  it("should take OpenAI's own text chunks and leave tool-call chunks to the schema", () => {
+    const chunks = (name: string) =>
+      readChunkSse(name)
+        .split('\n\n')
+        .map((frame) => frame.replace(/^data: /, ''))
+        .filter((data) => data.startsWith('{'))
+        .map((data) => JSON.parse(data) as unknown);
+    expect(chunks('upstream-text').every(isPlainChatChunk)).toBe(true);
+    expect(chunks('upstream-tool-call').some((value) => !isPlainChatChunk(value))).toBe(true);
+  });
+});
