@@ -79,15 +79,22 @@ const DRAIN_BYTES = 64 * 1024;
 function drain(body: Readable, drainMs: number): void {
   if (body.readableEnded || body.destroyed) return;
   let left = DRAIN_BYTES;
+  body.on('error', () => undefined);
   const timer = setTimeout(() => body.destroy(), drainMs);
   timer.unref();
   body.once('close', () => clearTimeout(timer));
-  body.on('error', () => undefined);
   body.on('data', (chunk: Buffer) => {
     left -= chunk.length;
     if (left < 0) body.destroy();
   });
   body.resume();
+}
+
+/** Closes a body nobody reads any more; undici then emits an AbortError nobody needs to hear. */
+function close(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 /** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
@@ -196,7 +203,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           throw transportError(error, base.origin);
         } finally {
           if (complete) drain(response.body, drainMs);
-          else if (!response.body.destroyed) response.body.destroy();
+          else close(response.body);
         }
       })();
       return {
