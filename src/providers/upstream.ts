@@ -91,7 +91,7 @@ function drain(body: Readable, drainMs: number): void {
 }
 
 /** Closes a body nobody reads any more; undici then emits an AbortError nobody needs to hear. */
-function close(body: Readable): void {
+function closeUnread(body: Readable): void {
   if (body.destroyed) return;
   body.on('error', () => undefined);
   body.destroy();
@@ -203,7 +203,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           throw transportError(error, base.origin);
         } finally {
           if (complete) drain(response.body, drainMs);
-          else close(response.body);
+          else closeUnread(response.body);
         }
       })();
       return {
