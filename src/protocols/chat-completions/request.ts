@@ -7,6 +7,7 @@ import type {
 } from '../../canonical/index.js';
 import { decodeChatMessages } from './messages.js';
 import { createChatRequestError } from './request-error.js';
+import { decodePlainChatRequest } from './request-fast-path.js';
 import { chatRequestSchema, type ChatRequest, type ChatResponseFormat } from './schema.js';
 import { decodeChatToolChoice, decodeChatTools } from './tools.js';
 import { pickUnknownFields } from './unknown-fields.js';
@@ -156,6 +157,11 @@ function decodeExtensions(body: ChatRequest): Record<string, unknown> | undefine
  * // → { model: 'gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false }
  */
 export function decodeChatRequest(body: unknown): CanonicalRequest {
+  return decodePlainChatRequest(body) ?? decodeChatRequestBySchema(body);
+}
+
+/** The full decoder: every request `decodePlainChatRequest` does not recognise. Exported for its property test. */
+export function decodeChatRequestBySchema(body: unknown): CanonicalRequest {
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) throw createChatRequestError(parsed.error);
   const wire = parsed.data;
