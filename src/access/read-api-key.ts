@@ -6,7 +6,17 @@ export type PresentedKey =
   /** `Bearer Bearer …`: a key typed with its scheme into a field that adds the scheme again. */
   | { kind: 'double-bearer' };
 
-const bearer = /^Bearer\s+(.+)$/i;
+/**
+ * What follows a case-insensitive `Bearer` and at least one space, trimmed; undefined when `value`
+ * (already trimmed) has no such scheme. String operations rather than a regular expression: this
+ * runs on every request.
+ */
+function afterBearer(value: string): string | undefined {
+  if (value.length < 8 || value.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  const rest = value.slice(6);
+  const credentials = rest.trimStart();
+  return credentials.length === rest.length || credentials === '' ? undefined : credentials;
+}
 
 /**
  * The key a caller presented: `Authorization: Bearer <key>` everywhere, and `x-api-key` where
@@ -15,15 +25,13 @@ const bearer = /^Bearer\s+(.+)$/i;
 export function readApiKey(headers: IncomingHttpHeaders, acceptXApiKey: boolean): PresentedKey {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
-    const match = bearer.exec(authorization.trim());
-    if (match?.[1] !== undefined) {
-      const key = match[1].trim();
-      return bearer.test(key) ? { kind: 'double-bearer' } : { kind: 'key', key };
-    }
+    const key = afterBearer(authorization.trim());
+    if (key !== undefined) return afterBearer(key) === undefined ? { kind: 'key', key } : { kind: 'double-bearer' };
   }
   const headerKey = headers['x-api-key'];
   if (acceptXApiKey && typeof headerKey === 'string' && headerKey !== '') {
-    return bearer.test(headerKey.trim()) ? { kind: 'double-bearer' } : { kind: 'key', key: headerKey.trim() };
+    const key = headerKey.trim();
+    return afterBearer(key) === undefined ? { kind: 'key', key } : { kind: 'double-bearer' };
   }
   return { kind: 'none' };
 }

@@ -39,7 +39,9 @@ function parseJson(text: string): unknown {
 
 /** The body after any Content-Encoding is undone, or a 415 for an encoding we cannot undo. */
 function decodedBody(req: HttpRequest): Readable {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const header = req.headers['content-encoding'];
+  if (header === undefined) return req;
+  const encoding = header.trim().toLowerCase();
   const inflate =
     encoding === 'identity' ? undefined
     : encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip()
@@ -54,7 +56,9 @@ function decodedBody(req: HttpRequest): Readable {
 
 /** Any content type is read as JSON (some clients omit the header), but only in UTF-8. */
 function checkCharset(req: HttpRequest): void {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  const type = req.headers['content-type'];
+  if (type === undefined || type === 'application/json') return; // what nearly every client sends
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(`charset '${charset}'`);
 }
 

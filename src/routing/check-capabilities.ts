@@ -36,16 +36,16 @@ export function checkCapabilities(check: CapabilityCheck): void {
   const { request, inbound, upstream, modelId, capabilities } = check;
 
   if (inbound !== upstream) {
-    const extensions = request.extensions?.[inbound] ?? {};
-    for (const field of Object.keys(extensions)) {
+    const extensions = request.extensions?.[inbound];
+    for (const field in extensions) {
       if (!check.hintFields.has(field)) throw unsupported(`the '${field}' field`, modelId, field);
     }
   }
 
   if (request.stream && !capabilities.streaming) throw unsupported('streaming', modelId, 'stream');
-  const functionTools = request.tools?.filter((tool) => tool.type === 'function') ?? [];
-  if (functionTools.length > 0 && !capabilities.tools) throw unsupported('tools', modelId, 'tools');
-  for (const tool of request.tools ?? []) {
+  const tools = request.tools ?? [];
+  if (tools.some((tool) => tool.type === 'function') && !capabilities.tools) throw unsupported('tools', modelId, 'tools');
+  for (const tool of tools) {
     if (tool.type === 'provider-defined' && !capabilities.providerTools.includes(tool.protocol)) {
       throw unsupported(`the '${tool.kind}' tool`, modelId, 'tools');
     }

@@ -36,7 +36,8 @@ function flatName(namespace: string, name: string, taken: ReadonlySet<string>): 
  * namespace back. Undefined when the request has no namespaced tools.
  */
 export function flattenToolNamespaces(request: CanonicalRequest): FlattenedNamespaces | undefined {
-  const functions = (request.tools ?? []).filter((tool) => tool.type === 'function');
+  if (request.tools === undefined) return undefined;
+  const functions = request.tools.filter((tool) => tool.type === 'function');
   if (!functions.some((tool) => tool.namespace !== undefined)) return undefined;
 
   const taken = new Set(functions.filter((tool) => tool.namespace === undefined).map((tool) => tool.name));

@@ -31,11 +31,13 @@ export function encodeChatTextContent(
   dialect: ChatDialect,
   skip: readonly string[] = [],
 ): string | ChatWirePart[] {
-  const carriesFields = parts.some((part) => Object.keys(readChatExtensionFields(part, skip)).length > 0);
+  const carriesFields = parts.some(
+    (part) => part.extensions?.chat !== undefined && Object.keys(readChatExtensionFields(part, skip)).length > 0,
+  );
   if (carriesFields || (dialect.textPartArrays && parts.length > 1)) {
     return parts.map((part) => encodeChatTextPart(part, skip));
   }
-  return parts.map((part) => part.text).join('\n');
+  return parts.length === 1 ? parts[0]!.text : parts.map((part) => part.text).join('\n');
 }
 
 function mediaUrl(source: MediaSource, what: string, scope: ChatPartScope): string {

@@ -6,6 +6,9 @@ import type { Extensions } from '../../canonical/index.js';
  */
 const markerKeys: ReadonlySet<string> = new Set(['source']);
 
+/** What most owners carry: shared, so reading nothing allocates nothing. Never written to. */
+const noFields: Record<string, unknown> = Object.freeze({});
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -20,6 +23,7 @@ export function readChatExtensionFields(
   skip: readonly string[] = [],
 ): Record<string, unknown> {
   const fields = owner?.extensions?.chat;
+  if (fields === undefined) return noFields;
   const kept: Record<string, unknown> = {};
   for (const key in fields) {
     if (!markerKeys.has(key) && !skip.includes(key)) kept[key] = fields[key];

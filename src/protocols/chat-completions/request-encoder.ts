@@ -6,7 +6,6 @@ import { encodeChatReasoningFields } from './reasoning-encoder.js';
 import { encodeChatToolFields } from './tools-encoder.js';
 import { createUnsupportedFeatureError } from './unsupported-feature.js';
 import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
-import { definedFields } from '../defined-fields.js';
 
 /** A Chat Completions request body as sent upstream. */
 export interface ChatWireRequest {
@@ -47,29 +46,32 @@ function encodeResponseFormat(
   }
 }
 
-function encodeSampling(request: CanonicalRequest, dialect: ChatDialect): Record<string, unknown> {
-  const { sampling = {}, model } = request;
+/** Sampling settings onto `body`, in the dialect's field names. */
+function addSampling(body: ChatWireRequest, request: CanonicalRequest, dialect: ChatDialect): void {
+  const { sampling, model } = request;
+  if (sampling === undefined) return;
   if (sampling.topK !== undefined && !dialect.topK) throw createUnsupportedFeatureError('top_k', model, 'top_k');
   if (sampling.seed !== undefined && dialect.seedField === 'none') throw createUnsupportedFeatureError('seed', model, 'seed');
-  const fields: Record<string, unknown> = {
-    temperature: sampling.temperature,
-    top_p: sampling.topP,
-    top_k: sampling.topK,
-    presence_penalty: sampling.presencePenalty,
-    frequency_penalty: sampling.frequencyPenalty,
-    [dialect.seedField]: sampling.seed,
-  };
-  return definedFields(fields);
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
+  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
+  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
+  if (sampling.seed !== undefined) body[dialect.seedField] = sampling.seed;
 }
 
-function encodeMetadata(request: CanonicalRequest, dialect: ChatDialect): Record<string, unknown> {
+/** The end user and tags onto `body`, where the dialect has fields for them. */
+function addMetadata(body: ChatWireRequest, request: CanonicalRequest, dialect: ChatDialect): void {
   const { userId, tags } = request.metadata ?? {};
-  return {
-    ...(userId === undefined || dialect.userField === 'none'
-      ? {}
-      : { [dialect.userField]: dialect.userField === 'safety_identifier' ? encodeOpenAISafetyIdentifier(userId) : userId }),
-    ...(tags === undefined || !dialect.metadata ? {} : { metadata: tags }),
-  };
+  if (userId !== undefined && dialect.userField !== 'none') {
+    body[dialect.userField] = dialect.userField === 'safety_identifier' ? encodeOpenAISafetyIdentifier(userId) : userId;
+  }
+  if (tags !== undefined && dialect.metadata) body.metadata = tags;
+}
+
+/** `fields` onto `body` (helpers return small objects for the rarer features). */
+function assign(body: ChatWireRequest, fields: object): void {
+  for (const key in fields) body[key] = (fields as Record<string, unknown>)[key];
 }
 
 /**
@@ -77,21 +79,15 @@ function encodeMetadata(request: CanonicalRequest, dialect: ChatDialect): Record
  * `logit_bias`, vendor extras, …) the dialect takes. A field it does not take is dropped when it
  * is a hint and refused otherwise.
  */
-function passthroughFields(request: CanonicalRequest, options: ChatEncodeOptions): Record<string, unknown> {
+function passthroughFields(fields: Record<string, unknown>, model: string, options: ChatEncodeOptions): Record<string, unknown> {
   const { only, except } = options.dialect.extensionFields;
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(request.extensions?.chat ?? {})) {
+  for (const key in fields) {
     const allowed = (only === undefined || only.includes(key)) && !(except ?? []).includes(key);
-    if (allowed) kept[key] = value;
-    else if (!options.hintFields.has(key)) throw createUnsupportedFeatureError(`the '${key}' field`, request.model, key);
+    if (allowed) kept[key] = fields[key];
+    else if (!options.hintFields.has(key)) throw createUnsupportedFeatureError(`the '${key}' field`, model, key);
   }
   return kept;
-}
-
-function encodeStreamFields(request: CanonicalRequest, dialect: ChatDialect): { stream: boolean; [field: string]: unknown } {
-  if (!request.stream) return { stream: false };
-  // Always asked for (not only when the caller wants it): usage is needed for other protocols' answers and the ledger.
-  return dialect.streamUsage === 'include_usage' ? { stream: true, stream_options: { include_usage: true } } : { stream: true };
 }
 
 /**
@@ -111,17 +107,21 @@ function encodeStreamFields(request: CanonicalRequest, dialect: ChatDialect): { 
 export function encodeChatRequest(request: CanonicalRequest, options: ChatEncodeOptions): ChatWireRequest {
   const { dialect } = options;
   const { model } = request;
+  // Built field by field in wire order: this runs on every request.
   const body: ChatWireRequest = {
     model,
     messages: encodeChatMessages(request.system, request.messages, { dialect, model }),
-    ...encodeStreamFields(request, dialect),
-    ...(request.maxOutputTokens === undefined ? {} : { [dialect.maxTokensField]: request.maxOutputTokens }),
-    ...encodeSampling(request, dialect),
-    ...(request.stopSequences === undefined ? {} : { stop: request.stopSequences }),
-    ...encodeChatToolFields(request, dialect),
-    ...encodeResponseFormat(request.responseFormat, dialect, model),
-    ...encodeChatReasoningFields(request.reasoning, dialect, model),
-    ...encodeMetadata(request, dialect),
+    stream: request.stream === true,
   };
-  return mergeChatFields(body, passthroughFields(request, options));
+  // Always asked for (not only when the caller wants it): usage is needed for other protocols' answers and the ledger.
+  if (request.stream && dialect.streamUsage === 'include_usage') body.stream_options = { include_usage: true };
+  if (request.maxOutputTokens !== undefined) body[dialect.maxTokensField] = request.maxOutputTokens;
+  addSampling(body, request, dialect);
+  if (request.stopSequences !== undefined) body.stop = request.stopSequences;
+  if (request.tools !== undefined) assign(body, encodeChatToolFields(request, dialect));
+  if (request.responseFormat !== undefined) assign(body, encodeResponseFormat(request.responseFormat, dialect, model));
+  if (request.reasoning !== undefined) assign(body, encodeChatReasoningFields(request.reasoning, dialect, model));
+  if (request.metadata !== undefined) addMetadata(body, request, dialect);
+  const chatFields = request.extensions?.chat;
+  return chatFields === undefined ? body : mergeChatFields(body, passthroughFields(chatFields, request.model, options));
 }

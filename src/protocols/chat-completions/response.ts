@@ -70,34 +70,32 @@ export function encodeChatThinkingBlock(part: ReasoningPart): ChatThinkingBlockO
   return { type: 'thinking', thinking: part.text, ...signature };
 }
 
-function joinText(parts: readonly { text: string }[]): string | null {
-  return parts.length === 0 ? null : parts.map((part) => part.text).join('');
-}
-
+/** One pass over the parts: this runs on every answer. */
 function encodeMessage(content: readonly AssistantContentPart[], legacyFunctions: boolean): ChatResponseMessage {
-  const reasoning = content.filter((part): part is ReasoningPart => part.type === 'reasoning');
-  const calls = content.map(encodeToolCall).filter((call) => call !== undefined);
-  const message: ChatResponseMessage = {
-    role: 'assistant',
-    content: joinText(content.filter((part) => part.type === 'text')),
-    refusal: joinText(content.filter((part) => part.type === 'refusal')),
-    annotations: [],
-  };
-  const firstCall = calls[0];
+  let text: string | undefined;
+  let refusal: string | undefined;
+  let reasoning: ReasoningPart[] | undefined;
+  let calls: ChatResponseToolCall[] | undefined;
+  for (const part of content) {
+    if (part.type === 'text') text = text === undefined ? part.text : text + part.text;
+    else if (part.type === 'refusal') refusal = refusal === undefined ? part.text : refusal + part.text;
+    else if (part.type === 'reasoning') (reasoning ??= []).push(part);
+    else {
+      const call = encodeToolCall(part);
+      if (call !== undefined) (calls ??= []).push(call);
+    }
+  }
+  const message: ChatResponseMessage = { role: 'assistant', content: text ?? null, refusal: refusal ?? null, annotations: [] };
+  const firstCall = calls?.[0];
   if (legacyFunctions && firstCall?.type === 'function') message.function_call = firstCall.function;
-  else if (calls.length > 0) message.tool_calls = calls;
-  if (reasoning.length > 0) {
+  else if (calls !== undefined) message.tool_calls = calls;
+  if (reasoning !== undefined) {
     message.reasoning_content = reasoning.map((part) => part.text).join('');
     if (reasoning.some((part) => part.signature !== undefined || part.redactedData !== undefined)) {
       message.thinking_blocks = reasoning.map(encodeChatThinkingBlock);
     }
   }
   return message;
-}
-
-function stringField(extensions: Record<string, unknown> | undefined, key: string): Record<string, string> {
-  const value = extensions?.[key];
-  return typeof value === 'string' ? { [key]: value } : {};
 }
 
 /**
@@ -115,7 +113,7 @@ export function encodeChatResponse(response: CanonicalResponse, context: EncodeC
   const callsFinish =
     message.function_call !== undefined ? 'function_call' : message.tool_calls !== undefined ? 'tool_calls' : undefined;
   const extensions = response.extensions?.chat;
-  return {
+  const body: ChatResponse = {
     id: encodeChatCompletionId(response.id, context.requestId),
     object: 'chat.completion',
     created: context.created,
@@ -129,7 +127,8 @@ export function encodeChatResponse(response: CanonicalResponse, context: EncodeC
       },
     ],
     usage: encodeChatUsage(response.usage),
-    ...stringField(extensions, 'service_tier'),
-    ...stringField(extensions, 'system_fingerprint'),
   };
+  if (typeof extensions?.service_tier === 'string') body.service_tier = extensions.service_tier;
+  if (typeof extensions?.system_fingerprint === 'string') body.system_fingerprint = extensions.system_fingerprint;
+  return body;
 }

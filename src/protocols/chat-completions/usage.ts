@@ -1,5 +1,4 @@
 import type { Usage } from '../../canonical/index.js';
-import { definedFields } from '../defined-fields.js';
 
 /** Chat `usage` (openai `CompletionUsage`): prompt tokens include cached ones, completion tokens include reasoning. */
 export interface ChatUsage {
@@ -44,13 +43,17 @@ export function encodeChatUsage(usage: Usage): ChatUsage {
 
 /** Chat `usage` → canonical; missing counts stay `undefined`. */
 export function decodeChatUsage(usage: ChatUsageInput | null | undefined): Usage {
-  const counts: Usage = {
-    inputTokens: usage?.prompt_tokens ?? undefined,
-    outputTokens: usage?.completion_tokens ?? undefined,
-    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? undefined,
-    cacheWriteTokens: usage?.prompt_tokens_details?.cache_write_tokens ?? undefined,
-    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? undefined,
-    totalTokens: usage?.total_tokens ?? undefined,
-  };
-  return definedFields(counts);
+  const counts: Usage = {};
+  if (usage === undefined || usage === null) return counts;
+  // Field by field rather than a literal filtered afterwards: this runs on every answer.
+  if (typeof usage.prompt_tokens === 'number') counts.inputTokens = usage.prompt_tokens;
+  if (typeof usage.completion_tokens === 'number') counts.outputTokens = usage.completion_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') counts.cachedInputTokens = cached;
+  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens;
+  if (typeof cacheWrite === 'number') counts.cacheWriteTokens = cacheWrite;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') counts.reasoningTokens = reasoning;
+  if (typeof usage.total_tokens === 'number') counts.totalTokens = usage.total_tokens;
+  return counts;
 }

@@ -52,6 +52,7 @@ function wireFields(extensions: Extensions | undefined): Record<string, unknown>
 export function encodeMessagesContentBlock(part: AssistantContentPart): MessagesResponseContentBlock | undefined {
   switch (part.type) {
     case 'text': {
+      if (part.extensions?.messages === undefined) return { type: 'text', text: part.text };
       // `citations` only when there are some: the AI SDK (3.x) rejects `citations: null`.
       const { citations, ...extra } = wireFields(part.extensions);
       return { ...extra, type: 'text', text: part.text, ...(Array.isArray(citations) ? { citations } : {}) };

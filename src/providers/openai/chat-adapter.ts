@@ -41,10 +41,15 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
   const upstream = createUpstream({ ...config.upstream, parseError: parseChatError });
   const target = config.target ?? ((model: string): ChatTarget => ({ path: '/chat/completions', model }));
 
+  const encodeOptions = { dialect: config.dialect, hintFields: chatCodec.hintFields };
+
   const prepare = (request: CanonicalRequest, stream: boolean): { body: ChatWireRequest; where: ChatTarget } => {
     const where = target(request.model);
-    const body = encodeChatRequest({ ...request, stream }, { dialect: config.dialect, hintFields: chatCodec.hintFields });
-    return { body: { ...body, model: where.model }, where };
+    const encodable = request.stream === stream ? request : { ...request, stream };
+    const body = encodeChatRequest(encodable, encodeOptions);
+    // The body is this call's own object: the upstream's id for the model replaces ours in place.
+    body.model = where.model;
+    return { body, where };
   };
 
   return {
