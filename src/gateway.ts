@@ -10,7 +10,7 @@ import type { InboundCodec } from './protocols/codec.js';
 import { chatCodec } from './protocols/chat-completions/index.js';
 import { messagesCodec } from './protocols/messages/index.js';
 import { responsesCodec } from './protocols/responses/index.js';
-import { createGenerationHandler, stampRequestId } from './serve-generation.js';
+import { createGenerationHandler } from './serve-generation.js';
 import { createModelsHandlers } from './serve-models.js';
 import { createCountTokensHandler } from './serve-count-tokens.js';
 
@@ -41,7 +41,6 @@ function apiRootOf(req: HttpRequest): string {
 
 function sendGatewayError(req: HttpRequest, res: ServerResponse, path: string, error: GatewayError): void {
   const requestId = createRequestId();
-  stampRequestId(res, requestId);
   sendError(res, codecFor(req, path), error, requestId);
 }
 

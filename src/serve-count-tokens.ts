@@ -12,7 +12,7 @@ import { messagesCodec } from './protocols/messages/index.js';
 import { createProviderContext, RequestAbort } from './providers/request-abort.js';
 import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
-import { checkAccess, pickClientHeaders, stampRequestId, type EndpointRules } from './serve-generation.js';
+import { checkAccess, pickClientHeaders, type EndpointRules } from './serve-generation.js';
 import { estimateInputTokens } from './usage/estimate-input-tokens.js';
 
 /**
@@ -23,7 +23,6 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions, rules:
   const readBody = createJsonBodyReader(options.bodyLimit);
   return async (req, res) => {
     const requestId = createRequestId();
-    stampRequestId(res, requestId);
     const abort = new RequestAbort();
     res.on('close', () => abort.abort());
     try {
@@ -42,7 +41,7 @@ export function createCountTokensHandler(options: ResolvedGatewayOptions, rules:
       const inputTokens = model.adapter.countTokens
         ? await model.adapter.countTokens(upstreamRequest, context)
         : await estimateInputTokens(upstreamRequest);
-      sendJson(res, 200, encodeMessagesCountTokensResponse(inputTokens));
+      sendJson(res, 200, encodeMessagesCountTokensResponse(inputTokens), requestId);
     } catch (error) {
       sendError(res, messagesCodec, toGatewayError(error, options.logger, requestId), requestId);
     }

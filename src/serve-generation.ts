@@ -17,12 +17,6 @@ import { omitHostedTools } from './routing/omit-hosted-tools.js';
 import { resolveModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
 
-/** Stamps the request id on the answer; Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
-export function stampRequestId(res: HttpResponse, requestId: string): void {
-  res.setHeader('x-request-id', requestId);
-  res.setHeader('request-id', requestId);
-}
-
 /**
  * Checks the caller's key when keys are required; x-api-key counts on Anthropic-style calls.
  * Returns a promise only when the key verifier is asynchronous (configured keys are checked at once).
@@ -65,7 +59,7 @@ async function sendStream(
     ahead.push(step.value);
 
     const encoder = codec.createStreamEncoder(encodeContext);
-    startSse(res);
+    startSse(res, encodeContext.requestId);
     let finished = false;
     for (const event of ahead) {
       finished ||= event.type === 'finish';
@@ -118,8 +112,8 @@ export function createGenerationHandler(
 ): EndpointHandler {
   const readBody = createJsonBodyReader(options.bodyLimit);
   return async (req, res) => {
+    // The request id goes on the answer's headers with the answer (sendJson, startSse, sendError).
     const requestId = createRequestId();
-    stampRequestId(res, requestId);
     const abort = new RequestAbort();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -157,7 +151,7 @@ export function createGenerationHandler(
         await sendStream(res, codec, restored, encodeContext, abort, options.logger);
       } else {
         const response = await model.adapter.generate(providerRequest, context);
-        sendJson(res, 200, codec.encodeResponse(flattened ? flattened.restoreResponse(response) : response, encodeContext));
+        sendJson(res, 200, codec.encodeResponse(flattened ? flattened.restoreResponse(response) : response, encodeContext), requestId);
       }
     } catch (error) {
       if (abort.aborted && !res.headersSent) return; // the client left; nobody to answer

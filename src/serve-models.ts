@@ -5,7 +5,7 @@ import type { HttpRequest, HttpResponse } from './http/types.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { resolveModel, type ResolvedModel } from './routing/resolve-model.js';
 import type { ResolvedGatewayOptions } from './options.js';
-import { checkAccess, stampRequestId } from './serve-generation.js';
+import { checkAccess } from './serve-generation.js';
 
 interface ModelCodecs {
   openai: InboundCodec;
@@ -68,11 +68,10 @@ export interface ModelsHandlers {
 export function createModelsHandlers(codecs: ModelCodecs, options: ResolvedGatewayOptions): ModelsHandlers {
   const answer = async (req: HttpRequest, res: HttpResponse, body: () => unknown) => {
     const requestId = createRequestId();
-    stampRequestId(res, requestId);
     const anthropic = isAnthropicCall(req);
     try {
       await checkAccess(req, options, anthropic);
-      sendJson(res, 200, body());
+      sendJson(res, 200, body(), requestId);
     } catch (error) {
       sendError(res, anthropic ? codecs.anthropic : codecs.openai, toGatewayError(error, options.logger, requestId), requestId);
     }

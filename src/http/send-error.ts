@@ -19,6 +19,5 @@ export function toGatewayError(error: unknown, logger: Logger, requestId: string
 /** Writes `error` as `codec`'s protocol-native error answer. */
 export function sendError(res: HttpResponse, codec: InboundCodec, error: GatewayError, requestId: string): void {
   const rendered = codec.renderError(error, requestId);
-  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
-  sendJson(res, rendered.status, rendered.body);
+  sendJson(res, rendered.status, rendered.body, requestId, rendered.headers);
 }

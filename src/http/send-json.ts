@@ -1,10 +1,24 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpResponse } from './types.js';
 
-/** Sends a JSON answer without the host app's JSON settings (`json spaces`, replacers) touching it. */
-export function sendJson(res: HttpResponse, status: number, body: unknown): void {
+/** The request id headers: Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
+export function requestIdHeaders(headers: OutgoingHttpHeaders, requestId: string | undefined): OutgoingHttpHeaders {
+  if (requestId !== undefined) {
+    headers['x-request-id'] = requestId;
+    headers['request-id'] = requestId;
+  }
+  return headers;
+}
+
+/**
+ * Sends a JSON answer without the host app's JSON settings (`json spaces`, replacers) touching it.
+ * All headers go in one `writeHead`: cheaper than `setHeader` each, and merged with any a host
+ * app set before.
+ */
+export function sendJson(res: HttpResponse, status: number, body: unknown, requestId?: string, extraHeaders?: Record<string, string>): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) };
+  if (extraHeaders !== undefined) for (const name in extraHeaders) headers[name] = extraHeaders[name];
+  res.writeHead(status, requestIdHeaders(headers, requestId));
   res.end(text);
 }

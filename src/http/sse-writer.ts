@@ -1,16 +1,19 @@
 import { once } from 'node:events';
+import { requestIdHeaders } from './send-json.js';
 import type { HttpResponse } from './types.js';
 
 /**
  * Starts an SSE answer. `no-transform` keeps compression middleware from buffering the stream,
  * `X-Accel-Buffering: no` does the same for nginx.
  */
-export function startSse(res: HttpResponse): void {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache, no-transform');
-  res.setHeader('Connection', 'keep-alive');
-  res.setHeader('X-Accel-Buffering', 'no');
+export function startSse(res: HttpResponse, requestId: string): void {
+  const headers = {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  };
+  res.writeHead(200, requestIdHeaders(headers, requestId));
   res.flushHeaders();
 }
 

@@ -68,6 +68,33 @@ describe('gateway() inside a host app', () => {
   });
 });
 
+describe('gateway() after host middleware that sets headers', () => {
+  const app = express();
+  app.use((_req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('X-Host', 'kept');
+    next();
+  });
+  app.use(gateway({ apiKeys: [TEST_KEY], logger: silentLogger }));
+  const call = (body: object) => request(app).post('/v1/chat/completions').set('Authorization', `Bearer ${TEST_KEY}`).send(body);
+
+  it('should keep the host headers and add the request id on answers, streams and errors alike', async () => {
+    const answers = [
+      await call({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }),
+      await call({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+      await call({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hi' }] }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404]);
+    expect(answers[1]?.headers['content-type']).toContain('text/event-stream');
+    for (const answer of answers) {
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+      expect(answer.headers['x-host']).toBe('kept');
+      expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(answer.headers['request-id']).toBe(answer.headers['x-request-id']);
+    }
+  });
+});
+
 describe('gateway() mounted at a path, called by the openai SDK', () => {
   let running: RunningGateway;
   beforeAll(async () => {
