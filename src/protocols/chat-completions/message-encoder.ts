@@ -44,6 +44,9 @@ function systemMessageFields(part: TextPart, dialect: ChatDialect): ChatWireMess
  * parts that came from one wire message (same role and name) form one message again.
  */
 function encodeSystem(parts: readonly TextPart[], dialect: ChatDialect): ChatWireMessage[] {
+  // The usual case, one plain instruction, without grouping.
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only !== undefined && only.extensions === undefined) return [{ role: 'system', content: only.text }];
   const groups: { fields: ChatWireMessage; parts: TextPart[] }[] = [];
   for (const part of parts) {
     const fields = systemMessageFields(part, dialect);
