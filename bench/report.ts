@@ -73,7 +73,7 @@ const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅
 /** A Markdown table: one column group per path. */
 export function renderTable(
   results: Record<string, { passthrough: Measured; switchyard: Measured }>,
-  run: { date: string; node: string; seconds: number; worstForeignShare: number },
+  run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number },
   floors: Record<string, Floor> = {},
 ): string {
   const paths = Object.keys(results);
@@ -95,7 +95,7 @@ export function renderTable(
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, wrk + mock upstream on core 1;`,
-    `${run.seconds} s per wrk run; ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per wrk run; ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
     '',
     ...lines,
     ...renderFloors(results, floors),

@@ -3,6 +3,7 @@
 //   --profile      also profile the gateway (node --cpu-prof) under load and print the hottest functions
 //   --profile-only only that
 //   --seconds N    length of each wrk measurement (default 5)
+//   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 3)
 //   --paths a,b    chat, messages (default both)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -18,10 +19,12 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     'profile-only': { type: 'boolean', default: false },
     seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     paths: { type: 'string', default: 'chat,messages' },
   },
 });
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const paths = (values.paths ?? '').split(',') as BenchPath[];
 const here = import.meta.dirname;
 const benchDir = join(here, '..');
@@ -173,27 +176,35 @@ const PACED_CONCURRENCY = 100;
 const PACED_DELAY_MS = 20;
 const OPEN_STREAMS = 2000;
 
-async function measure(name: string, server: Started, upstream: Started, path: BenchPath): Promise<Measured> {
-  log(`${name} · ${path}`);
-  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
-  await checkTarget(server, path);
-  await wrk(server, path, false, 64, 2); // warm-up: JIT, connection pools
-  const c1 = await wrk(server, path, false, 1, seconds);
-  log(`  c1     ${c1.perSecond.toFixed(0)} req/s, p50 ${c1.p50Ms.toFixed(3)} ms`);
-  const c64 = await wrk(server, path, false, 64, seconds);
-  log(`  c64    ${c64.perSecond.toFixed(0)} req/s, p50 ${c64.p50Ms.toFixed(2)} ms, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
-  await wrk(server, path, true, 64, 1); // warm-up of the stream path
-  const streams = await wrk(server, path, true, 64, seconds);
-  log(`  stream ${streams.perSecond.toFixed(0)} streams/s, ${streams.cpuPerRequestUs.toFixed(0)} µs CPU/stream`);
-  const ttfb = await streamClient<{ p50Ms: number; p99Ms: number }>('ttfb', server, path, 300);
-  log(`  ttfb   p50 ${ttfb.p50Ms.toFixed(3)} ms`);
+type Wrk = Awaited<ReturnType<typeof wrk>>;
 
+/** One round of the wrk measurements on one server: concurrency 1, concurrency 64, 50-chunk streams. */
+async function loadRound(name: string, server: Started, path: BenchPath): Promise<{ c1: Wrk; c64: Wrk; streams: Wrk }> {
+  const c1 = await wrk(server, path, false, 1, seconds);
+  const c64 = await wrk(server, path, false, 64, seconds);
+  const streams = await wrk(server, path, true, 64, seconds);
+  log(
+    `  ${name.padEnd(11)} c1 p50 ${c1.p50Ms.toFixed(3)} ms · c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req · ` +
+      `${streams.perSecond.toFixed(0)} streams/s, ${streams.cpuPerRequestUs.toFixed(0)} µs CPU/stream`,
+  );
+  return { c1, c64, streams };
+}
+
+/** One round of the streaming client measurements: time to first byte, then CPU per paced event. */
+async function streamRound(name: string, server: Started, upstream: Started, path: BenchPath): Promise<{ ttfbP50Ms: number; cpuPerEventUs: number }> {
+  await setUpstreamMode(upstream, { delayMs: 0 });
+  const ttfb = await streamClient<{ p50Ms: number; p99Ms: number }>('ttfb', server, path, 300);
   await setUpstreamMode(upstream, { delayMs: PACED_DELAY_MS });
   const pacedBefore = cpuMicros(server.pid);
   await streamClient('paced', server, path, PACED_STREAMS, PACED_CONCURRENCY);
   const cpuPerEventUs = (cpuMicros(server.pid) - pacedBefore) / (PACED_STREAMS * STREAM_CHUNKS);
-  log(`  paced  ${cpuPerEventUs.toFixed(1)} µs CPU/event`);
+  await setUpstreamMode(upstream, { delayMs: 0 });
+  log(`  ${name.padEnd(11)} ttfb p50 ${ttfb.p50Ms.toFixed(3)} ms · ${cpuPerEventUs.toFixed(1)} µs CPU/paced event`);
+  return { ttfbP50Ms: ttfb.p50Ms, cpuPerEventUs };
+}
 
+/** Memory per stream with OPEN_STREAMS streams held open. */
+async function openStreams(name: string, server: Started, upstream: Started, path: BenchPath): Promise<{ kbPerStream: number; flowing: number }> {
   await setUpstreamMode(upstream, { delayMs: 0, hold: true });
   await sleep(500);
   const rssBefore = rssKb(server.pid);
@@ -211,28 +222,54 @@ async function measure(name: string, server: Started, upstream: Started, path: B
   });
   await sleep(500);
   const kbPerStream = (rssKb(server.pid) - rssBefore) / OPEN_STREAMS;
-  log(`  open   ${flowing} of ${OPEN_STREAMS} streams flowing; ${kbPerStream.toFixed(1)} KB/stream`);
+  log(`  ${name.padEnd(11)} ${flowing} of ${OPEN_STREAMS} streams flowing; ${kbPerStream.toFixed(1)} KB/stream`);
   debug('closing the open streams');
   holder.kill('SIGTERM');
   await holderExit;
   children.delete(holder);
-  debug('closed');
   await setUpstreamMode(upstream, { hold: false });
-  debug('upstream mode reset');
   await sleep(1000); // let the server close the aborted streams
+  return { kbPerStream, flowing };
+}
 
-  return {
-    c1: { perSecond: c1.perSecond, p50Ms: c1.p50Ms, p99Ms: c1.p99Ms },
-    c64: { perSecond: c64.perSecond, p50Ms: c64.p50Ms, p99Ms: c64.p99Ms },
-    cpuPerRequestUs: c64.cpuPerRequestUs,
-    streamsPerSecond: streams.perSecond,
-    cpuPerStreamUs: streams.cpuPerRequestUs,
-    ttfbP50Ms: ttfb.p50Ms,
-    cpuPerEventUs,
-    kbPerOpenStream: kbPerStream,
-    openStreams: flowing,
-    errors: c1.errors + c64.errors + streams.errors,
-  };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/**
+ * Measures the passthrough and Switchyard on one path in alternating rounds, so that a slow spell of
+ * this shared machine falls on both rather than on one; each metric is the median of its rounds.
+ */
+async function measurePair(servers: { passthrough: Started; switchyard: Started }, upstream: Started, path: BenchPath) {
+  log(`${path}: ${rounds} alternating rounds`);
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const entries = Object.entries(servers) as ['passthrough' | 'switchyard', Started][];
+  for (const [, server] of entries) {
+    await checkTarget(server, path);
+    await wrk(server, path, false, 64, 2); // warm-up: JIT, connection pools
+    await wrk(server, path, true, 64, 1);
+  }
+  const loads = { passthrough: [] as Awaited<ReturnType<typeof loadRound>>[], switchyard: [] as Awaited<ReturnType<typeof loadRound>>[] };
+  const streams = { passthrough: [] as Awaited<ReturnType<typeof streamRound>>[], switchyard: [] as Awaited<ReturnType<typeof streamRound>>[] };
+  for (let round = 0; round < rounds; round++) for (const [name, server] of entries) loads[name].push(await loadRound(name, server, path));
+  for (let round = 0; round < rounds; round++) for (const [name, server] of entries) streams[name].push(await streamRound(name, server, upstream, path));
+  const result = {} as Record<'passthrough' | 'switchyard', Measured>;
+  for (const [name, server] of entries) {
+    const open = await openStreams(name, server, upstream, path);
+    const load = loads[name];
+    const pick = (get: (round: (typeof load)[number]) => number) => median(load.map(get));
+    result[name] = {
+      c1: { perSecond: pick((r) => r.c1.perSecond), p50Ms: pick((r) => r.c1.p50Ms), p99Ms: pick((r) => r.c1.p99Ms) },
+      c64: { perSecond: pick((r) => r.c64.perSecond), p50Ms: pick((r) => r.c64.p50Ms), p99Ms: pick((r) => r.c64.p99Ms) },
+      cpuPerRequestUs: pick((r) => r.c64.cpuPerRequestUs),
+      streamsPerSecond: pick((r) => r.streams.perSecond),
+      cpuPerStreamUs: pick((r) => r.streams.cpuPerRequestUs),
+      ttfbP50Ms: median(streams[name].map((r) => r.ttfbP50Ms)),
+      cpuPerEventUs: median(streams[name].map((r) => r.cpuPerEventUs)),
+      kbPerOpenStream: open.kbPerStream,
+      openStreams: open.flowing,
+      errors: load.reduce((sum, r) => sum + r.c1.errors + r.c64.errors + r.streams.errors, 0),
+    };
+  }
+  return result;
 }
 
 /** The Express floor answers JSON only: its non-streaming numbers are the reference. */
@@ -271,15 +308,13 @@ async function main(): Promise<void> {
     const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
     const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
     const floor = await startServer(0, 'express-floor.js', [upstream.url]);
-    const passthroughResult = await measure('passthrough', passthrough, upstream, path);
-    const switchyardResult = await measure('switchyard', gatewayServer, upstream, path);
+    results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     floors[path] = await measureFloor(floor, path);
-    results[path] = { passthrough: passthroughResult, switchyard: switchyardResult };
     await stopServer(passthrough);
     await stopServer(gatewayServer);
     await stopServer(floor);
   }
-  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, worstForeignShare }, floors);
+  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare }, floors);
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors }, null, 2));
