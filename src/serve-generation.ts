@@ -59,12 +59,13 @@ async function sendStream(
     ahead.push(step.value);
 
     const encoder = codec.createStreamEncoder(encodeContext);
-    startSse(res, encodeContext.requestId);
+    let opening = '';
     let finished = false;
     for (const event of ahead) {
       finished ||= event.type === 'finish';
-      await writeSse(res, encoder.encode(event));
+      opening += encoder.encode(event);
     }
+    await startSse(res, encodeContext.requestId, opening);
     while (!finished && !signal.aborted) {
       let event: CanonicalStreamEvent;
       try {

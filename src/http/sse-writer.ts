@@ -3,22 +3,36 @@ import { requestIdHeaders } from './send-json.js';
 import type { HttpResponse } from './types.js';
 
 /**
- * Starts an SSE answer. `no-transform` keeps compression middleware from buffering the stream,
- * `X-Accel-Buffering: no` does the same for nginx.
+ * Starts an SSE answer with its opening events (headers and events in one write). `no-transform`
+ * keeps compression middleware from buffering the stream, `X-Accel-Buffering: no` does the same
+ * for nginx.
  */
-export function startSse(res: HttpResponse, requestId: string): void {
+export async function startSse(res: HttpResponse, requestId: string, opening: string): Promise<void> {
   const headers = {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   };
+  if (res.destroyed) return; // the caller left during the read-ahead
   res.writeHead(200, requestIdHeaders(headers, requestId));
-  res.flushHeaders();
+  if (opening === '') {
+    res.flushHeaders();
+    return;
+  }
+  const flowing = res.write(opening);
+  // Node's http corks the socket until the end of the tick, and one upstream read can hold a whole
+  // answer: without this, the first event would wait until the rest of that read was translated.
+  res.uncork();
+  if (!flowing) await drained(res);
+}
+
+function drained(res: HttpResponse): Promise<unknown> {
+  return Promise.race([once(res, 'drain'), once(res, 'close')]);
 }
 
 /** Writes one chunk of SSE text, waiting for the socket to drain when its buffer is full. */
 export async function writeSse(res: HttpResponse, text: string): Promise<void> {
   if (text === '' || res.writableEnded || res.destroyed) return;
-  if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  if (!res.write(text)) await drained(res);
 }

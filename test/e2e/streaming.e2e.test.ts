@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,6 +76,38 @@ describe('streaming through the gateway', () => {
       received += decoder.decode(value, { stream: true });
     }
     expect(received).toContain('second');
+  });
+
+  it('should put the opening events on the wire, with the headers, before the rest of a burst is translated', async () => {
+    // One upstream read often holds many events. Node's http corks the socket until the end of the
+    // tick, so without an explicit flush the first event would wait for the whole burst.
+    let socket: Socket | undefined;
+    let pendingWhenResumed: { corked: number; bytes: number } | undefined;
+    const provider = createScriptedProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' }; // the first output event: the opening ends here
+      // Resumed in the same tick, right after the gateway wrote the opening.
+      pendingWhenResumed = { corked: socket!.writableCorked, bytes: socket!.writableLength };
+      yield { type: 'text-delta', id: 't', delta: 'first' };
+      for (let index = 0; index < 20; index++) yield { type: 'text-delta', id: 't', delta: ` more${index}` };
+      yield { type: 'text-end', id: 't' };
+      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+    });
+    running = await startGateway(
+      { providers: { scripted: provider }, models: [{ id: 'scripted', provider: 'scripted' }] },
+      '/',
+      (app) =>
+        app.use((req, _res, next) => {
+          socket = req.socket;
+          next();
+        }),
+    );
+    const response = await chatStream(running.root);
+    const text = await response.text();
+    expect(pendingWhenResumed).toEqual({ corked: 0, bytes: 0 });
+    expect(text).toContain('"content":"first"');
+    expect(text).toContain('more19');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
   it('should abort the provider when the client disconnects', async () => {
