@@ -4,6 +4,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
 import { parseSse } from '../sse/parse-sse.js';
+import { collectAnswer } from './collect-answer.js';
 import type { RequestAbort } from './request-abort.js';
 import { readRetryAfter } from './retry-after.js';
 
@@ -162,16 +163,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return call.headers === undefined ? fixed : { ...options.headers, ...call.headers, 'content-type': 'application/json', accept };
   }
 
+  const post = (call: UpstreamCall, accept: string) => ({
+    method: 'POST' as const,
+    path: pathOf(call),
+    headers: headersOf(call, accept),
+    body: JSON.stringify(call.body),
+  });
+
   async function send(call: UpstreamCall, accept: string) {
     let response;
     try {
-      response = await pool.request({
-        method: 'POST',
-        path: pathOf(call),
-        headers: headersOf(call, accept),
-        body: JSON.stringify(call.body),
-        signal: call.signal,
-      });
+      response = await pool.request({ ...post(call, accept), signal: call.signal });
     } catch (error) {
       throw transportError(error, base.origin);
     }
@@ -184,12 +186,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   return {
     async postJson(call) {
-      const response = await send(call, 'application/json');
+      let answer;
       try {
-        return parseBody(await response.body.text());
+        answer = await collectAnswer(pool, post(call, 'application/json'), call.signal);
       } catch (error) {
         throw transportError(error, base.origin);
       }
+      const body = parseBody(answer.text);
+      if (answer.status >= 400) throw withRetryAfter(options.parseError(answer.status, body, answer.headers), answer.headers);
+      return body;
     },
 
     async postSse(call) {
