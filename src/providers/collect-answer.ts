@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import type { RequestAbort } from './request-abort.js';
+import { listenForAbort, type RequestAbort } from './request-abort.js';
 
 /** A whole upstream answer: status, headers and body text. */
 export interface CollectedAnswer {
@@ -10,15 +10,6 @@ export interface CollectedAnswer {
 }
 
 type Cancellation = AbortSignal | RequestAbort;
-
-function listen(signal: Cancellation, onAbort: () => void): () => void {
-  if ('on' in signal) {
-    signal.once('abort', onAbort);
-    return () => signal.removeListener('abort', onAbort);
-  }
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
-}
 
 /**
  * Collects one answer straight from undici's dispatch callbacks. undici's `request()` wraps every
@@ -41,7 +32,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: CollectedAnswer) => void,
     private readonly reject: (error: Error) => void,
   ) {
-    if (!signal.aborted) this.#stopListening = listen(signal, () => this.#abort());
+    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#abort());
   }
 
   #abort(): void {

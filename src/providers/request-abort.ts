@@ -51,3 +51,13 @@ export function createProviderContext(abort: RequestAbort, fields: Omit<Provider
 export function upstreamSignal(context: ProviderContext): AbortSignal | RequestAbort {
   return (context as WithRequestAbort)[requestAbortKey] ?? context.signal;
 }
+
+/** Calls `onAbort` when `signal` aborts (an AbortSignal or the gateway's emitter); returns the unsubscribe. */
+export function listenForAbort(signal: AbortSignal | RequestAbort, onAbort: () => void): () => void {
+  if (signal instanceof RequestAbort) {
+    signal.once('abort', onAbort);
+    return () => signal.removeListener('abort', onAbort);
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}

@@ -1,10 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
-import { parseSse } from '../sse/parse-sse.js';
 import { collectAnswer } from './collect-answer.js';
+import { SseAnswer } from './sse-answer.js';
 import type { RequestAbort } from './request-abort.js';
 import { readRetryAfter } from './retry-after.js';
 
@@ -66,36 +65,6 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** Bytes of an answer still read after its reader stopped, so its connection can be reused rather than closed. */
-const DRAIN_BYTES = 64 * 1024;
-
-/**
- * The reader stopped after the answer's last event but before the body ended, with usually only
- * the end of the body still to come. Reading that rest keeps the keep-alive connection for the next
- * call (closing it costs a new connection, and Node an AbortError with a stack per stream). More
- * than a little more data, or a wait longer than `drainMs`, and the connection is closed instead.
- */
-function drain(body: Readable, drainMs: number): void {
-  if (body.readableEnded || body.destroyed) return;
-  let left = DRAIN_BYTES;
-  body.on('error', () => undefined);
-  const timer = setTimeout(() => body.destroy(), drainMs);
-  timer.unref();
-  body.once('close', () => clearTimeout(timer));
-  body.on('data', (chunk: Buffer) => {
-    left -= chunk.length;
-    if (left < 0) body.destroy();
-  });
-  body.resume();
-}
-
-/** Closes a body nobody reads any more; undici then emits an AbortError nobody needs to hear. */
-function closeUnread(body: Readable): void {
-  if (body.destroyed) return;
-  body.on('error', () => undefined);
-  body.destroy();
 }
 
 /** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
@@ -170,20 +139,6 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     body: JSON.stringify(call.body),
   });
 
-  async function send(call: UpstreamCall, accept: string) {
-    let response;
-    try {
-      response = await pool.request({ ...post(call, accept), signal: call.signal });
-    } catch (error) {
-      throw transportError(error, base.origin);
-    }
-    if (response.statusCode >= 400) {
-      const text = await response.body.text().catch(() => '');
-      throw withRetryAfter(options.parseError(response.statusCode, parseBody(text), response.headers), response.headers);
-    }
-    return response;
-  }
-
   return {
     async postJson(call) {
       let answer;
@@ -198,25 +153,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async postSse(call) {
-      const response = await send(call, 'text/event-stream');
-      let complete = false;
-      const messages = (async function* () {
-        try {
-          // Not destroyed when the reader stops: `finally` decides between reuse and close.
-          yield* parseSse(response.body.iterator({ destroyOnReturn: false }));
-        } catch (error) {
-          throw transportError(error, base.origin);
-        } finally {
-          if (complete) drain(response.body, drainMs);
-          else closeUnread(response.body);
-        }
-      })();
-      return {
-        [Symbol.asyncIterator]: () => messages,
-        complete: () => {
-          complete = true;
-        },
-      };
+      const answer = new SseAnswer(call.signal, drainMs, (error) => transportError(error, base.origin));
+      pool.dispatch(post(call, 'text/event-stream'), answer);
+      const head = await answer.head;
+      if (head.errorText !== undefined) {
+        throw withRetryAfter(options.parseError(head.status, parseBody(head.errorText), head.headers), head.headers);
+      }
+      return answer;
     },
 
     close: () => pool.close(),
