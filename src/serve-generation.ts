@@ -77,7 +77,8 @@ async function sendStream(
         logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
         event = { type: 'error', error: gatewayError };
       }
-      await writeSse(res, encoder.encode(event));
+      const full = writeSse(res, encoder.encode(event));
+      if (full) await full;
       finished = event.type === 'finish' || event.type === 'error';
     }
     res.end();

@@ -31,8 +31,11 @@ function drained(res: HttpResponse): Promise<unknown> {
   return Promise.race([once(res, 'drain'), once(res, 'close')]);
 }
 
-/** Writes one chunk of SSE text, waiting for the socket to drain when its buffer is full. */
-export async function writeSse(res: HttpResponse, text: string): Promise<void> {
-  if (text === '' || res.writableEnded || res.destroyed) return;
-  if (!res.write(text)) await drained(res);
+/**
+ * Writes one chunk of SSE text. Returns a promise only when the socket's buffer is full (it
+ * resolves at 'drain' or 'close'): most events need no await, and no promise per event.
+ */
+export function writeSse(res: HttpResponse, text: string): Promise<unknown> | undefined {
+  if (text === '' || res.writableEnded || res.destroyed) return undefined;
+  return res.write(text) ? undefined : drained(res);
 }

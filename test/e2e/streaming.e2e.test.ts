@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -107,6 +108,40 @@ describe('streaming through the gateway', () => {
     expect(pendingWhenResumed).toEqual({ corked: 0, bytes: 0 });
     expect(text).toContain('"content":"first"');
     expect(text).toContain('more19');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it('should stop pulling events from the provider while the client is not reading, and lose none', async () => {
+    const total = 20_000;
+    const piece = 'x'.repeat(1000);
+    let pulled = 0;
+    const { root } = await withProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      for (; pulled < total; pulled++) yield { type: 'text-delta', id: 't', delta: piece };
+      yield { type: 'text-end', id: 't' };
+      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+    });
+    const url = new URL(`${root}/v1/chat/completions`);
+    const body = JSON.stringify({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outbound = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } },
+        resolve,
+      );
+      outbound.on('error', reject);
+      outbound.end(body);
+    });
+    response.pause(); // a client that stops reading
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pulledWhilePaused = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pulled).toBe(pulledWhilePaused); // waiting on the socket, not pulling
+    expect(pulled).toBeLessThan(total);
+    let text = '';
+    response.setEncoding('utf8');
+    for await (const part of response) text += part as string;
+    expect(text.split(piece).length - 1).toBe(total);
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
