@@ -16,12 +16,26 @@ export interface Measured {
   errors: number;
 }
 
+/** Per-round Switchyard/passthrough ratios for the two ratio targets (rounds alternate, so each pair shares its conditions). */
+export interface PairedRatios {
+  cpuPerRequest: number[];
+  c64PerSecond: number[];
+}
+
+export interface PairResult {
+  passthrough: Measured;
+  switchyard: Measured;
+  pairedRatios?: PairedRatios;
+}
+
 /** The Express floor's non-streaming numbers (see express-floor.ts). */
 export interface Floor {
   c1P50Ms: number;
   c64PerSecond: number;
   cpuPerRequestUs: number;
 }
+
+const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
 
 type Comparison = (passthrough: number, switchyard: number) => { text: string; met?: boolean };
 
@@ -50,16 +64,28 @@ interface Row {
   pick: (measured: Measured) => number;
   digits: number;
   compare: Comparison;
+  /** Judged on the median of the per-round ratios (shown with their range) rather than the ratio of medians. */
+  paired?: keyof PairedRatios;
+  limit?: { atLeast?: number; atMost?: number };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+function pairedCell(ratios: number[], limit: { atLeast?: number; atMost?: number } | undefined): string {
+  const value = median(ratios);
+  const met = limit?.atLeast !== undefined ? value >= limit.atLeast : value <= (limit?.atMost ?? Infinity);
+  const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+  return `${value.toFixed(2)}× (rounds ${range})${mark(met)}`;
 }
 
 const rows: Row[] = [
   { label: 'req/s, concurrency 1', target: '', pick: (m) => m.c1.perSecond, digits: 0, compare: ratio() },
   { label: 'p50 latency, concurrency 1 (ms)', target: '≤ +0.3 ms', pick: (m) => m.c1.p50Ms, digits: 3, compare: added(0.3) },
   { label: 'p99 latency, concurrency 1 (ms)', target: '', pick: (m) => m.c1.p99Ms, digits: 3, compare: added() },
-  { label: 'req/s, concurrency 64', target: '≥ 0.8×', pick: (m) => m.c64.perSecond, digits: 0, compare: ratio({ atLeast: 0.8 }) },
+  { label: 'req/s, concurrency 64', target: '≥ 0.8×', pick: (m) => m.c64.perSecond, digits: 0, compare: ratio({ atLeast: 0.8 }), paired: 'c64PerSecond', limit: { atLeast: 0.8 } },
   { label: 'p50 latency, concurrency 64 (ms)', target: '', pick: (m) => m.c64.p50Ms, digits: 2, compare: added() },
   { label: 'p99 latency, concurrency 64 (ms)', target: '', pick: (m) => m.c64.p99Ms, digits: 2, compare: added() },
-  { label: 'CPU per request (µs)', target: '≤ 1.3×', pick: (m) => m.cpuPerRequestUs, digits: 0, compare: ratio({ atMost: 1.3 }) },
+  { label: 'CPU per request (µs)', target: '≤ 1.3×', pick: (m) => m.cpuPerRequestUs, digits: 0, compare: ratio({ atMost: 1.3 }), paired: 'cpuPerRequest', limit: { atMost: 1.3 } },
   { label: 'streams/s, 50 chunks, concurrency 64', target: '', pick: (m) => m.streamsPerSecond, digits: 0, compare: ratio() },
   { label: 'CPU per 50-chunk stream (µs)', target: '', pick: (m) => m.cpuPerStreamUs, digits: 0, compare: ratio() },
   { label: 'time to first byte p50 (ms)', target: '≤ +0.5 ms', pick: (m) => m.ttfbP50Ms, digits: 3, compare: added(0.5) },
@@ -68,11 +94,10 @@ const rows: Row[] = [
   { label: 'streams flowing of 2,000 opened', target: '2000', pick: (m) => m.openStreams, digits: 0, compare: (_a, b) => ({ text: String(b), met: b === 2000 }) },
 ];
 
-const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
 
 /** A Markdown table: one column group per path. */
 export function renderTable(
-  results: Record<string, { passthrough: Measured; switchyard: Measured }>,
+  results: Record<string, PairResult>,
   run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number },
   floors: Record<string, Floor> = {},
 ): string {
@@ -83,11 +108,13 @@ export function renderTable(
   for (const row of rows) {
     const cells = [row.label, row.target];
     for (const path of paths) {
-      const { passthrough, switchyard } = results[path] ?? {};
+      const { passthrough, switchyard, pairedRatios } = results[path] ?? {};
       if (!passthrough || !switchyard) continue;
       const [a, b] = [row.pick(passthrough), row.pick(switchyard)];
       const compared = row.compare(a, b);
-      cells.push(a.toFixed(row.digits), b.toFixed(row.digits), `${compared.text}${mark(compared.met)}`);
+      const ratios = row.paired === undefined ? undefined : pairedRatios?.[row.paired];
+      const verdict = ratios !== undefined && ratios.length > 0 ? pairedCell(ratios, row.limit) : `${compared.text}${mark(compared.met)}`;
+      cells.push(a.toFixed(row.digits), b.toFixed(row.digits), verdict);
     }
     lines.push(`| ${cells.join(' | ')} |`);
   }
@@ -95,7 +122,7 @@ export function renderTable(
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, wrk + mock upstream on core 1;`,
-    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per wrk run; ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per wrk run (the two ratio targets: median of each round's ratio, with their range); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
     '',
     ...lines,
     ...renderFloors(results, floors),
@@ -103,7 +130,7 @@ export function renderTable(
 }
 
 /** What Express itself costs: the floor next to the passthrough and Switchyard, non-streaming. */
-function renderFloors(results: Record<string, { passthrough: Measured; switchyard: Measured }>, floors: Record<string, Floor>): string[] {
+function renderFloors(results: Record<string, PairResult>, floors: Record<string, Floor>): string[] {
   const paths = Object.keys(floors);
   if (paths.length === 0) return [];
   const lines = [

@@ -2,8 +2,8 @@
 // Servers under test run on core 0; wrk, the stream client and the mock upstream on core 1.
 //   --profile      also profile the gateway (node --cpu-prof) under load and print the hottest functions
 //   --profile-only only that
-//   --seconds N    length of each wrk measurement (default 5)
-//   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 3)
+//   --seconds N    length of each wrk measurement (default 4)
+//   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages (default both)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { endpointOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 import { summariseProfiles } from './profile-summary.js';
-import { renderTable, type Floor, type Measured } from './report.js';
+import { renderTable, type Floor, type Measured, type PairedRatios, type PairResult } from './report.js';
 
 const { values } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     'profile-only': { type: 'boolean', default: false },
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages' },
   },
 });
@@ -251,6 +251,10 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
   const streams = { passthrough: [] as Awaited<ReturnType<typeof streamRound>>[], switchyard: [] as Awaited<ReturnType<typeof streamRound>>[] };
   for (let round = 0; round < rounds; round++) for (const [name, server] of entries) loads[name].push(await loadRound(name, server, path));
   for (let round = 0; round < rounds; round++) for (const [name, server] of entries) streams[name].push(await streamRound(name, server, upstream, path));
+  // Each round's Switchyard figure over the passthrough's from the same round: a slow spell moves both.
+  const paired = (get: (round: Awaited<ReturnType<typeof loadRound>>) => number) =>
+    loads.switchyard.map((round, index) => get(round) / get(loads.passthrough[index]!));
+  const pairedRatios: PairedRatios = { cpuPerRequest: paired((r) => r.c64.cpuPerRequestUs), c64PerSecond: paired((r) => r.c64.perSecond) };
   const result = {} as Record<'passthrough' | 'switchyard', Measured>;
   for (const [name, server] of entries) {
     const open = await openStreams(name, server, upstream, path);
@@ -269,7 +273,7 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
       errors: load.reduce((sum, r) => sum + r.c1.errors + r.c64.errors + r.streams.errors, 0),
     };
   }
-  return result;
+  return { ...result, pairedRatios };
 }
 
 /** The Express floor answers JSON only: its non-streaming numbers are the reference. */
@@ -302,7 +306,7 @@ async function main(): Promise<void> {
     await stopServer(upstream);
     return;
   }
-  const results: Record<string, { passthrough: Measured; switchyard: Measured }> = {};
+  const results: Record<string, PairResult> = {};
   const floors: Record<string, Floor> = {};
   for (const path of paths) {
     const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
