@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { listenForAbort, type RequestAbort } from './request-abort.js';
+import { listenForAbort, type Cancellation } from './request-abort.js';
 
 /** A whole upstream answer: status, headers and body text. */
 export interface CollectedAnswer {
@@ -8,8 +8,6 @@ export interface CollectedAnswer {
   headers: IncomingHttpHeaders;
   text: string;
 }
-
-type Cancellation = AbortSignal | RequestAbort;
 
 /**
  * Collects one answer straight from undici's dispatch callbacks. undici's `request()` wraps every

@@ -52,8 +52,11 @@ export function upstreamSignal(context: ProviderContext): AbortSignal | RequestA
   return (context as WithRequestAbort)[requestAbortKey] ?? context.signal;
 }
 
-/** Calls `onAbort` when `signal` aborts (an AbortSignal or the gateway's emitter); returns the unsubscribe. */
-export function listenForAbort(signal: AbortSignal | RequestAbort, onAbort: () => void): () => void {
+/** A call's cancellation as the upstream layer takes it: an AbortSignal, or the gateway's emitter. */
+export type Cancellation = AbortSignal | RequestAbort;
+
+/** Calls `onAbort` when `signal` aborts; returns the unsubscribe. */
+export function listenForAbort(signal: Cancellation, onAbort: () => void): () => void {
   if (signal instanceof RequestAbort) {
     signal.once('abort', onAbort);
     return () => signal.removeListener('abort', onAbort);

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../sse/format-sse.js';
-import { listenForAbort, type RequestAbort } from './request-abort.js';
+import { listenForAbort, type Cancellation } from './request-abort.js';
 
 /** How an SSE call's answer began: its status and headers, and for an error status its whole body. */
 export interface SseAnswerHead {
@@ -11,8 +11,6 @@ export interface SseAnswerHead {
   /** The body text of an error status (>= 400); a success's body is read as messages. */
   errorText?: string;
 }
-
-type Cancellation = AbortSignal | RequestAbort;
 
 /** Messages parsed but not yet read before the upstream is paused until the reader catches up. */
 const HIGH_WATER = 64;
