@@ -20,9 +20,11 @@ export async function startSse(res: HttpResponse, requestId: string, opening: st
     res.flushHeaders();
     return;
   }
+  // Node's http otherwise corks the socket until the end of the tick, and one upstream read can hold
+  // a whole answer: the first event would wait until the rest of that read was translated. Our own
+  // cork/uncork pair sends it now (an unpaired uncork() breaks later writes on Node 22+).
+  res.cork();
   const flowing = res.write(opening);
-  // Node's http corks the socket until the end of the tick, and one upstream read can hold a whole
-  // answer: without this, the first event would wait until the rest of that read was translated.
   res.uncork();
   if (!flowing) await drained(res);
 }
