@@ -22,7 +22,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #size = 0;
   #controller: Dispatcher.DispatchController | undefined;
-  #stopListening: (() => void) | undefined;
+  readonly #stopListening: () => void;
   #settled = false;
 
   constructor(
@@ -30,7 +30,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: CollectedAnswer) => void,
     private readonly reject: (error: Error) => void,
   ) {
-    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#abort());
+    this.#stopListening = listenForAbort(signal, () => this.#abort());
   }
 
   #abort(): void {
@@ -40,7 +40,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 
   #settle(): void {
     this.#settled = true;
-    this.#stopListening?.();
+    this.#stopListening();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -81,12 +81,8 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 
 /** Sends one request through `dispatcher` and resolves with the whole answer. */
 export function collectAnswer(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: Cancellation): Promise<CollectedAnswer> {
+  if (signal.aborted) return Promise.reject(new undiciErrors.RequestAbortedError());
   return new Promise((resolve, reject) => {
-    const collector = new AnswerCollector(signal, resolve, reject);
-    if (signal.aborted) {
-      reject(new undiciErrors.RequestAbortedError());
-      return;
-    }
-    dispatcher.dispatch(options, collector);
+    dispatcher.dispatch(options, new AnswerCollector(signal, resolve, reject));
   });
 }
