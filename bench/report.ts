@@ -98,7 +98,7 @@ const rows: Row[] = [
 /** A Markdown table: one column group per path. */
 export function renderTable(
   results: Record<string, PairResult>,
-  run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number },
+  run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number; loadGenerator: string },
   floors: Record<string, Floor> = {},
 ): string {
   const paths = Object.keys(results);
@@ -121,8 +121,8 @@ export function renderTable(
   const errors = paths.reduce((sum, path) => sum + (results[path]?.switchyard.errors ?? 0) + (results[path]?.passthrough.errors ?? 0), 0);
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
-    `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, wrk + mock upstream on core 1;`,
-    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per wrk run (the two ratio targets: median of each round's ratio, with their range); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, ${run.loadGenerator} + mock upstream on core 1;`,
+    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per ${run.loadGenerator} run (the two ratio targets: median of each round's ratio, with their range); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
     '',
     ...lines,
     ...renderFloors(results, floors),

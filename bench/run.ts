@@ -1,8 +1,9 @@
 // `npm run bench`: Switchyard against a raw node:http passthrough, same run, same machine.
-// Servers under test run on core 0; wrk, the stream client and the mock upstream on core 1.
+// Servers under test run on core 0; the load generator (wrk, or autocannon where wrk is not
+// installed), the stream client and the mock upstream on core 1.
 //   --profile      also profile the gateway (node --cpu-prof) under load and print the hottest functions
 //   --profile-only only that
-//   --seconds N    length of each wrk measurement (default 4)
+//   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages (default both)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -125,15 +126,27 @@ function loadFiles(path: BenchPath, stream: boolean): { BENCH_BODY: string; BENC
   return { BENCH_BODY: body, BENCH_HEADERS: headers };
 }
 
-/** wrk against `url` for `duration` seconds, with the server's CPU read around it. */
+/** wrk when it is installed: it is C and leaves the CPU to the servers. Otherwise autocannon (Node). */
+const hasWrk = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v wrk'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The command line that loads `url` for `duration` seconds over `connections` connections. */
+function loadCommand(url: string, connections: number, duration: number): [string, string[]] {
+  if (hasWrk) return ['wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s', '-s', join(benchDir, 'wrk/post.lua'), url]];
+  return [process.execPath, [join(here, 'autocannon-load.js'), url, String(connections), String(duration)]];
+}
+
+/** The load generator against `url` for `duration` seconds, with the server's CPU read around it. */
 async function wrk(server: Started, path: BenchPath, stream: boolean, connections: number, duration: number) {
   const before = cpuMicros(server.pid);
   const busyBefore = core0BusyMicros();
-  const result = await runLoad<WrkResult>(
-    'wrk',
-    ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s', '-s', join(benchDir, 'wrk/post.lua'), `${server.url}${endpointOf[path]}`],
-    loadFiles(path, stream),
-  );
+  const result = await runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(path, stream));
   const cpu = cpuMicros(server.pid) - before;
   const foreignShare = Math.max(0, core0BusyMicros() - busyBefore - cpu) / result.durationUs;
   if (duration >= seconds) worstForeignShare = Math.max(worstForeignShare, foreignShare);
@@ -300,6 +313,7 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  log(`load generator: ${hasWrk ? 'wrk' : 'autocannon (wrk is not installed; it costs the load core more, the servers the same)'}`);
   const upstream = await startServer(1, 'mock-upstream.js', []);
   if (values['profile-only']) {
     for (const path of paths) await profile(upstream, path);
@@ -318,7 +332,7 @@ async function main(): Promise<void> {
     await stopServer(gatewayServer);
     await stopServer(floor);
   }
-  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare }, floors);
+  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors);
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors }, null, 2));

@@ -25,8 +25,12 @@ export interface ModelCapabilities {
 export type { Logger } from '../logger.js';
 
 export interface ProviderContext {
-  /** Fires when the client disconnects or the gateway gives up; stop work and release the upstream. */
-  signal: AbortSignal;
+  /**
+   * Fires when the client disconnects or the gateway gives up; stop work and release the upstream.
+   * The gateway's contexts make it on first read (a getter), so a context copied with a spread
+   * names it: `{ ...context, signal: context.signal, logger }`.
+   */
+  readonly signal: AbortSignal;
   requestId: string;
   /** The model id the caller asked for; `request.model` is already the upstream model id. */
   gatewayModel: string;

@@ -17,13 +17,18 @@ describe('RequestAbort', () => {
     expect(late.signal.aborted).toBe(true);
   });
 
-  it("should emit 'abort' once, however often it is aborted", () => {
+  it('should call each listener once, however often it is aborted, and none that unsubscribed', () => {
     const abort = new RequestAbort();
     let heard = 0;
-    abort.on('abort', () => (heard += 1));
+    let unsubscribedHeard = 0;
+    abort.listen(() => (heard += 1));
+    const unsubscribe = abort.listen(() => (unsubscribedHeard += 1));
+    abort.listen(() => (heard += 10));
+    unsubscribe();
     abort.abort();
     abort.abort();
-    expect(heard).toBe(1);
+    expect(heard).toBe(11);
+    expect(unsubscribedHeard).toBe(0);
     expect(abort.aborted).toBe(true);
   });
 
@@ -34,6 +39,16 @@ describe('RequestAbort', () => {
     expect(context.signal).toBe(abort.signal);
     const plain = { signal: new AbortController().signal, requestId: 'req_2', gatewayModel: 'm', logger: silentLogger };
     expect(upstreamSignal(plain)).toBe(plain.signal);
+  });
+
+  it('should let a wrapping adapter copy the context, naming its signal, and still hear the abort', () => {
+    const abort = new RequestAbort();
+    const context = createProviderContext(abort, { requestId: 'req_1', gatewayModel: 'm', logger: silentLogger });
+    const copied = { ...context, signal: context.signal, gatewayModel: 'wrapped' };
+    expect(Object.keys(copied).sort()).toEqual(['gatewayModel', 'logger', 'requestId', 'signal']);
+    expect(upstreamSignal(copied)).toBe(copied.signal);
+    abort.abort();
+    expect(copied.signal.aborted).toBe(true);
   });
 });
 
