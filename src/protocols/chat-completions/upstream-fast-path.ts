@@ -10,7 +10,10 @@ import type { ChatUpstreamChunk, ChatUpstreamResponse } from './upstream-schema.
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+// An own `__proto__` key (JSON.parse makes one) is dropped by the schema, so such an object is not
+// returned unchanged: leave it to the schema.
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, '__proto__');
 const isAbsent = (value: unknown) => value === undefined || value === null;
 const isOptionalString = (value: unknown) => isAbsent(value) || typeof value === 'string';
 const isOptionalNumber = (value: unknown) => isAbsent(value) || (typeof value === 'number' && Number.isFinite(value));

@@ -93,4 +93,12 @@ describe('the Chat upstream fast path', () => {
     expect(chunks('upstream-text').every(isPlainChatChunk)).toBe(true);
     expect(chunks('upstream-tool-call').some((value) => !isPlainChatChunk(value))).toBe(true);
   });
+
+  // Found by the property on Node 24 (seed 1000911752): the schema drops an own `__proto__` key.
+  it('should leave objects with an own __proto__ key to the schema', () => {
+    expect(isPlainChatChunk(JSON.parse('{"choices":[],"usage":{"__proto__":null}}'))).toBe(false);
+    expect(isPlainChatChunk(JSON.parse('{"__proto__":{"x":1},"choices":[]}'))).toBe(false);
+    expect(isPlainChatResponse(JSON.parse('{"choices":[{"index":0,"message":{"__proto__":null,"content":"hi"}}]}'))).toBe(false);
+    expect(isPlainChatChunk(JSON.parse('{"choices":[],"usage":{"prompt_tokens":1}}'))).toBe(true);
+  });
 });
