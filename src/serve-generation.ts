@@ -6,7 +6,7 @@ import { createJsonBodyReader } from './http/read-json-body.js';
 import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import { sendJson } from './http/send-json.js';
-import { startSse, writeSse } from './http/sse-writer.js';
+import { SseWriter, startSse } from './http/sse-writer.js';
 import type { EndpointHandler, HttpRequest, HttpResponse } from './http/types.js';
 import type { EncodeContext, InboundCodec } from './protocols/codec.js';
 import { createProviderContext, RequestAbort } from './providers/request-abort.js';
@@ -47,6 +47,7 @@ async function sendStream(
   logger: Logger,
 ): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
+  const writer = new SseWriter(res);
   try {
     const ahead: CanonicalStreamEvent[] = [];
     let step = await iterator.next();
@@ -77,12 +78,13 @@ async function sendStream(
         logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
         event = { type: 'error', error: gatewayError };
       }
-      const full = writeSse(res, encoder.encode(event));
+      const full = writer.write(encoder.encode(event));
       if (full) await full;
       finished = event.type === 'finish' || event.type === 'error';
     }
-    res.end();
+    writer.end();
   } finally {
+    writer.flush(); // what was encoded before a throw still goes out
     // Releases the provider (and its upstream request) when we stop early.
     await iterator.return?.().catch(() => undefined);
   }

@@ -111,6 +111,38 @@ describe('streaming through the gateway', () => {
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
+  it('should write a burst of events as one chunk, in order, not one write per event', async () => {
+    // With chunked encoding each res.write is several socket writes; a burst from one upstream read
+    // goes out joined.
+    let writes = 0;
+    const provider = createScriptedProvider(async function* () {
+      yield { type: 'start', id: 's', model: 'scripted' };
+      yield { type: 'text-start', id: 't' };
+      for (let index = 0; index < 40; index++) yield { type: 'text-delta', id: 't', delta: `<${index}>` };
+      yield { type: 'text-end', id: 't' };
+      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+    });
+    running = await startGateway(
+      { providers: { scripted: provider }, models: [{ id: 'scripted', provider: 'scripted' }] },
+      '/',
+      (app) =>
+        app.use((_req, res, next) => {
+          const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+          res.write = ((...args: unknown[]) => {
+            writes += 1;
+            return write(...args);
+          }) as typeof res.write;
+          next();
+        }),
+    );
+    const text = await (await chatStream(running.root)).text();
+    const deltas = [...text.matchAll(/"content":"<(\d+)>"/g)].map((match) => Number(match[1]));
+    expect(deltas).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    // The opening, then the burst; the last events may go with res.end().
+    expect(writes).toBeLessThanOrEqual(2);
+  });
+
   it('should stop pulling events from the provider while the client is not reading, and lose none', async () => {
     const total = 20_000;
     const piece = 'x'.repeat(1000);
