@@ -37,10 +37,17 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
   let ended = false;
   let toolCalls = 0;
 
+  // Every chunk starts with the same fields: written once per id, not stringified per chunk. The
+  // text is what JSON.stringify makes of `{ id, object, created, model, choices[, usage] }`.
+  let head = '';
+  let headId: string | undefined;
   const frame = (choices: unknown[], usage?: ChatUsage): string => {
-    const { created, request } = context;
-    const chunk = { id, object: 'chat.completion.chunk', created, model: request.model, choices };
-    return formatSse({ data: JSON.stringify(includeUsage ? { ...chunk, usage: usage ?? null } : chunk) });
+    if (headId !== id) {
+      headId = id;
+      head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(context.created)},"model":${JSON.stringify(context.request.model)},"choices":`;
+    }
+    const tail = includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}}\n\n` : '}\n\n';
+    return head + JSON.stringify(choices) + tail;
   };
   const deltaFrame = (delta: ChatDelta, finishReason: ChatFinishReason | null = null): string =>
     frame([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);

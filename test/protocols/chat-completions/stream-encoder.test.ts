@@ -202,6 +202,20 @@ describe('createChatStreamEncoder', () => {
     expect(new Set(ids)).toEqual(new Set(['chatcmpl-up']));
   });
 
+  it('should write each chunk byte for byte as JSON.stringify would, escapes included', () => {
+    const model = 'tenant/"quoted" model \u2028 é';
+    const texts = encodeAll([{ ...start, id: 'chatcmpl-"odd"\\id' }, ...text.slice(1)], { model });
+    const frames = texts.join('').split('\n\n').filter((frame) => frame !== '' && frame !== 'data: [DONE]');
+    expect(frames).toHaveLength(4); // role, two deltas, finish
+    for (const frame of frames) {
+      const data = frame.slice('data: '.length);
+      const chunk = JSON.parse(data) as { id: string; model: string };
+      expect(chunk.model).toBe(model);
+      expect(chunk.id).toBe('chatcmpl-"odd"\\id');
+      expect(data).toBe(JSON.stringify(chunk));
+    }
+  });
+
   it('should send an in-band error and nothing after it', () => {
     const error = new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', message: 'The provider failed.' });
     const texts = encodeAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Hi' }, { type: 'error', error }, finish()]);
