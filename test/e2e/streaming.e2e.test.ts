@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import type { RequestHandler } from 'express';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
@@ -14,12 +15,14 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function withProvider(script: (context: ProviderContext) => AsyncIterable<CanonicalStreamEvent>) {
+/** A gateway serving `script` as the model `scripted`; `host` runs in the host app before it. */
+async function withProvider(script: (context: ProviderContext) => AsyncIterable<CanonicalStreamEvent>, host?: RequestHandler) {
   const provider = createScriptedProvider(script);
-  running = await startGateway({
-    providers: { scripted: provider },
-    models: [{ id: 'scripted', provider: 'scripted' }],
-  });
+  running = await startGateway(
+    { providers: { scripted: provider }, models: [{ id: 'scripted', provider: 'scripted' }] },
+    '/',
+    host && ((app) => app.use(host)),
+  );
   return { provider, root: running.root };
 }
 
@@ -84,26 +87,23 @@ describe('streaming through the gateway', () => {
     // tick, so without an explicit flush the first event would wait for the whole burst.
     let socket: Socket | undefined;
     let pendingWhenResumed: { corked: number; bytes: number } | undefined;
-    const provider = createScriptedProvider(async function* () {
-      yield { type: 'start', id: 's', model: 'scripted' };
-      yield { type: 'text-start', id: 't' }; // the first output event: the opening ends here
-      // Resumed in the same tick, right after the gateway wrote the opening.
-      pendingWhenResumed = { corked: socket!.writableCorked, bytes: socket!.writableLength };
-      yield { type: 'text-delta', id: 't', delta: 'first' };
-      for (let index = 0; index < 20; index++) yield { type: 'text-delta', id: 't', delta: ` more${index}` };
-      yield { type: 'text-end', id: 't' };
-      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
-    });
-    running = await startGateway(
-      { providers: { scripted: provider }, models: [{ id: 'scripted', provider: 'scripted' }] },
-      '/',
-      (app) =>
-        app.use((req, _res, next) => {
-          socket = req.socket;
-          next();
-        }),
+    const { root } = await withProvider(
+      async function* () {
+        yield { type: 'start', id: 's', model: 'scripted' };
+        yield { type: 'text-start', id: 't' }; // the first output event: the opening ends here
+        // Resumed in the same tick, right after the gateway wrote the opening.
+        pendingWhenResumed = { corked: socket!.writableCorked, bytes: socket!.writableLength };
+        yield { type: 'text-delta', id: 't', delta: 'first' };
+        for (let index = 0; index < 20; index++) yield { type: 'text-delta', id: 't', delta: ` more${index}` };
+        yield { type: 'text-end', id: 't' };
+        yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+      },
+      (req, _res, next) => {
+        socket = req.socket;
+        next();
+      },
     );
-    const response = await chatStream(running.root);
+    const response = await chatStream(root);
     const text = await response.text();
     expect(pendingWhenResumed).toEqual({ corked: 0, bytes: 0 });
     expect(text).toContain('"content":"first"');
@@ -115,27 +115,24 @@ describe('streaming through the gateway', () => {
     // With chunked encoding each res.write is several socket writes; a burst from one upstream read
     // goes out joined.
     let writes = 0;
-    const provider = createScriptedProvider(async function* () {
-      yield { type: 'start', id: 's', model: 'scripted' };
-      yield { type: 'text-start', id: 't' };
-      for (let index = 0; index < 40; index++) yield { type: 'text-delta', id: 't', delta: `<${index}>` };
-      yield { type: 'text-end', id: 't' };
-      yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
-    });
-    running = await startGateway(
-      { providers: { scripted: provider }, models: [{ id: 'scripted', provider: 'scripted' }] },
-      '/',
-      (app) =>
-        app.use((_req, res, next) => {
-          const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-          res.write = ((...args: unknown[]) => {
-            writes += 1;
-            return write(...args);
-          }) as typeof res.write;
-          next();
-        }),
+    const { root } = await withProvider(
+      async function* () {
+        yield { type: 'start', id: 's', model: 'scripted' };
+        yield { type: 'text-start', id: 't' };
+        for (let index = 0; index < 40; index++) yield { type: 'text-delta', id: 't', delta: `<${index}>` };
+        yield { type: 'text-end', id: 't' };
+        yield { type: 'finish', finishReason: { unified: 'stop' }, usage };
+      },
+      (_req, res, next) => {
+        const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+        res.write = ((...args: unknown[]) => {
+          writes += 1;
+          return write(...args);
+        }) as typeof res.write;
+        next();
+      },
     );
-    const text = await (await chatStream(running.root)).text();
+    const text = await (await chatStream(root)).text();
     const deltas = [...text.matchAll(/"content":"<(\d+)>"/g)].map((match) => Number(match[1]));
     expect(deltas).toEqual(Array.from({ length: 40 }, (_, index) => index));
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
