@@ -68,12 +68,13 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
       const messages = await upstream.postSse({ path: where.path, body, signal: upstreamSignal(context), ...(where.query ? { query: where.query } : {}) });
       const decoder = createChatStreamDecoder();
       for await (const message of messages) {
-        const events = decoder.decode(message);
-        const last = events.at(-1);
-        if (last?.type === 'finish') messages.complete();
-        yield* events;
-        // Nothing follows a finish or an error; stop reading (the upstream connection is released).
-        if (last?.type === 'finish' || last?.type === 'error') return;
+        // A loop, not `yield*`: over an array that wraps every event in an async-from-sync iterator.
+        for (const event of decoder.decode(message)) {
+          if (event.type === 'finish') messages.complete();
+          yield event;
+          // Nothing follows a finish or an error; stop reading (the upstream connection is released).
+          if (event.type === 'finish' || event.type === 'error') return;
+        }
       }
       yield* decoder.end();
     },
