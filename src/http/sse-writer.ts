@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { requestIdHeaders } from './send-json.js';
 import type { HttpResponse } from './types.js';
 
@@ -29,8 +28,20 @@ export async function startSse(res: HttpResponse, requestId: string, opening: st
   if (!flowing) await drained(res);
 }
 
-function drained(res: HttpResponse): Promise<unknown> {
-  return Promise.race([once(res, 'drain'), once(res, 'close')]);
+/**
+ * Resolves at the first 'drain' or 'close' and removes both listeners then: a race of two
+ * `once()` promises would leave the loser's listener behind on every backpressure episode.
+ */
+function drained(res: HttpResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Joined text past this size is written at once instead of at the end of the tick. */
