@@ -2,8 +2,10 @@
 
 /** The key the gateway accepts in the bench (auth runs on every request, as in production). */
 export const BENCH_KEY = 'sk-bench-0123456789abcdef0123456789abcdef';
-/** The model id callers send; the gateway maps it to the upstream's id. */
-export const BENCH_MODEL = 'bench-model';
+/** The model ids callers send; the gateway maps each to a provider and to the upstream's id. */
+export const BENCH_MODEL = 'bench-model'; // on the `openai` provider (Chat Completions upstream)
+export const BENCH_RESPONSES_MODEL = 'bench-responses'; // on `openai-responses`
+export const BENCH_ANTHROPIC_MODEL = 'bench-anthropic'; // on `anthropic`
 export const UPSTREAM_MODEL = 'gpt-bench';
 
 /** A paragraph of prompt (~600 bytes), so parsing and validation see a realistic body. */
@@ -14,16 +16,42 @@ const prompt =
   'accepted the request but before the service recorded it. Keep the answer under 120 words ' +
   'and do not use bullet points; the reader is an on-call engineer reading on a phone at 3am.';
 
-export type BenchPath = 'chat' | 'messages';
+/**
+ * A client protocol and the upstream it reaches: `chat` (Chat → openai, same protocol), `messages`
+ * (Messages → openai Chat, translated both ways), `responses` (Responses → openai-responses, same
+ * protocol), `anthropic` (Messages → anthropic, same protocol).
+ */
+export type BenchPath = 'chat' | 'messages' | 'responses' | 'anthropic';
+export const benchPaths: readonly BenchPath[] = ['chat', 'messages', 'responses', 'anthropic'];
 
 /** The endpoint each path calls. */
 export const endpointOf: Record<BenchPath, string> = {
   chat: '/v1/chat/completions',
   messages: '/v1/messages',
+  responses: '/v1/responses',
+  anthropic: '/v1/messages',
 };
 
-/** A request body for a path: Chat Completions (same protocol as the upstream) or Anthropic Messages (translated). */
+/** The protocol each path's answers are in. */
+export const protocolOf: Record<BenchPath, 'chat' | 'messages' | 'responses'> = {
+  chat: 'chat',
+  messages: 'messages',
+  responses: 'responses',
+  anthropic: 'messages',
+};
+
+/** A request body for a path, in its client's protocol. */
 export function requestBody(path: BenchPath, stream: boolean): string {
+  if (path === 'responses') {
+    return JSON.stringify({
+      model: BENCH_RESPONSES_MODEL,
+      instructions: 'You are a careful senior engineer.',
+      input: [{ role: 'user', content: prompt }],
+      max_output_tokens: 256,
+      temperature: 0.2,
+      ...(stream ? { stream: true } : {}),
+    });
+  }
   if (path === 'chat') {
     return JSON.stringify({
       model: BENCH_MODEL,
@@ -37,7 +65,7 @@ export function requestBody(path: BenchPath, stream: boolean): string {
     });
   }
   return JSON.stringify({
-    model: BENCH_MODEL,
+    model: path === 'anthropic' ? BENCH_ANTHROPIC_MODEL : BENCH_MODEL,
     system: 'You are a careful senior engineer.',
     messages: [{ role: 'user', content: prompt }],
     max_tokens: 256,
@@ -51,6 +79,6 @@ export function requestHeaders(path: BenchPath): Record<string, string> {
   return {
     'content-type': 'application/json',
     authorization: `Bearer ${BENCH_KEY}`,
-    ...(path === 'messages' ? { 'anthropic-version': '2023-06-01' } : {}),
+    ...(protocolOf[path] === 'messages' ? { 'anthropic-version': '2023-06-01' } : {}),
   };
 }

@@ -9,7 +9,7 @@ const upstream = new URL(process.argv[2] ?? 'http://127.0.0.1:8080');
 const pool = new Pool(upstream.origin, { connections: null, keepAliveTimeout: 30_000 });
 
 const router = express.Router();
-router.post(['/v1/chat/completions', '/v1/messages'], express.json({ limit: '32mb', type: () => true }), async (req, res) => {
+router.post(['/v1/chat/completions', '/v1/messages', '/v1/responses'], express.json({ limit: '32mb', type: () => true }), async (req, res) => {
   const answer = await pool.request({
     method: 'POST',
     path: '/v1/chat/completions',

@@ -1,5 +1,6 @@
 // Switchyard as users run it: compiled output (`dist/`, through the package's own export), API keys
-// on, one model on the built-in `openai` provider pointed at the mock upstream. Served from a bare
+// on, three providers (`openai`, `openai-responses`, `anthropic`) pointed at the mock upstream, a
+// model on each, so every path is measured in a server that also serves the others. Served from a bare
 // `node:http` server, as the standalone server does; `BENCH_HOST=express` mounts it in an Express
 // app instead. Usage: node gateway-server.js <upstream url>
 // `BENCH_PROVIDER=mock` serves the built-in mock provider instead (no upstream; harness checks only).
@@ -7,21 +8,29 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { gateway, type GatewayOptions, type Logger } from 'switchyard';
-import { BENCH_KEY, BENCH_MODEL, UPSTREAM_MODEL } from './bodies.js';
+import { BENCH_ANTHROPIC_MODEL, BENCH_KEY, BENCH_MODEL, BENCH_RESPONSES_MODEL, UPSTREAM_MODEL } from './bodies.js';
 
 const upstream = process.argv[2] ?? 'http://127.0.0.1:8080';
-const providers: GatewayOptions['providers'] =
-  process.env.BENCH_PROVIDER === 'mock'
-    ? { mock: { type: 'mock', chunks: 50 } }
-    : { openai: { apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` } };
-const provider = process.env.BENCH_PROVIDER === 'mock' ? 'mock' : 'openai';
+const mock = process.env.BENCH_PROVIDER === 'mock';
+const providers: GatewayOptions['providers'] = mock
+  ? { mock: { type: 'mock', chunks: 50 } }
+  : {
+      openai: { apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` },
+      'openai-responses': { apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` },
+      anthropic: { apiKey: 'sk-upstream-bench', baseURL: upstream },
+    };
+const models: GatewayOptions['models'] = [
+  { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL },
+  { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL },
+  { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL },
+];
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 const handler = gateway({
   apiKeys: [BENCH_KEY],
   providers,
-  models: [{ id: BENCH_MODEL, provider, upstreamModel: UPSTREAM_MODEL }],
+  models,
   logger: silentLogger,
 });
 

@@ -5,13 +5,13 @@
 //   --profile-only only that
 //   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
-//   --paths a,b    chat, messages (default both)
+//   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { endpointOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
+import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 import { summariseProfiles } from './profile-summary.js';
 import { renderTable, type Floor, type Measured, type PairedRatios, type PairResult } from './report.js';
 
@@ -21,7 +21,7 @@ const { values } = parseArgs({
     'profile-only': { type: 'boolean', default: false },
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
-    paths: { type: 'string', default: 'chat,messages' },
+    paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
   },
 });
 const seconds = Number(values.seconds);
@@ -41,8 +41,6 @@ interface Started {
   child: ChildProcess;
   pid: number;
   url: string;
-  /** Whether it answers in the caller's protocol (the gateway) or passes the upstream's answer on. */
-  translates: boolean;
 }
 
 /** Starts a node script pinned to `core`, resolves once it prints its port. */
@@ -58,7 +56,7 @@ function startServer(core: number, script: string, args: string[], nodeFlags: st
     child.stdout?.on('data', (text: Buffer) => {
       const match = /listening (\d+)/.exec(text.toString());
       if (match && child.pid !== undefined) {
-        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}`, translates: script === 'gateway-server.js' });
+        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}` });
       }
     });
   });
@@ -172,13 +170,18 @@ async function setUpstreamMode(upstream: Started, mode: { chunks?: number; delay
 }
 
 /** One request of each kind, checked, so a misconfigured target fails loudly instead of measuring errors. */
+const expectedText = {
+  chat: { json: 'chat.completion', stream: '[DONE]' },
+  messages: { json: '"type":"message"', stream: 'message_stop' },
+  responses: { json: '"object":"response"', stream: 'response.completed' },
+};
+
 async function checkTarget(server: Started, path: BenchPath): Promise<void> {
-  // The passthrough answers in the upstream's protocol whatever it was asked.
-  const speaks = server.translates ? path : 'chat';
+  // The mock upstream answers in the protocol of the path it is called on, so both servers answer in the client's.
   for (const stream of [false, true]) {
     const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: requestHeaders(path), body: requestBody(path, stream) });
     const text = await answer.text();
-    const expected = stream ? (speaks === 'chat' ? '[DONE]' : 'message_stop') : speaks === 'chat' ? 'chat.completion' : '"type":"message"';
+    const expected = expectedText[protocolOf[path]][stream ? 'stream' : 'json'];
     if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
   }
 }
@@ -267,7 +270,12 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
   // Each round's Switchyard figure over the passthrough's from the same round: a slow spell moves both.
   const paired = (get: (round: Awaited<ReturnType<typeof loadRound>>) => number) =>
     loads.switchyard.map((round, index) => get(round) / get(loads.passthrough[index]!));
-  const pairedRatios: PairedRatios = { cpuPerRequest: paired((r) => r.c64.cpuPerRequestUs), c64PerSecond: paired((r) => r.c64.perSecond) };
+  const pairedRatios: PairedRatios = {
+    cpuPerRequest: paired((r) => r.c64.cpuPerRequestUs),
+    c64PerSecond: paired((r) => r.c64.perSecond),
+    cpuPerStream: paired((r) => r.streams.cpuPerRequestUs),
+    c64P99: paired((r) => r.c64.p99Ms),
+  };
   const result = {} as Record<'passthrough' | 'switchyard', Measured>;
   for (const [name, server] of entries) {
     const open = await openStreams(name, server, upstream, path);
@@ -322,16 +330,19 @@ async function main(): Promise<void> {
   }
   const results: Record<string, PairResult> = {};
   const floors: Record<string, Floor> = {};
+  // One server of each kind serves every path in turn: a path is measured in a gateway that has
+  // served (and still serves) the others, as a production server does.
+  const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
+  const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
+  const floor = await startServer(0, 'express-floor.js', [upstream.url]);
   for (const path of paths) {
-    const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
-    const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
-    const floor = await startServer(0, 'express-floor.js', [upstream.url]);
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
-    floors[path] = await measureFloor(floor, path);
-    await stopServer(passthrough);
-    await stopServer(gatewayServer);
-    await stopServer(floor);
+    if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
   }
+  log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
+  await stopServer(passthrough);
+  await stopServer(gatewayServer);
+  await stopServer(floor);
   const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors);
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });

@@ -4,7 +4,7 @@
 //   node stream-client.js open  <url> <path> <count>              opens streams, reports when all are flowing,
 //                                                                  holds them until SIGTERM
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { requestBody, requestHeaders, type BenchPath } from './bodies.js';
+import { endpointOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 
 const [mode = 'ttfb', base = '', pathArg = 'chat', countArg = '100', concurrencyArg = '1'] = process.argv.slice(2);
 const path = pathArg as BenchPath;
@@ -13,7 +13,7 @@ const concurrency = Number(concurrencyArg);
 const target = new URL(base);
 const body = Buffer.from(requestBody(path, true));
 const headers = { ...requestHeaders(path), 'content-length': String(body.length) };
-const endpoint = path === 'chat' ? '/v1/chat/completions' : '/v1/messages';
+const endpoint = endpointOf[path];
 const agent = new Agent({ keepAlive: true, maxSockets: mode === 'open' ? Infinity : concurrency });
 
 interface Started {

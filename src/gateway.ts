@@ -6,20 +6,29 @@ import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
 import { resolveOptions, type GatewayOptions } from './options.js';
+import type { ProviderAdapter } from './providers/types.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { chatCodec } from './protocols/chat-completions/index.js';
 import { messagesCodec } from './protocols/messages/index.js';
 import { responsesCodec } from './protocols/responses/index.js';
-import { createGenerationHandler } from './serve-generation.js';
-import { createModelsHandlers } from './serve-models.js';
-import { createCountTokensHandler } from './serve-count-tokens.js';
+import { createCountTokensEndpoint } from './endpoints/count-tokens.js';
+import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
+import { createGenerationEndpoint } from './endpoints/generation.js';
+import { createModelsEndpoints } from './endpoints/models.js';
 
 /**
  * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount
  * path) and a plain `node:http` handler (`http.createServer(gateway())`) alike: paths it does not
  * own go to `next`, or get a 404 when there is no `next`.
  */
-export type Gateway = (req: IncomingMessage, res: ServerResponse, next?: Next) => void;
+export interface Gateway {
+  (req: IncomingMessage, res: ServerResponse, next?: Next): void;
+  /**
+   * Releases what the providers hold (upstream connections). Call it once the server stopped
+   * taking requests; the standalone server does on shutdown. Resolves when every provider closed.
+   */
+  close(): Promise<void>;
+}
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
 const codecFor = (req: HttpRequest, path: string): InboundCodec =>
@@ -62,15 +71,13 @@ function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, a
  */
 export function gateway(options: GatewayOptions = {}): Gateway {
   const resolved = resolveOptions(options);
-  const anthropicRules = { acceptXApiKey: true, requireAnthropicVersion: true, forwardedHeaders: ['anthropic-beta'] };
-  const openAIRules = { acceptXApiKey: false, requireAnthropicVersion: false, forwardedHeaders: [] };
   const posts = new Map<string, EndpointHandler>([
-    ['/v1/chat/completions', createGenerationHandler(chatCodec, resolved, openAIRules)],
-    ['/v1/responses', createGenerationHandler(responsesCodec, resolved, openAIRules)],
-    ['/v1/messages', createGenerationHandler(messagesCodec, resolved, anthropicRules)],
-    ['/v1/messages/count_tokens', createCountTokensHandler(resolved, anthropicRules)],
+    ['/v1/chat/completions', createGenerationEndpoint(chatCodec, resolved, openAIRules)],
+    ['/v1/responses', createGenerationEndpoint(responsesCodec, resolved, openAIRules)],
+    ['/v1/messages', createGenerationEndpoint(messagesCodec, resolved, anthropicRules)],
+    ['/v1/messages/count_tokens', createCountTokensEndpoint(resolved)],
   ]);
-  const models = createModelsHandlers({ openai: chatCodec, anthropic: messagesCodec }, resolved);
+  const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
 
   // Endpoint handlers answer their own errors; this only catches a bug that escaped one.
   const settle = (req: HttpRequest, res: ServerResponse, path: string, answering: Promise<void>) => {
@@ -82,7 +89,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     });
   };
 
-  return function switchyard(incoming, res, next) {
+  const serve = function switchyard(incoming: IncomingMessage, res: ServerResponse, next?: Next): void {
     const req = incoming as HttpRequest;
     const path = pathOf(req.url);
     const post = posts.get(path);
@@ -108,4 +115,10 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       sendGatewayError(req, res, path, new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message }));
     }
   };
+  return Object.assign(serve, { close: () => closeAdapters(resolved.adapters) });
+}
+
+/** Closes every adapter that can be closed; one that fails to close does not stop the others. */
+async function closeAdapters(adapters: readonly ProviderAdapter[]): Promise<void> {
+  await Promise.allSettled(adapters.map((adapter) => adapter.close?.()));
 }

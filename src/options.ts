@@ -1,35 +1,21 @@
-import { hash } from 'node:crypto';
 import { z } from 'zod';
-import { GatewayError } from './canonical/index.js';
+import { configError, configIssueError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
+import { createKeyCheck } from './access/authenticate-stage.js';
+import { verifyConfiguredKeys } from './access/configured-keys.js';
+import type { EndpointSetup } from './endpoints/stages.js';
 import { parseBodyLimit } from './http/body-limit.js';
+import { admitEverything } from './limits/admit-stage.js';
 import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
-import type { Logger, ModelCapabilities, ProviderAdapter } from './providers/types.js';
-import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
+import type { Logger, ProviderAdapter } from './providers/types.js';
+import { callModelOnce } from './routing/call-model.js';
+import { createModelTable } from './routing/create-model-table.js';
+import type { ModelConfig } from './routing/model-config.js';
+import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
 
-/** One model callers can name. */
-export interface ModelConfig {
-  /** The id callers send as `model`. */
-  id: string;
-  /** Key of the provider in `GatewayOptions.providers` (`mock` is built in). */
-  provider: string;
-  /** The id sent upstream. Default: `id`. */
-  upstreamModel?: string;
-  /** Other ids that reach the same model. */
-  aliases?: string[];
-  /** Overrides what the provider reports the model can do. */
-  capabilities?: Partial<ModelCapabilities>;
-  /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
-  ownedBy?: string;
-  /**
-   * Hosted tools the model cannot run (e.g. Responses `web_search` on an Anthropic model):
-   * `refuse` answers 400 naming the tool (default); `omit` serves the request without them —
-   * for clients such as Codex CLI that always send `web_search`.
-   */
-  hostedTools?: 'refuse' | 'omit';
-}
+export type { ModelConfig } from './routing/model-config.js';
 
 export interface GatewayOptions {
   /**
@@ -56,16 +42,11 @@ export interface GatewayOptions {
   logger?: Logger;
 }
 
-export interface ResolvedGatewayOptions {
-  verifyKey: ApiKeyVerifier | undefined;
-  requireApiKey: boolean;
-  models: ModelTable;
-  /** Models in configuration order, without aliases. */
-  modelList: readonly ResolvedModel[];
-  /** Bytes. */
-  bodyLimit: number;
+/** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
+export interface ResolvedGatewayOptions extends EndpointSetup {
   diagnoseBaseUrl: boolean;
-  logger: Logger;
+  /** Every distinct adapter the models use, to close on shutdown. */
+  adapters: readonly ProviderAdapter[];
 }
 
 const capabilitiesSchema = z
@@ -115,63 +96,6 @@ function isAdapter(value: unknown): value is ProviderAdapter {
   return typeof candidate.generate === 'function' && typeof candidate.stream === 'function';
 }
 
-function configError(code: string, message: string): GatewayError {
-  return new GatewayError({ kind: 'internal', code, message });
-}
-
-const allCapabilities: ModelCapabilities = {
-  streaming: true,
-  tools: true,
-  images: true,
-  files: true,
-  audio: true,
-  reasoning: true,
-  structuredOutput: true,
-  providerTools: [],
-};
-
-/** Keys are compared as SHA-256 digests: no plain keys kept, and a Set lookup does not leak a prefix match. */
-function verifierForKeys(keys: readonly string[]): ApiKeyVerifier {
-  const digest = (key: string) => hash('sha256', key, 'base64');
-  const digests = new Set(keys.map(digest));
-  return (key) => digests.has(digest(key));
-}
-
-function resolveModels(models: readonly ModelConfig[], providers: Record<string, ProviderAdapter>) {
-  const table = new Map<string, ResolvedModel>();
-  const list: ResolvedModel[] = [];
-  const created = Math.floor(Date.now() / 1000);
-  for (const config of models) {
-    const adapter = providers[config.provider];
-    if (!adapter) {
-      throw configError(
-        'CONFIG_UNKNOWN_PROVIDER',
-        `Model '${config.id}' names provider '${config.provider}', which is not configured. ` +
-          `Known providers: ${Object.keys(providers).join(', ')}. Example: { id: '${config.id}', provider: 'mock' }.`,
-      );
-    }
-    const upstreamModel = config.upstreamModel ?? config.id;
-    const model: ResolvedModel = {
-      id: config.id,
-      upstreamModel,
-      providerId: config.provider,
-      adapter,
-      capabilities: { ...allCapabilities, ...adapter.capabilities?.(upstreamModel), ...config.capabilities },
-      created,
-      ownedBy: config.ownedBy ?? config.provider,
-      omitHostedTools: config.hostedTools === 'omit',
-    };
-    for (const id of [config.id, ...(config.aliases ?? [])]) {
-      if (table.has(id)) {
-        throw configError('CONFIG_MODEL_ID_DUPLICATE', `The model id or alias '${id}' is configured twice; each id must be unique.`);
-      }
-      table.set(id, model);
-    }
-    list.push(model);
-  }
-  return { table, list };
-}
-
 /** Validates options once and returns a new, complete object; the caller's object is never changed. */
 export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOptions {
   const logger = options.logger ?? consoleLogger;
@@ -180,9 +104,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   }
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.join('.') ?? '';
-    throw configError('CONFIG_INVALID', `Invalid gateway option '${path}': ${issue?.message ?? 'invalid value'}.`);
+    throw configIssueError('CONFIG_INVALID', 'gateway option', parsed.error.issues[0]);
   }
 
   const builtInMock = createMockProvider();
@@ -190,7 +112,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   for (const [key, provider] of Object.entries(options.providers ?? {})) {
     providers[key] = isAdapter(provider) ? provider : createProviderFromConfig(key, provider);
   }
-  const { table, list } = resolveModels(options.models ?? [{ id: 'mock', provider: 'mock' }], providers);
+  const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers);
 
   const apiKeys = options.apiKeys;
   const onlyMock = list.every((model) => model.adapter === builtInMock);
@@ -202,15 +124,20 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     );
   }
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
-  const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifierForKeys(apiKeys);
+  const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
 
   return {
-    verifyKey,
-    requireApiKey,
     models: table,
     modelList: list,
     bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
-    diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     logger,
+    stages: {
+      authenticate: createKeyCheck(verifyKey, requireApiKey),
+      admit: admitEverything,
+      call: callModelOnce,
+      record: recordNothing,
+    },
+    diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
+    adapters: [...new Set(Object.values(providers))],
   };
 }

@@ -5,6 +5,7 @@ import type {
   GatewayError,
   ProtocolName,
 } from '../canonical/index.js';
+import type { SseMessage } from '../sse/format-sse.js';
 
 /** What an encoder needs to know about the exchange it is answering. */
 export interface EncodeContext {
@@ -43,4 +44,12 @@ export interface InboundCodec {
    * kept in `extensions[protocol]` changes the answer, so carrying it elsewhere is a 400.
    */
   readonly hintFields: ReadonlySet<string>;
+}
+
+/** Turns an upstream's SSE messages into canonical events, one message at a time. Holds per-stream state. */
+export interface StreamDecoder {
+  /** The events this message completes ([] when none). */
+  decode(message: SseMessage): CanonicalStreamEvent[];
+  /** The events owed when the upstream closes the stream: a finish, or an error if it was cut short. */
+  end(): CanonicalStreamEvent[];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError } from '../canonical/index.js';
+import { configIssueError, GatewayError } from '../canonical/index.js';
 import { anthropicProviderOptionsSchema, createAnthropicProvider } from './anthropic/index.js';
 import { createGeminiProvider, geminiProviderOptionsSchema } from './gemini/index.js';
 import { createMockProvider } from './mock/index.js';
@@ -25,12 +25,8 @@ function builtIn<T>(schema: z.ZodType<T>, create: (options: T) => ProviderAdapte
     const parsed = schema.safeParse(options);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = [key, ...(issue?.path ?? [])].join('.');
-      throw new GatewayError({
-        kind: 'internal',
-        code: 'CONFIG_PROVIDER_INVALID',
-        message: `Invalid provider option 'providers.${path}': ${issue?.message ?? 'invalid value'}.`,
-      });
+      const located = { path: ['providers', key, ...(issue?.path ?? [])], message: issue?.message ?? 'invalid value' };
+      throw configIssueError('CONFIG_PROVIDER_INVALID', 'provider option', located);
     }
     return create(parsed.data);
   };

@@ -5,6 +5,9 @@ import type {
   ProtocolName,
 } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
+import type { UpstreamResponseInfo } from '../canonical/index.js';
+
+export type { UpstreamResponseInfo } from '../canonical/index.js';
 
 /** What a model can accept. A request that needs more is refused with a 400 before the provider is called. */
 export interface ModelCapabilities {
@@ -40,6 +43,13 @@ export interface ProviderContext {
    * from Messages callers. Never credentials.
    */
   clientHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Set when the gateway wants to know how the upstream answered: call it once per upstream
+   * response (each retry's too) with its status, request id and rate-limit headers. Absent when
+   * nobody listens, so an adapter does no work for it then. The built-in adapters report through
+   * their transport.
+   */
+  reportUpstream?: (info: UpstreamResponseInfo) => void;
 }
 
 /**
@@ -70,7 +80,17 @@ export interface ProviderAdapter {
   /** What `model` (an upstream model id) accepts; missing fields fall back to the model config, then to "yes". */
   capabilities?(model: string): Partial<ModelCapabilities>;
   generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse>;
+  /**
+   * The answer as a stream of events. Any `AsyncIterable` works (an `async *stream()` generator);
+   * returning an `EventBatches` (as the built-in adapters do) lets the gateway take the events of
+   * one upstream read in one step.
+   */
   stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent>;
   /** Input tokens `request` would use (`POST /v1/messages/count_tokens`). Without it the gateway estimates. */
   countTokens?(request: CanonicalRequest, context: ProviderContext): Promise<number>;
+  /**
+   * Releases what the adapter holds (upstream connections, timers). The gateway calls it once, from
+   * `gateway().close()`, after the server stopped taking requests; no call comes after it.
+   */
+  close?(): Promise<void>;
 }

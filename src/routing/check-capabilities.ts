@@ -1,5 +1,5 @@
 import type { CanonicalMessage, CanonicalRequest, ProtocolName } from '../canonical/index.js';
-import { GatewayError } from '../canonical/index.js';
+import { unsupportedFeatureError } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 
 export interface CapabilityCheck {
@@ -14,14 +14,7 @@ export interface CapabilityCheck {
   capabilities: ModelCapabilities;
 }
 
-function unsupported(feature: string, modelId: string, param?: string): GatewayError {
-  return new GatewayError({
-    kind: 'invalid_request',
-    code: 'UNSUPPORTED_FEATURE',
-    param,
-    message: `The model '${modelId}' does not support ${feature}. Remove it from the request or choose another model.`,
-  });
-}
+const unsupported = (feature: string, modelId: string, param: string) => unsupportedFeatureError(feature, modelId, { param });
 
 function partsOf(message: CanonicalMessage) {
   if (message.role !== 'tool') return message.content;

@@ -11,14 +11,6 @@ export interface FlattenedNamespaces {
   restoreEvent(event: CanonicalStreamEvent): CanonicalStreamEvent;
 }
 
-/** The stream with `restore` applied to each event; stopping it early stops `events` too. */
-export async function* restoreStream(
-  events: AsyncIterable<CanonicalStreamEvent>,
-  restore: (event: CanonicalStreamEvent) => CanonicalStreamEvent,
-): AsyncIterable<CanonicalStreamEvent> {
-  for await (const event of events) yield restore(event);
-}
-
 function flatName(namespace: string, name: string, taken: ReadonlySet<string>): string {
   const joined = `${namespace}__${name}`;
   if (joined.length <= MAX_NAME && !taken.has(joined)) return joined;

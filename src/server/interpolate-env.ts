@@ -1,4 +1,4 @@
-import { configError, formatConfigPath } from './config-error.js';
+import { configError, fieldPath } from '../canonical/index.js';
 
 /** `${NAME}`, `${NAME:-fallback}`, or `$${…}` for a literal `${…}`. */
 const reference = /\$(\$)?\{([^}]*)\}/g;
@@ -12,7 +12,7 @@ function interpolateString(text: string, env: NodeJS.ProcessEnv, path: readonly 
     if (!variableName.test(name)) {
       throw configError(
         'CONFIG_ENV_REFERENCE_INVALID',
-        `${formatConfigPath(path)}: '${whole}' is not a valid variable reference; write \${NAME} or \${NAME:-fallback}, or $\${…} for a literal.`,
+        `${fieldPath(path) || '(top level)'}: '${whole}' is not a valid variable reference; write \${NAME} or \${NAME:-fallback}, or $\${…} for a literal.`,
       );
     }
     const value = env[name];
@@ -20,7 +20,7 @@ function interpolateString(text: string, env: NodeJS.ProcessEnv, path: readonly 
     if (separator >= 0) return inner.slice(separator + 2);
     throw configError(
       'CONFIG_ENV_MISSING',
-      `${formatConfigPath(path)} uses \${${name}}, but the environment variable ${name} is not set. ` +
+      `${fieldPath(path) || '(top level)'} uses \${${name}}, but the environment variable ${name} is not set. ` +
         `Set it (export ${name}=…), or give a fallback: \${${name}:-value}.`,
     );
   });

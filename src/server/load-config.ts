@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { GatewayError } from '../canonical/index.js';
 import { createProviderFromConfig } from '../providers/create-provider.js';
-import { configError, formatConfigPath } from './config-error.js';
+import { configError, fieldPath, GatewayError } from '../canonical/index.js';
 import { configFileSchema, splitConfigFile, type ConfigFile, type ServerConfig } from './config-schema.js';
 import { interpolateEnv } from './interpolate-env.js';
 
@@ -43,13 +42,13 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
   const document = interpolateEnv(parseText(text, source) ?? {}, env);
   const parsed = configFileSchema.safeParse(document);
   if (!parsed.success) {
-    const lines = parsed.error.issues.slice(0, 5).map((issue) => `  ${formatConfigPath(issue.path)}: ${issue.message}`);
+    const lines = parsed.error.issues.slice(0, 5).map((issue) => `  ${fieldPath(issue.path) || '(top level)'}: ${issue.message}`);
     const first = parsed.error.issues[0];
     throw new GatewayError({
       kind: 'internal',
       code: 'CONFIG_FILE_INVALID',
       message: `${source} has ${parsed.error.issues.length === 1 ? 'an invalid field' : 'invalid fields'}:\n${lines.join('\n')}`,
-      ...(first ? { param: formatConfigPath(first.path) } : {}),
+      ...(first ? { param: fieldPath(first.path) || '(top level)' } : {}),
     });
   }
   checkProviders(parsed.data.providers, source);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { configError } from './config-error.js';
+import { configError } from '../canonical/index.js';
 
 export type CliCommand =
   | { command: 'serve'; configPath?: string; port?: number; host?: string }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway.js';
 import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
-import { configError } from './config-error.js';
+import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 
@@ -17,7 +17,10 @@ export interface RunningServer {
   openAIBaseURL: string;
   /** Requests being answered right now. */
   openRequests(): number;
-  /** Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then closes the rest. */
+  /**
+   * Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then closes the rest;
+   * once every connection is closed, the providers' upstream connections are closed too.
+   */
   close(): GracefulClose;
 }
 
@@ -67,6 +70,9 @@ export async function startServer(options: GatewayOptions, settings: ServerSetti
     root,
     openAIBaseURL: `${root}/v1`,
     openRequests: () => open,
-    close: () => closeGracefully(server, settings.shutdownTimeoutMs),
+    close: () => {
+      const closing = closeGracefully(server, settings.shutdownTimeoutMs);
+      return { ...closing, done: closing.done.then(async (result) => (await handle.close(), result)) };
+    },
   };
 }

@@ -4,20 +4,63 @@ import { describe, expect, it } from 'vitest';
 
 const srcRoot = join(import.meta.dirname, '../../src');
 
-/** Folder → what its files may import (other src folders, `logger.ts` and packages). DESIGN.md's allow-list. */
-const rules: Record<string, { folders: string[]; packages: RegExp }> = {
-  canonical: { folders: ['canonical'], packages: /^$/ },
-  protocols: { folders: ['canonical', 'sse', 'protocols'], packages: /^zod$/ },
+/**
+ * Top-level src entry (a folder, or a file such as `gateway.ts`) → what its files may import: other
+ * entries, and packages. DESIGN.md's allow-list. Folders the next subsystems add (catalog, storage,
+ * limits, usage, observability, console) have their rule before their first file, and every entry
+ * of src/ must have one.
+ */
+const rules: Record<string, { imports: string[]; packages: RegExp }> = {
+  canonical: { imports: ['canonical'], packages: /^$/ },
+  sse: { imports: ['sse'], packages: /^eventsource-parser$/ },
+  protocols: { imports: ['canonical', 'sse', 'protocols'], packages: /^zod$/ },
   providers: {
-    folders: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
+    imports: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
     packages: /^(undici|eventsource-parser|zod|node:.*)$/,
   },
-  routing: { folders: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
-  sse: { folders: ['sse'], packages: /^eventsource-parser$/ },
-  access: { folders: ['canonical', 'access'], packages: /^node:.*$/ },
-  testing: { folders: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
-  usage: { folders: ['canonical', 'usage'], packages: /^gpt-tokenizer\/.*$/ },
-  http: { folders: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
+  routing: { imports: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|node:.*)$/ },
+  storage: { imports: ['canonical', 'storage'], packages: /^(kysely|better-sqlite3|pg|node:.*)$/ },
+  access: { imports: ['canonical', 'storage', 'access'], packages: /^node:.*$/ },
+  limits: { imports: ['canonical', 'storage', 'limits'], packages: /^(ioredis|rate-limiter-flexible|node:.*)$/ },
+  usage: { imports: ['canonical', 'storage', 'catalog', 'usage'], packages: /^(gpt-tokenizer\/.*|node:.*)$/ },
+  observability: { imports: ['canonical', 'observability', 'logger.ts'], packages: /^(pino|prom-client|@opentelemetry\/api|node:.*)$/ },
+  http: { imports: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
+  endpoints: {
+    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'logger.ts', 'endpoints'],
+    packages: /^node:.*$/,
+  },
+  console: {
+    imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
+    packages: /^(express|node:.*)$/,
+  },
+  testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
+  'logger.ts': { imports: [], packages: /^$/ },
+  'options.ts': {
+    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'providers', 'routing', 'storage', 'usage', 'logger.ts'],
+    packages: /^(zod|node:.*)$/,
+  },
+  'gateway.ts': {
+    imports: ['canonical', 'endpoints', 'http', 'protocols', 'providers', 'options.ts', 'logger.ts'],
+    packages: /^node:.*$/,
+  },
+  'index.ts': {
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'storage', 'usage', 'gateway.ts', 'options.ts', 'logger.ts'],
+    packages: /^$/,
+  },
+  // The standalone CLI imports anything; nothing imports it (checked below).
+  server: { imports: ['*'], packages: /.*/ },
+};
+
+/**
+ * The endpoints see the subsystems around them only through their stage interfaces (and the
+ * token estimate count_tokens falls back to): these are the only files of those folders they import.
+ */
+const stageFiles: Record<string, RegExp> = {
+  access: /^access\/[a-z-]+-stage\.ts$/,
+  limits: /^limits\/[a-z-]+-stage\.ts$/,
+  usage: /^usage\/([a-z-]+-stage|estimate-input-tokens)\.ts$/,
+  observability: /^observability\/[a-z-]+-stage\.ts$/,
 };
 
 function sourceFiles(dir: string): string[] {
@@ -35,11 +78,19 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] ?? '');
 }
 
+/** The src file an import lands in, relative to src/ (`routing/read-ahead.ts`). */
+function resolvedOf(file: string, specifier: string): string {
+  return relative(srcRoot, join(file, '..', specifier)).replace(/\.js$/, '.ts');
+}
+
 /** The top-level src entry an import lands in: a folder name, or a file such as `logger.ts`. */
 function targetOf(file: string, specifier: string): string {
-  const resolved = relative(srcRoot, join(file, '..', specifier)).replace(/\.js$/, '.ts');
+  const resolved = resolvedOf(file, specifier);
   return resolved.split('/')[0] ?? resolved;
 }
+
+/** The top-level src entry a file belongs to. */
+const entryOf = (file: string) => relative(srcRoot, file).split('/')[0] ?? '';
 
 describe('import rules', () => {
   const files = sourceFiles(srcRoot);
@@ -48,20 +99,43 @@ describe('import rules', () => {
     expect(files.length).toBeGreaterThan(20);
   });
 
-  for (const [folder, rule] of Object.entries(rules)) {
-    it(`should keep ${folder}/ importing only what DESIGN.md allows`, () => {
+  it('should have a rule for every folder and file at the top of src/', () => {
+    const entries = readdirSync(srcRoot).filter((name) => name.endsWith('.ts') || !name.includes('.'));
+    expect(entries.filter((entry) => rules[entry] === undefined)).toEqual([]);
+  });
+
+  for (const [entry, rule] of Object.entries(rules)) {
+    it(`should keep ${entry} importing only what DESIGN.md allows`, () => {
       const violations = files
-        .filter((file) => relative(srcRoot, file).startsWith(`${folder}/`))
+        .filter((file) => entryOf(file) === entry)
         .flatMap((file) =>
           importsOf(file)
             .filter((specifier) =>
-              specifier.startsWith('.') ? !rule.folders.includes(targetOf(file, specifier)) : !rule.packages.test(specifier),
+              specifier.startsWith('.')
+                ? !rule.imports.includes('*') && !rule.imports.includes(targetOf(file, specifier))
+                : !rule.packages.test(specifier),
             )
             .map((specifier) => `${relative(srcRoot, file)} imports ${specifier}`),
         );
       expect(violations).toEqual([]);
     });
   }
+
+  it('should let endpoints/ see access, limits, usage and observability only through their stage interfaces', () => {
+    const violations = files
+      .filter((file) => entryOf(file) === 'endpoints')
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => resolvedOf(file, specifier))
+          .filter((target) => {
+            const pattern = stageFiles[target.split('/')[0] ?? ''];
+            return pattern !== undefined && !pattern.test(target);
+          })
+          .map((target) => `${relative(srcRoot, file)} imports ${target}`),
+      );
+    expect(violations).toEqual([]);
+  });
 
   it('should let nothing import server/ (the CLI imports anything; nothing imports it)', () => {
     const importers = files

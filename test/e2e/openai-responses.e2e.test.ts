@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAIResponsesProvider } from '../../src/providers/openai-responses/index.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
-import { responsesJson, responsesSse } from '../protocols/responses/upstream-fixtures.js';
+import { jsonFixture, sseFixture } from '../helpers/fixtures.js';
 
 let upstream: MockUpstream;
 let gateway: RunningGateway;
@@ -32,7 +32,7 @@ const sent = (index: number) => upstream.requests[index]?.body as Record<string,
 
 describe('openai-responses provider behind the gateway', () => {
   it('should let a Responses client replay OpenAI reasoning and item ids on its next turn', async () => {
-    upstream.reply({ json: responsesJson('upstream-response') }, { json: responsesJson('upstream-incomplete') });
+    upstream.reply({ json: jsonFixture('responses', 'upstream-response') }, { json: jsonFixture('responses', 'upstream-incomplete') });
     const first = await openai.responses.create({ model: 'smart', input: 'Weather in Paris?', reasoning: { effort: 'medium' }, store: false });
     const reasoning = first.output.find((item) => item.type === 'reasoning');
     expect(reasoning).toMatchObject({ id: 'rs_67ccd2bf', encrypted_content: 'gAAAAABoA1encryptedReasoningBlob==' });
@@ -63,7 +63,7 @@ describe('openai-responses provider behind the gateway', () => {
   });
 
   it('should let a streaming Responses client (Codex) replay OpenAI encrypted reasoning on its next turn', async () => {
-    upstream.reply({ sse: responsesSse('upstream-reasoning'), chunkBytes: 7 }, { json: responsesJson('upstream-incomplete') });
+    upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 7 }, { json: jsonFixture('responses', 'upstream-incomplete') });
     const first = await openai.responses
       .stream({ model: 'smart', input: 'Weather in Paris?', reasoning: { effort: 'high' }, store: false })
       .finalResponse();
@@ -80,7 +80,7 @@ describe('openai-responses provider behind the gateway', () => {
   });
 
   it('should pass Responses-only fields such as previous_response_id and store through', async () => {
-    upstream.reply({ json: responsesJson('upstream-incomplete') });
+    upstream.reply({ json: jsonFixture('responses', 'upstream-incomplete') });
     const answer = await openai.responses.create({ model: 'smart', input: 'Go on', previous_response_id: 'resp_prev1', store: true });
     expect(sent(0)).toMatchObject({ model: 'gpt-5', previous_response_id: 'resp_prev1', store: true });
     expect(answer.status).toBe('incomplete');
@@ -97,7 +97,7 @@ describe('openai-responses provider behind the gateway', () => {
   });
 
   it('should answer a Chat stream whose upstream fails before any output with the real status', async () => {
-    upstream.reply({ sse: responsesSse('upstream-error-event') });
+    upstream.reply({ sse: sseFixture('responses', 'upstream-error-event') });
     const error = await openai.chat.completions
       .create({ model: 'smart', stream: true, messages: [{ role: 'user', content: 'Hi' }] })
       .catch((caught: unknown) => caught);
@@ -105,7 +105,7 @@ describe('openai-responses provider behind the gateway', () => {
   });
 
   it('should stream reasoning to an Anthropic client as thinking', async () => {
-    upstream.reply({ sse: responsesSse('upstream-reasoning'), chunkBytes: 3 });
+    upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 3 });
     const message = await anthropic.messages
       .stream({ model: 'smart', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Hi' }] })
       .finalMessage();

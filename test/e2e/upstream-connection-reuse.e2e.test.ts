@@ -3,18 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayOptions } from '../../src/options.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
-import { readChunkSse } from '../protocols/chat-completions/upstream-fixtures.js';
-import { upstreamSse } from '../protocols/messages/upstream-fixtures.js';
-import { responsesSse } from '../protocols/responses/upstream-fixtures.js';
+import { sseFixture } from '../helpers/fixtures.js';
 
 /**
  * A stream's final event arrives before the end of its HTTP body. The gateway stops reading at that
  * event; the rest of the body must still be read so the next stream reuses the connection.
  */
 const upstreams: Array<{ type: string; sse: () => string; baseURL: (url: string) => string }> = [
-  { type: 'openai', sse: () => readChunkSse('upstream-text'), baseURL: (url) => `${url}/v1` },
-  { type: 'openai-responses', sse: () => responsesSse('upstream-text'), baseURL: (url) => `${url}/v1` },
-  { type: 'anthropic', sse: () => upstreamSse('upstream-text'), baseURL: (url) => url },
+  { type: 'openai', sse: () => sseFixture('chat-completions', 'upstream-text'), baseURL: (url) => `${url}/v1` },
+  { type: 'openai-responses', sse: () => sseFixture('responses', 'upstream-text'), baseURL: (url) => `${url}/v1` },
+  { type: 'anthropic', sse: () => sseFixture('messages', 'upstream-text'), baseURL: (url) => url },
 ];
 
 describe.each(upstreams)('streams through the $type provider', ({ type, sse, baseURL }) => {

@@ -6,7 +6,7 @@ import {
   type MatrixUpstream,
   type Support,
   type ToolChoiceForm,
-} from './matrix.js';
+} from './matrix/index.js';
 
 /** The README markers the feature table sits between. */
 export const FEATURE_TABLE_START = '<!-- feature-matrix:start -->';

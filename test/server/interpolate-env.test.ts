@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/canonical/index.js';
 import { interpolateEnv } from '../../src/server/interpolate-env.js';
+import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
-function errorOf(work: () => unknown): GatewayError {
-  try {
-    work();
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('interpolateEnv', () => {
   it('should replace references in nested string values and leave other values alone', () => {
@@ -29,14 +20,14 @@ describe('interpolateEnv', () => {
   });
 
   it('should name the missing variable and the field that uses it', () => {
-    const error = errorOf(() => interpolateEnv({ providers: { openai: { apiKey: '${OPENAI_API_KEY}' } } }, {}));
+    const error = gatewayErrorOf(() => interpolateEnv({ providers: { openai: { apiKey: '${OPENAI_API_KEY}' } } }, {}));
     expect(error.code).toBe('CONFIG_ENV_MISSING');
     expect(error.message).toContain('OPENAI_API_KEY');
     expect(error.message).toContain('providers.openai.apiKey');
   });
 
   it('should treat an empty variable as missing', () => {
-    expect(errorOf(() => interpolateEnv({ apiKeys: ['${KEY}'] }, { KEY: '' })).code).toBe('CONFIG_ENV_MISSING');
+    expect(gatewayErrorOf(() => interpolateEnv({ apiKeys: ['${KEY}'] }, { KEY: '' })).code).toBe('CONFIG_ENV_MISSING');
   });
 
   it('should use the fallback of ${NAME:-fallback} only when the variable is unset or empty', () => {
@@ -51,7 +42,7 @@ describe('interpolateEnv', () => {
   });
 
   it('should reject a reference that is not a variable name, with its path', () => {
-    const error = errorOf(() => interpolateEnv({ models: [{ id: '${not a name}' }] }, {}));
+    const error = gatewayErrorOf(() => interpolateEnv({ models: [{ id: '${not a name}' }] }, {}));
     expect(error.code).toBe('CONFIG_ENV_REFERENCE_INVALID');
     expect(error.message).toContain('models[0].id');
   });

@@ -2,18 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/canonical/index.js';
 import { loadConfig, parseConfigText } from '../../src/server/load-config.js';
+import { gatewayErrorOfAsync } from '../helpers/gateway-error-of.js';
 
-async function errorOf(work: () => unknown): Promise<GatewayError> {
-  try {
-    await work();
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 const parse = (text: string, env: NodeJS.ProcessEnv = {}, source = 'switchyard.yaml') => parseConfigText(text, source, env);
 
@@ -58,14 +49,14 @@ diagnoseBaseUrl: false
   });
 
   it('should name a missing environment variable', async () => {
-    const error = await errorOf(() => parse('providers:\n  anthropic: { apiKey: "${ANTHROPIC_API_KEY}" }'));
+    const error = await gatewayErrorOfAsync(() => parse('providers:\n  anthropic: { apiKey: "${ANTHROPIC_API_KEY}" }'));
     expect(error.code).toBe('CONFIG_ENV_MISSING');
     expect(error.message).toContain('ANTHROPIC_API_KEY');
   });
 
   describe('invalid fields', () => {
     it('should give the path of a bad model field, e.g. models[1].provider', async () => {
-      const error = await errorOf(() => parse('models:\n  - { id: a, provider: mock }\n  - { id: b }'));
+      const error = await gatewayErrorOfAsync(() => parse('models:\n  - { id: a, provider: mock }\n  - { id: b }'));
       expect(error.code).toBe('CONFIG_FILE_INVALID');
       expect(error.param).toBe('models[1].provider');
       expect(error.message).toContain('switchyard.yaml');
@@ -73,42 +64,42 @@ diagnoseBaseUrl: false
     });
 
     it('should reject a model whose provider is not defined, listing the defined ones', async () => {
-      const error = await errorOf(() => parse('providers: { fast: { type: mock } }\nmodels:\n  - { id: a, provider: mock }\n  - { id: b, provider: olama }'));
+      const error = await gatewayErrorOfAsync(() => parse('providers: { fast: { type: mock } }\nmodels:\n  - { id: a, provider: mock }\n  - { id: b, provider: olama }'));
       expect(error.param).toBe('models[1].provider');
       expect(error.message).toContain("'olama'");
       expect(error.message).toContain('fast');
     });
 
     it('should reject unknown keys, so a typo is not silently ignored', async () => {
-      const error = await errorOf(() => parse('modles: []'));
+      const error = await gatewayErrorOfAsync(() => parse('modles: []'));
       expect(error.code).toBe('CONFIG_FILE_INVALID');
       expect(error.message).toContain('modles');
     });
 
     it('should reject a port out of range with its path', async () => {
-      const error = await errorOf(() => parse('server: { port: 70000 }'));
+      const error = await gatewayErrorOfAsync(() => parse('server: { port: 70000 }'));
       expect(error.param).toBe('server.port');
     });
 
     it('should reject a bad built-in provider option with its path', async () => {
-      const error = await errorOf(() => parse('providers:\n  fast: { type: mock, chunks: -1 }'));
+      const error = await gatewayErrorOfAsync(() => parse('providers:\n  fast: { type: mock, chunks: -1 }'));
       expect(error.code).toBe('CONFIG_PROVIDER_INVALID');
       expect(error.message).toContain('providers.fast.chunks');
     });
 
     it('should reject a provider type that is not built in', async () => {
-      const error = await errorOf(() => parse('providers:\n  x: { type: nonsense }'));
+      const error = await gatewayErrorOfAsync(() => parse('providers:\n  x: { type: nonsense }'));
       expect(error.code).toBe('CONFIG_UNKNOWN_PROVIDER_TYPE');
     });
 
     it('should report YAML syntax errors with the file name', async () => {
-      const error = await errorOf(() => parse('models: [\n  { id: a'));
+      const error = await gatewayErrorOfAsync(() => parse('models: [\n  { id: a'));
       expect(error.code).toBe('CONFIG_FILE_SYNTAX');
       expect(error.message).toContain('switchyard.yaml');
     });
 
     it('should report JSON syntax errors', async () => {
-      expect((await errorOf(() => parse('{"models": [', {}, 'config.json'))).code).toBe('CONFIG_FILE_SYNTAX');
+      expect((await gatewayErrorOfAsync(() => parse('{"models": [', {}, 'config.json'))).code).toBe('CONFIG_FILE_SYNTAX');
     });
   });
 });
@@ -129,7 +120,7 @@ describe('loadConfig', () => {
   });
 
   it('should say which file it cannot read', async () => {
-    const error = await errorOf(() => loadConfig(join(dir, 'missing.yaml'), {}));
+    const error = await gatewayErrorOfAsync(() => loadConfig(join(dir, 'missing.yaml'), {}));
     expect(error.code).toBe('CONFIG_FILE_UNREADABLE');
     expect(error.message).toContain('missing.yaml');
   });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/options.js';
-import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
+import { createMockProvider, DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 
 const KEY = 'sk-start-server-test';
@@ -107,6 +107,19 @@ describe('startServer', () => {
     const result = await readChatStream(response);
     expect(result.done).toBe(false);
     expect(result.text.length).toBeLessThan(DEFAULT_MOCK_REPLY.length);
+  });
+
+  it('should close the providers once every connection is closed', async () => {
+    const closed: string[] = [];
+    const mock = createMockProvider();
+    const closable = { ...mock, id: 'closable', close: async () => void closed.push('closable') };
+    const server = await start({ providers: { closable }, models: [{ id: 'c', provider: 'closable' }] });
+    const answer = await streamChat(server, 'c');
+    const closing = server.close();
+    expect(closed).toEqual([]); // not while a stream may still need its upstream
+    await answer.text();
+    await closing.done;
+    expect(closed).toEqual(['closable']);
   });
 
   it('should throw a config error before listening when the options are invalid', async () => {

@@ -1,7 +1,7 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { FilePart, ImagePart, MediaSource, TextPart, UserContentPart } from '../../canonical/index.js';
 import type { ChatDialect } from './dialect.js';
 import { mergeChatFields, readChatExtensionFields, readNestedFields } from './extension-fields.js';
-import { createUnsupportedFeatureError } from './unsupported-feature.js';
 
 /** A Chat content part as sent upstream. */
 export type ChatWirePart = Record<string, unknown> & { type: string };
@@ -47,7 +47,7 @@ function mediaUrl(source: MediaSource, what: string, scope: ChatPartScope): stri
     case 'base64':
       return encodeChatDataUrl(source.mediaType, source.data);
     case 'file-id':
-      throw createUnsupportedFeatureError(`${what} given by file id`, scope.model, scope.param);
+      throw unsupportedFeatureError(`${what} given by file id`, scope.model, { param: scope.param });
   }
 }
 
@@ -66,7 +66,7 @@ function encodeFile(part: FilePart, scope: ChatPartScope): ChatWirePart {
   if (source.kind === 'text') {
     return { type: 'text', text: part.filename === undefined ? source.text : `${part.filename}\n\n${source.text}` };
   }
-  if (source.kind === 'url') throw createUnsupportedFeatureError('a file given by URL', scope.model, scope.param);
+  if (source.kind === 'url') throw unsupportedFeatureError('a file given by URL', scope.model, { param: scope.param });
   const fields = readChatExtensionFields(part);
   const file = mergeChatFields(
     {
@@ -96,7 +96,7 @@ export function encodeChatUserPart(part: UserContentPart, scope: ChatPartScope):
     }
     case 'provider-defined':
       if (part.protocol !== 'chat') {
-        throw createUnsupportedFeatureError(`'${part.kind}' content (${part.protocol} only)`, scope.model, scope.param);
+        throw unsupportedFeatureError(`'${part.kind}' content (${part.protocol} only)`, scope.model, { param: scope.param });
       }
       return { ...part.data, type: part.kind };
   }

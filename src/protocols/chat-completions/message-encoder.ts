@@ -1,3 +1,4 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type {
   AssistantMessage,
   CanonicalMessage,
@@ -16,7 +17,6 @@ import type { ChatDialect } from './dialect.js';
 import { mergeChatFields, readChatExtensionFields, readNestedFields } from './extension-fields.js';
 import { encodeChatArguments } from './response.js';
 import { encodeChatToolCallId } from './tool-call-id.js';
-import { createUnsupportedFeatureError } from './unsupported-feature.js';
 
 /** A Chat message as sent upstream. */
 export type ChatWireMessage = Record<string, unknown> & { role: string };
@@ -67,7 +67,7 @@ function encodeToolCalls(message: AssistantMessage, scope: Scope, param: string)
       calls.push({ ...part.data });
     } else if (part.type === 'tool-call') {
       if (part.namespace !== undefined) {
-        throw createUnsupportedFeatureError(`namespaced tool calls ('${part.namespace}')`, scope.model, param);
+        throw unsupportedFeatureError(`namespaced tool calls ('${part.namespace}')`, scope.model, { param });
       }
       const fields = readChatExtensionFields(part);
       const fn = mergeChatFields(
@@ -98,7 +98,7 @@ function encodeAssistant(message: AssistantMessage, scope: Scope, param: string)
     else if (part.type === 'reasoning' && part.redactedData === undefined) reasoning += part.text;
     else if (part.type === 'provider-defined' && part.kind !== 'custom_tool_call') {
       if (part.protocol !== 'chat') {
-        throw createUnsupportedFeatureError(`'${part.kind}' content (${part.protocol} only)`, model, `${param}.content[${index}]`);
+        throw unsupportedFeatureError(`'${part.kind}' content (${part.protocol} only)`, model, { param: `${param}.content[${index}]` });
       }
       others.push({ ...part.data, type: part.kind });
     }

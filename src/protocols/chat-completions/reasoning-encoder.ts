@@ -1,6 +1,6 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { ReasoningConfig, ReasoningEffort } from '../../canonical/index.js';
 import type { ChatDialect } from './dialect.js';
-import { createUnsupportedFeatureError } from './unsupported-feature.js';
 
 const effortOrder: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
@@ -73,6 +73,6 @@ export function encodeChatReasoningFields(
       return { thinking: { type: 'enabled' }, ...(wireEffort === 'none' ? {} : effortField) };
     case 'none':
       if (isOff(reasoning) || (effort === undefined && reasoning.mode !== 'enabled')) return {};
-      throw createUnsupportedFeatureError('choosing reasoning per request', model, 'reasoning');
+      throw unsupportedFeatureError('choosing reasoning per request', model, { param: 'reasoning' });
   }
 }

@@ -1,10 +1,10 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, ResponseFormat } from '../../canonical/index.js';
 import type { ChatDialect, ChatEncodeOptions } from './dialect.js';
 import { mergeChatFields } from './extension-fields.js';
 import { encodeChatMessages, type ChatWireMessage } from './message-encoder.js';
 import { encodeChatReasoningFields } from './reasoning-encoder.js';
 import { encodeChatToolFields } from './tools-encoder.js';
-import { createUnsupportedFeatureError } from './unsupported-feature.js';
 import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
 
 /** A Chat Completions request body as sent upstream. */
@@ -30,10 +30,10 @@ function encodeResponseFormat(
         // The permissive schema that means "any JSON object", for servers without json_object (LM Studio).
         return { response_format: { type: 'json_schema', json_schema: { name: 'json_object', schema: { type: 'object' } } } };
       }
-      throw createUnsupportedFeatureError('JSON output', model, 'response_format');
+      throw unsupportedFeatureError('JSON output', model, { param: 'response_format' });
     case 'json-schema': {
       if (!dialect.responseFormats.includes('json_schema')) {
-        throw createUnsupportedFeatureError('JSON schema output', model, 'response_format');
+        throw unsupportedFeatureError('JSON schema output', model, { param: 'response_format' });
       }
       const jsonSchema = {
         name: format.name ?? 'response',
@@ -50,8 +50,8 @@ function encodeResponseFormat(
 function addSampling(body: ChatWireRequest, request: CanonicalRequest, dialect: ChatDialect): void {
   const { sampling, model } = request;
   if (sampling === undefined) return;
-  if (sampling.topK !== undefined && !dialect.topK) throw createUnsupportedFeatureError('top_k', model, 'top_k');
-  if (sampling.seed !== undefined && dialect.seedField === 'none') throw createUnsupportedFeatureError('seed', model, 'seed');
+  if (sampling.topK !== undefined && !dialect.topK) throw unsupportedFeatureError('top_k', model, { param: 'top_k' });
+  if (sampling.seed !== undefined && dialect.seedField === 'none') throw unsupportedFeatureError('seed', model, { param: 'seed' });
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
   if (sampling.topK !== undefined) body.top_k = sampling.topK;
@@ -85,7 +85,7 @@ function passthroughFields(fields: Record<string, unknown>, model: string, optio
   for (const key in fields) {
     const allowed = (only === undefined || only.includes(key)) && !(except ?? []).includes(key);
     if (allowed) kept[key] = fields[key];
-    else if (!options.hintFields.has(key)) throw createUnsupportedFeatureError(`the '${key}' field`, model, key);
+    else if (!options.hintFields.has(key)) throw unsupportedFeatureError(`the '${key}' field`, model, { param: key });
   }
   return kept;
 }

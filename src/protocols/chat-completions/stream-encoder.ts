@@ -41,14 +41,20 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
   // text is what JSON.stringify makes of `{ id, object, created, model, choices[, usage] }`.
   let head = '';
   let headId: string | undefined;
-  const frame = (choices: unknown[], usage?: ChatUsage): string => {
+  const headOf = (): string => {
     if (headId !== id) {
       headId = id;
       head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(context.created)},"model":${JSON.stringify(context.request.model)},"choices":`;
     }
-    const tail = includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}}\n\n` : '}\n\n';
-    return head + JSON.stringify(choices) + tail;
+    return head;
   };
+  const frame = (choices: unknown[], usage?: ChatUsage): string => {
+    const tail = includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}}\n\n` : '}\n\n';
+    return headOf() + JSON.stringify(choices) + tail;
+  };
+  /** The hot case as a template: the bytes `deltaFrame({ content: text })` makes, without building the choice. */
+  const textFrame = (text: string): string =>
+    `${headOf()}[{"index":0,"delta":{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null}\n\n' : '}\n\n'}`;
   const deltaFrame = (delta: ChatDelta, finishReason: ChatFinishReason | null = null): string =>
     frame([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
   /** The role chunk goes out with the first block: `content: ""` before text, `null` otherwise (as OpenAI does). */
@@ -72,7 +78,7 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
       case 'text-end':
         return open('text');
       case 'text-delta':
-        return open('text') + (event.delta === '' ? '' : deltaFrame({ content: event.delta }));
+        return open('text') + (event.delta === '' ? '' : textFrame(event.delta));
       case 'refusal-start':
       case 'refusal-end':
         return open('other');

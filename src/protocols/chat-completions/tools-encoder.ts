@@ -1,7 +1,7 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, CanonicalTool, ToolChoice } from '../../canonical/index.js';
 import type { ChatDialect, ChatToolChoiceForm } from './dialect.js';
 import { mergeChatFields, readChatExtensionFields, readNestedFields } from './extension-fields.js';
-import { createUnsupportedFeatureError } from './unsupported-feature.js';
 
 /** The tool fields of a Chat request body. */
 export interface ChatWireToolFields {
@@ -14,12 +14,12 @@ function encodeTool(tool: CanonicalTool, model: string, index: number): Record<s
   const param = `tools[${index}]`;
   if (tool.type === 'provider-defined') {
     if (tool.protocol !== 'chat') {
-      throw createUnsupportedFeatureError(`the '${tool.kind}' tool (${tool.protocol} only)`, model, param);
+      throw unsupportedFeatureError(`the '${tool.kind}' tool (${tool.protocol} only)`, model, { param });
     }
     return { ...tool.definition, type: tool.kind };
   }
   if (tool.namespace !== undefined) {
-    throw createUnsupportedFeatureError(`namespaced tools ('${tool.namespace}')`, model, param);
+    throw unsupportedFeatureError(`namespaced tools ('${tool.namespace}')`, model, { param });
   }
   const fields = readChatExtensionFields(tool);
   const fn = mergeChatFields(
@@ -79,13 +79,13 @@ export function encodeChatToolFields(request: CanonicalRequest, dialect: ChatDia
     if (dialect.toolChoices.includes(form)) wire.tool_choice = encodeChoice(toolChoice, tools, dialect);
     else if (form === 'none') return {};
     else if (form !== 'auto') {
-      throw createUnsupportedFeatureError(`tool_choice '${form}'`, model, 'tool_choice');
+      throw unsupportedFeatureError(`tool_choice '${form}'`, model, { param: 'tool_choice' });
     }
   }
   if (parallelToolCalls !== undefined) {
     if (dialect.parallelToolCalls) wire.parallel_tool_calls = parallelToolCalls;
     else if (!parallelToolCalls) {
-      throw createUnsupportedFeatureError('turning parallel tool calls off', model, 'parallel_tool_calls');
+      throw unsupportedFeatureError('turning parallel tool calls off', model, { param: 'parallel_tool_calls' });
     }
   }
   return wire;

@@ -1,9 +1,9 @@
 import type { CanonicalStreamEvent, Usage } from '../../canonical/index.js';
 import { GatewayError } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
-import { createFunctionCallDecoder, type GeminiDecodeOptions } from './function-call.js';
-import { decodeGeminiOutcome, geminiBadResponse, readGeminiResponse } from './response.js';
-import type { GeminiUsageMetadata, GeminiWirePart } from './schema.js';
+import { createFunctionCallDecoder, type GeminiDecodeOptions } from './function-call-decoder.js';
+import { decodeGeminiOutcome, geminiBadResponse, readGeminiResponse } from './response-decoder.js';
+import type { GeminiUsageMetadata, GeminiWirePart } from './upstream-schema.js';
 import { encodeReasoningSignature } from './signatures.js';
 import { decodeGeminiUsage } from './usage.js';
 

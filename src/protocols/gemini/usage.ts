@@ -1,5 +1,5 @@
 import type { Usage } from '../../canonical/index.js';
-import type { GeminiUsageMetadata } from './schema.js';
+import type { GeminiUsageMetadata } from './upstream-schema.js';
 
 const known = (value: number | null | undefined): value is number => typeof value === 'number';
 

@@ -45,6 +45,6 @@ export { createMessagesStreamDecoder } from './stream-decoder.js';
 export type { MessagesStreamDecoder } from './stream-decoder.js';
 export { parseMessagesError, parseMessagesStreamError } from './upstream-error.js';
 export type { ParseMessagesErrorOptions } from './upstream-error.js';
-export { encodeMessagesCountTokensRequest, decodeMessagesCountTokensResponse } from './count-tokens-request.js';
+export { encodeMessagesCountTokensRequest, decodeMessagesCountTokensResponse } from './upstream-count-tokens.js';
 export { encodeMessagesToolId } from './tool-id.js';
-export { messagesThinkingBudgets } from './request-thinking.js';
+export { messagesThinkingBudgets } from './thinking-encoder.js';

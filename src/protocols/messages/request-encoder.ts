@@ -1,9 +1,9 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, SamplingOptions } from '../../canonical/index.js';
-import { encodeMessagesConversation, type MessagesRequestMessage } from './request-conversation.js';
-import type { MessagesRequestBlock } from './request-content.js';
-import { encodeMessagesThinking, type EncodedMessagesThinking } from './request-thinking.js';
-import { encodeMessagesToolChoice, encodeMessagesTools } from './request-tools.js';
-import { unsupportedFeature } from './unsupported-feature.js';
+import { encodeMessagesConversation, type MessagesRequestMessage } from './conversation-encoder.js';
+import type { MessagesRequestBlock } from './content-encoder.js';
+import { encodeMessagesThinking, type EncodedMessagesThinking } from './thinking-encoder.js';
+import { encodeMessagesToolChoice, encodeMessagesTools } from './tools-encoder.js';
 
 export interface EncodeMessagesRequestOptions {
   /** `max_tokens` when the request sets no output limit (Anthropic requires one). */
@@ -38,10 +38,10 @@ function encodeSampling(sampling: SamplingOptions | undefined, thinking: Encoded
   const wire: Record<string, unknown> = {};
   if (sampling === undefined) return wire;
   if (sampling.presencePenalty !== undefined && sampling.presencePenalty !== 0) {
-    throw unsupportedFeature('presence_penalty', model, 'presence_penalty');
+    throw unsupportedFeatureError('presence_penalty', model, { param: 'presence_penalty' });
   }
   if (sampling.frequencyPenalty !== undefined && sampling.frequencyPenalty !== 0) {
-    throw unsupportedFeature('frequency_penalty', model, 'frequency_penalty');
+    throw unsupportedFeatureError('frequency_penalty', model, { param: 'frequency_penalty' });
   }
   if (sampling.temperature !== undefined) {
     const temperature = Math.min(1, Math.max(0, sampling.temperature));
@@ -68,7 +68,7 @@ function encodeOutputConfig(request: CanonicalRequest, thinking: EncodedMessages
   if (thinking.effort !== undefined) config.effort = thinking.effort;
   const format = request.responseFormat;
   if (format?.type === 'json') {
-    throw unsupportedFeature('JSON mode without a schema (response_format json_object); send a JSON schema instead', model, 'response_format');
+    throw unsupportedFeatureError('JSON mode without a schema (response_format json_object); send a JSON schema instead', model, { param: 'response_format' });
   }
   if (format?.type === 'json-schema') {
     config.format = { ...(isRecord(formatExtra) ? formatExtra : {}), type: 'json_schema', schema: format.schema };

@@ -7,7 +7,7 @@ import {
 } from '../../canonical/index.js';
 import { decodeMessagesConversation, decodeMessagesSystem } from './conversation.js';
 import { decodePlainMessagesRequest } from './request-fast-path.js';
-import { describeRawIssue, describeRequestIssue } from './request-issue.js';
+import { describeRawIssue, describeRequestIssue } from './request-error.js';
 import { messagesRequestSchema, type MessagesOutputConfig, type MessagesRequest, type MessagesThinking } from './schema.js';
 import { decodeMessagesTool, decodeMessagesToolChoice } from './tools.js';
 import { unmappedFields } from './unmapped-fields.js';

@@ -64,6 +64,15 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     return frame('content_block_delta', { index: nextIndex - 1, delta: body });
   }
 
+  /**
+   * The hot case, written as a template: the same bytes `frame('content_block_delta', { index,
+   * delta: { type: 'text_delta', text } })` makes, without building and spreading two objects.
+   */
+  function textDelta(id: string, text: string): string {
+    if (open?.id !== id || open.kind !== 'text') return '';
+    return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${nextIndex - 1},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`;
+  }
+
   function encode(event: CanonicalStreamEvent): string {
     switch (event.type) {
       case 'start':
@@ -74,7 +83,7 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
         return openBlock({ id: event.id, kind: 'text', hasInput: false }, { type: 'text', text: '' });
       case 'text-delta':
       case 'refusal-delta':
-        return event.delta === '' ? '' : delta(event.id, 'text', { type: 'text_delta', text: event.delta });
+        return event.delta === '' ? '' : textDelta(event.id, event.delta);
       case 'reasoning-start':
         return event.redactedData === undefined
           ? openBlock({ id: event.id, kind: 'thinking', hasInput: false }, { type: 'thinking', thinking: '', signature: '' })

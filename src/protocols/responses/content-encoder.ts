@@ -1,3 +1,4 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type {
   FilePart,
   ImagePart,
@@ -6,7 +7,6 @@ import type {
   UserContentPart,
 } from '../../canonical/index.js';
 import { readResponsesExtensions } from './extensions.js';
-import { createResponsesUnsupportedError } from './unsupported-feature.js';
 
 /** One wire content part or item, as sent upstream. */
 export type ResponsesWireObject = Record<string, unknown>;
@@ -54,7 +54,7 @@ function encodeFile(part: FilePart): ResponsesWireObject {
 /** A Responses part/item carried verbatim; another protocol's is a 400. */
 export function encodeResponsesProviderDefined(part: ProviderDefinedPart, model: string): ResponsesWireObject {
   if (part.protocol !== 'responses') {
-    throw createResponsesUnsupportedError(`'${part.kind}' content (it belongs to the ${part.protocol} protocol)`, model, 'input');
+    throw unsupportedFeatureError(`'${part.kind}' content (it belongs to the ${part.protocol} protocol)`, model, { param: 'input', reason: 'the OpenAI Responses API has no equivalent' });
   }
   return { ...part.data, type: part.kind };
 }

@@ -50,4 +50,4 @@ export type { ResponsesRequestEncodeOptions } from './request-encoder.js';
 export { decodeResponsesResponse } from './response-decoder.js';
 export { createResponsesStreamDecoder } from './stream-decoder.js';
 export type { ResponsesStreamDecoder, ResponsesStreamDecoderOptions } from './stream-decoder.js';
-export { parseResponsesError, decodeResponsesFailure } from './upstream-errors.js';
+export { parseResponsesError, decodeResponsesFailure } from './upstream-error.js';

@@ -1,3 +1,4 @@
+import { unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, CanonicalTool, ReasoningConfig, ResponseFormat } from '../../canonical/index.js';
 import { readResponsesExtensions } from './extensions.js';
 import { encodeResponsesInput } from './input-encoder.js';
@@ -5,7 +6,6 @@ import { encodeResponsesToolChoice } from './tool-choice.js';
 import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
 import { encodeResponsesTextFormat } from './response-object.js';
 import { encodeResponsesTools } from './tools.js';
-import { createResponsesUnsupportedError } from './unsupported-feature.js';
 
 export interface ResponsesRequestEncodeOptions {
   /** Ask for an SSE stream. */
@@ -19,16 +19,16 @@ const record = (value: unknown): Record<string, unknown> =>
 function checkCarriable(request: CanonicalRequest): void {
   const { model, sampling } = request;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
-    throw createResponsesUnsupportedError('stop sequences', model, 'stop');
+    throw unsupportedFeatureError('stop sequences', model, { param: 'stop', reason: 'the OpenAI Responses API has no equivalent' });
   }
-  if (sampling?.topK !== undefined) throw createResponsesUnsupportedError('top_k sampling', model, 'top_k');
+  if (sampling?.topK !== undefined) throw unsupportedFeatureError('top_k sampling', model, { param: 'top_k', reason: 'the OpenAI Responses API has no equivalent' });
   if (sampling?.presencePenalty !== undefined && sampling.presencePenalty !== 0) {
-    throw createResponsesUnsupportedError('presence_penalty', model, 'presence_penalty');
+    throw unsupportedFeatureError('presence_penalty', model, { param: 'presence_penalty', reason: 'the OpenAI Responses API has no equivalent' });
   }
   if (sampling?.frequencyPenalty !== undefined && sampling.frequencyPenalty !== 0) {
-    throw createResponsesUnsupportedError('frequency_penalty', model, 'frequency_penalty');
+    throw unsupportedFeatureError('frequency_penalty', model, { param: 'frequency_penalty', reason: 'the OpenAI Responses API has no equivalent' });
   }
-  if (sampling?.seed !== undefined) throw createResponsesUnsupportedError('seed', model, 'seed');
+  if (sampling?.seed !== undefined) throw unsupportedFeatureError('seed', model, { param: 'seed', reason: 'the OpenAI Responses API has no equivalent' });
 }
 
 /**
@@ -45,7 +45,7 @@ function withStrictDefault(tool: CanonicalTool): CanonicalTool {
 function encodeTools(tools: readonly CanonicalTool[], model: string): Record<string, unknown>[] {
   for (const tool of tools) {
     if (tool.type === 'provider-defined' && tool.protocol !== 'responses') {
-      throw createResponsesUnsupportedError(`the '${tool.kind}' tool (it belongs to the ${tool.protocol} protocol)`, model, 'tools');
+      throw unsupportedFeatureError(`the '${tool.kind}' tool (it belongs to the ${tool.protocol} protocol)`, model, { param: 'tools', reason: 'the OpenAI Responses API has no equivalent' });
     }
   }
   return encodeResponsesTools(tools.map(withStrictDefault));

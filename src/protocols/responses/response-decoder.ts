@@ -1,7 +1,7 @@
 import { GatewayError, type CanonicalResponse } from '../../canonical/index.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem } from './output-decoder.js';
-import { decodeResponsesFailure } from './upstream-errors.js';
+import { decodeResponsesFailure } from './upstream-error.js';
 import { UpstreamResponseSchema } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
 

@@ -2,7 +2,8 @@ import { GatewayError, type CanonicalStreamEvent, type Extensions } from '../../
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem, decodeResponsesReasoningEndExtensions } from './output-decoder.js';
-import { decodeResponsesFailure } from './upstream-errors.js';
+import { decodeResponsesFailure } from './upstream-error.js';
+import { isPlainResponsesStreamEvent } from './upstream-fast-path.js';
 import { UpstreamStreamEventSchema, type UpstreamResponse, type UpstreamStreamEvent } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
 
@@ -274,10 +275,15 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         return []; // `[DONE]`, keep-alive comments and other non-JSON frames carry nothing
       }
       const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
-      const parsed = UpstreamStreamEventSchema.safeParse(typed);
-      if (!parsed.success) return [];
+      let event: UpstreamStreamEvent;
+      if (isPlainResponsesStreamEvent(typed)) event = typed;
+      else {
+        const parsed = UpstreamStreamEventSchema.safeParse(typed);
+        if (!parsed.success) return [];
+        event = parsed.data;
+      }
       out = [];
-      handle(parsed.data);
+      handle(event);
       return out;
     },
     end(): CanonicalStreamEvent[] {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches } from '../../canonical/index.js';
 import {
   createMessagesStreamDecoder,
   decodeMessagesCountTokensResponse,
@@ -9,8 +9,9 @@ import {
   parseMessagesError,
 } from '../../protocols/messages/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
-import { createUpstream } from '../upstream.js';
-import { upstreamSignal } from '../request-abort.js';
+import { createUpstream } from '../transport/upstream.js';
+import { upstreamSignal } from '../transport/request-abort.js';
+import { UpstreamEvents } from '../transport/upstream-events.js';
 import { anthropicCapabilities } from './capabilities.js';
 import { resolveAnthropicOptions, resolveDefaultMaxTokens, type AnthropicProviderOptions } from './options.js';
 
@@ -62,7 +63,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   };
   const call = (path: string, body: unknown, context: ProviderContext) => {
     const headers = betaHeaders(context);
-    return { path, body, signal: upstreamSignal(context), ...(headers ? { headers } : {}) };
+    return { path, body, signal: upstreamSignal(context), report: context.reportUpstream, ...(headers ? { headers } : {}) };
   };
 
   return {
@@ -75,18 +76,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
       return decodeMessagesResponse(await upstream.postJson(call('/v1/messages', body, context)));
     },
 
-    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
-      const body = encode(request, context, true);
-      const messages = await upstream.postSse(call('/v1/messages', body, context));
-      const decoder = createMessagesStreamDecoder();
-      for await (const message of messages) {
-        for (const event of decoder.decode(message)) {
-          if (event.type === 'finish') messages.complete();
-          yield event;
-          if (event.type === 'finish' || event.type === 'error') return;
-        }
-      }
-      yield* decoder.end();
+    stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
+      const open = async () => upstream.postSse(call('/v1/messages', encode(request, context, true), context));
+      return new UpstreamEvents(open, createMessagesStreamDecoder());
     },
 
     async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {
@@ -95,5 +87,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
         await upstream.postJson(call('/v1/messages/count_tokens', body, context)),
       );
     },
+
+    close: () => upstream.close(),
   };
 }

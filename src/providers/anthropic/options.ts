@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError } from '../../canonical/index.js';
+import { configError, configIssueError } from '../../canonical/index.js';
 
 /** Options of the Anthropic provider (`type: 'anthropic'`). */
 export interface AnthropicProviderOptions {
@@ -47,10 +47,6 @@ export interface ResolvedAnthropicOptions {
   maxTokensByModel: ReadonlyArray<readonly [string, number]>;
 }
 
-function configError(message: string): GatewayError {
-  return new GatewayError({ kind: 'internal', code: 'CONFIG_PROVIDER_INVALID', message });
-}
-
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
@@ -59,20 +55,17 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 export function resolveAnthropicOptions(options: AnthropicProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedAnthropicOptions {
   const parsed = anthropicProviderOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw configError(
-      `Invalid Anthropic provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}. Example: createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY }).`,
-    );
+    const example = 'createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY })';
+    throw configIssueError('CONFIG_PROVIDER_INVALID', 'Anthropic provider option', parsed.error.issues[0], example);
   }
   const valid = parsed.data;
   const extra = valid.headers ?? {};
   const apiKey = valid.apiKey ?? env.ANTHROPIC_API_KEY;
   if ((apiKey === undefined || apiKey === '') && !hasHeader(extra, 'x-api-key') && !hasHeader(extra, 'authorization')) {
-    throw new GatewayError({
-      kind: 'internal',
-      code: 'CONFIG_PROVIDER_API_KEY_MISSING',
-      message: "The Anthropic provider has no API key. Set ANTHROPIC_API_KEY or pass one: providers: { anthropic: { type: 'anthropic', apiKey: 'sk-ant-…' } }.",
-    });
+    throw configError(
+      'CONFIG_PROVIDER_API_KEY_MISSING',
+      "The Anthropic provider has no API key. Set ANTHROPIC_API_KEY or pass one: providers: { anthropic: { type: 'anthropic', apiKey: 'sk-ant-…' } }.",
+    );
   }
   const headers: Record<string, string> = { 'anthropic-version': valid.anthropicVersion ?? '2023-06-01' };
   if (apiKey !== undefined && apiKey !== '') headers['x-api-key'] = apiKey;

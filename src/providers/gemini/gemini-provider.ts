@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches } from '../../canonical/index.js';
 import {
   createGeminiStreamDecoder,
   decodeGeminiResponse,
@@ -7,9 +7,10 @@ import {
   type GeminiDecodeOptions,
 } from '../../protocols/gemini/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
-import { inlineMediaUrls } from '../inline-media-urls.js';
-import { createUpstream } from '../upstream.js';
-import { upstreamSignal } from '../request-abort.js';
+import { inlineMediaUrls } from './inline-media-urls.js';
+import { createUpstream } from '../transport/upstream.js';
+import { upstreamSignal } from '../transport/request-abort.js';
+import { UpstreamEvents } from '../transport/upstream-events.js';
 import { geminiCapabilities } from './capabilities.js';
 import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';
 
@@ -61,25 +62,23 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
         path: `${modelPath(request.model)}:generateContent`,
         body: await body(request, context),
         signal: upstreamSignal(context),
+        report: context.reportUpstream,
       });
       return decodeGeminiResponse(answer, decodeOptions(request, context));
     },
 
-    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
-      const messages = await upstream.postSse({
-        path: `${modelPath(request.model)}:streamGenerateContent`,
-        query: { alt: 'sse' },
-        body: await body(request, context),
-        signal: upstreamSignal(context),
-      });
-      const decoder = createGeminiStreamDecoder(decodeOptions(request, context));
-      for await (const message of messages) {
-        for (const event of decoder.decode(message)) {
-          yield event;
-          if (event.type === 'error') return;
-        }
-      }
-      yield* decoder.end();
+    stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
+      const open = async () =>
+        upstream.postSse({
+          path: `${modelPath(request.model)}:streamGenerateContent`,
+          query: { alt: 'sse' },
+          body: await body(request, context),
+          signal: upstreamSignal(context),
+          report: context.reportUpstream,
+        });
+      return new UpstreamEvents(open, createGeminiStreamDecoder(decodeOptions(request, context)));
     },
+
+    close: () => upstream.close(),
   };
 }

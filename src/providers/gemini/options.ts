@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { GatewayError } from '../../canonical/index.js';
-import type { MediaFetchOptions } from '../inline-media-urls.js';
+import { configError, configIssueError } from '../../canonical/index.js';
+import type { MediaFetchOptions } from './inline-media-urls.js';
 
 /** Options of the Gemini provider (`type: 'gemini'`). */
 export interface GeminiProviderOptions {
@@ -54,10 +54,6 @@ export interface ResolvedGeminiOptions {
   fetchMediaUrls: MediaFetchOptions | undefined;
 }
 
-function configError(code: string, message: string): GatewayError {
-  return new GatewayError({ kind: 'internal', code, message });
-}
-
 const hasHeader = (headers: Record<string, string>, name: string): boolean =>
   Object.keys(headers).some((key) => key.toLowerCase() === name);
 
@@ -65,11 +61,8 @@ const hasHeader = (headers: Record<string, string>, name: string): boolean =>
 export function resolveGeminiOptions(options: GeminiProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedGeminiOptions {
   const parsed = geminiProviderOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw configError(
-      'CONFIG_PROVIDER_INVALID',
-      `Invalid Gemini provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}. Example: createGeminiProvider({ apiKey: process.env.GEMINI_API_KEY }).`,
-    );
+    const example = 'createGeminiProvider({ apiKey: process.env.GEMINI_API_KEY })';
+    throw configIssueError('CONFIG_PROVIDER_INVALID', 'Gemini provider option', parsed.error.issues[0], example);
   }
   const valid = parsed.data;
   const extra = valid.headers ?? {};

@@ -1,30 +1,8 @@
-import { GatewayError } from '../../canonical/index.js';
+import { configIssueError } from '../../canonical/index.js';
 import { createChatAdapter } from '../openai/index.js';
 import type { ProviderAdapter } from '../types.js';
-import { openAICompatibleProviderOptionsSchema } from './options-schema.js';
-import { openAICompatibleProfiles, type ChatQuirks, type OpenAICompatibleProfile } from './quirks.js';
-
-/** Options of `createOpenAICompatibleProvider`. */
-export interface OpenAICompatibleProviderOptions {
-  /** The server's quirks profile. Default `generic`. */
-  profile?: OpenAICompatibleProfile;
-  /** Including `/v1` or its equivalent; `/chat/completions` is appended. Default: the profile's (local servers: their default port). */
-  baseURL?: string;
-  /** The server's key, sent as `Authorization: Bearer` (`api-key` when the quirks say so). Optional for local servers. */
-  apiKey?: string;
-  /** Extra headers on every call (OpenRouter `HTTP-Referer`, `X-Title`, …). */
-  headers?: Record<string, string>;
-  /** Query parameters on every call. */
-  query?: Record<string, string>;
-  /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Provider id in logs. Default `openai-compatible:<profile>`. */
-  id?: string;
-  /** Overrides of the profile's quirks. */
-  quirks?: Partial<ChatQuirks>;
-}
+import { openAICompatibleProviderOptionsSchema, type OpenAICompatibleProviderOptions } from './options.js';
+import { openAICompatibleProfiles, type ChatQuirks } from './quirks.js';
 
 /**
  * One adapter for every OpenAI-compatible Chat Completions server (vLLM, Ollama, llama.cpp,
@@ -43,12 +21,8 @@ export function createOpenAICompatibleProvider(
 ): ProviderAdapter & { close(): Promise<void> } {
   const parsed = openAICompatibleProviderOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new GatewayError({
-      kind: 'internal',
-      code: 'CONFIG_PROVIDER_INVALID',
-      message: `Invalid OpenAI-compatible provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}.`,
-    });
+    const example = "createOpenAICompatibleProvider({ profile: 'ollama' })";
+    throw configIssueError('CONFIG_PROVIDER_INVALID', 'OpenAI-compatible provider option', parsed.error.issues[0], example);
   }
   const profile = options.profile ?? 'generic';
   const quirks: ChatQuirks = { ...openAICompatibleProfiles[profile], ...options.quirks };

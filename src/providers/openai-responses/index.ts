@@ -1,4 +1,4 @@
 export { createOpenAIResponsesProvider } from './openai-responses-provider.js';
-export type { OpenAIResponsesProviderOptions } from './openai-responses-provider.js';
+export type { OpenAIResponsesProviderOptions } from './options.js';
 export { openAIResponsesCapabilities } from './capabilities.js';
-export { openAIResponsesProviderOptionsSchema } from './options-schema.js';
+export { openAIResponsesProviderOptionsSchema } from './options.js';

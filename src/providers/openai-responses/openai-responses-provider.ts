@@ -1,4 +1,4 @@
-import { GatewayError, type CanonicalRequest, type CanonicalResponse, type CanonicalStreamEvent } from '../../canonical/index.js';
+import { type CanonicalRequest, type CanonicalResponse, type EventBatches } from '../../canonical/index.js';
 import {
   createResponsesStreamDecoder,
   decodeResponsesResponse,
@@ -6,60 +6,11 @@ import {
   parseResponsesError,
 } from '../../protocols/responses/index.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
-import { createUpstream } from '../upstream.js';
-import { upstreamSignal } from '../request-abort.js';
+import { createUpstream } from '../transport/upstream.js';
+import { upstreamSignal } from '../transport/request-abort.js';
+import { UpstreamEvents } from '../transport/upstream-events.js';
 import { openAIResponsesCapabilities } from './capabilities.js';
-
-export interface OpenAIResponsesProviderOptions {
-  /** The OpenAI key sent upstream as `Authorization: Bearer …`. Default: `process.env.OPENAI_API_KEY`. */
-  apiKey?: string;
-  /** Default `https://api.openai.com/v1`; `/responses` is appended. */
-  baseURL?: string;
-  /** Extra headers sent on every call; they override the defaults. */
-  headers?: Record<string, string>;
-  /** Longest wait for the answer's headers, and longest silence between two stream chunks. Default: 10 and 5 minutes. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Sent as `OpenAI-Organization`. */
-  organization?: string;
-  /** Sent as `OpenAI-Project`. */
-  project?: string;
-  /** Provider id used in logs. Default `openai-responses`. */
-  id?: string;
-}
-
-interface ResolvedOpenAIResponsesOptions {
-  id: string;
-  baseURL: string;
-  headers: Record<string, string>;
-  timeoutMs: number | undefined;
-}
-
-const defaultBaseURL = 'https://api.openai.com/v1';
-
-function resolveOptions(options: OpenAIResponsesProviderOptions): ResolvedOpenAIResponsesOptions {
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-  const baseURL = options.baseURL ?? defaultBaseURL;
-  if ((apiKey === undefined || apiKey === '') && baseURL === defaultBaseURL) {
-    throw new GatewayError({
-      kind: 'internal',
-      code: 'CONFIG_PROVIDER_MISSING_API_KEY',
-      message: "The openai-responses provider needs an OpenAI API key: set OPENAI_API_KEY or pass it, e.g. createOpenAIResponsesProvider({ apiKey: process.env.OPENAI_API_KEY }).",
-    });
-  }
-  return {
-    id: options.id ?? 'openai-responses',
-    baseURL,
-    headers: {
-      ...(apiKey === undefined || apiKey === '' ? {} : { authorization: `Bearer ${apiKey}` }),
-      ...(options.organization === undefined ? {} : { 'openai-organization': options.organization }),
-      ...(options.project === undefined ? {} : { 'openai-project': options.project }),
-      ...options.headers,
-    },
-    timeoutMs: options.timeoutMs,
-  };
-}
+import { resolveOpenAIResponsesOptions, type OpenAIResponsesProviderOptions } from './options.js';
 
 /**
  * The OpenAI Responses API (`POST /v1/responses`) as a provider. Requests are sent with
@@ -74,7 +25,7 @@ function resolveOptions(options: OpenAIResponsesProviderOptions): ResolvedOpenAI
  * });
  */
 export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOptions = {}): ProviderAdapter {
-  const resolved = resolveOptions(options);
+  const resolved = resolveOpenAIResponsesOptions(options);
   const upstream = createUpstream({
     baseURL: resolved.baseURL,
     headers: resolved.headers,
@@ -86,6 +37,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     path: '/responses',
     body: encodeResponsesRequest(request, { stream }),
     signal: upstreamSignal(context),
+    report: context.reportUpstream,
     headers: { 'x-client-request-id': context.requestId },
   });
 
@@ -98,24 +50,11 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
       return decodeResponsesResponse(await upstream.postJson(call(request, context, false)));
     },
 
-    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
-      const messages = await upstream.postSse(call(request, context, true));
-      const decoder = createResponsesStreamDecoder({ model: request.model });
-      let output = false;
-      // A failure before any output is thrown, so the gateway can answer with a status (or fall back).
-      const pass = (event: CanonicalStreamEvent): CanonicalStreamEvent => {
-        if (event.type === 'error' && !output) throw event.error;
-        if (event.type !== 'start') output = true;
-        return event;
-      };
-      for await (const message of messages) {
-        for (const event of decoder.decode(message)) {
-          if (event.type === 'finish') messages.complete();
-          yield pass(event);
-          if (event.type === 'finish' || event.type === 'error') return;
-        }
-      }
-      for (const event of decoder.end()) yield pass(event);
+    stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
+      const open = async () => upstream.postSse(call(request, context, true));
+      return new UpstreamEvents(open, createResponsesStreamDecoder({ model: request.model }));
     },
+
+    close: () => upstream.close(),
   };
 }

@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches } from '../../canonical/index.js';
 import {
   chatCodec,
   createChatStreamDecoder,
@@ -9,8 +9,9 @@ import {
   type ChatWireRequest,
 } from '../../protocols/chat-completions/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
-import { createUpstream, type UpstreamOptions } from '../upstream.js';
-import { upstreamSignal } from '../request-abort.js';
+import { createUpstream, type UpstreamOptions } from '../transport/upstream.js';
+import { upstreamSignal } from '../transport/request-abort.js';
+import { UpstreamEvents } from '../transport/upstream-events.js';
 
 /** Where one model's calls go: the path under the base URL, and the `model` the body names. */
 export interface ChatTarget {
@@ -59,24 +60,28 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       const { body, where } = prepare(request, false);
-      const answer = await upstream.postJson({ path: where.path, body, signal: upstreamSignal(context), ...(where.query ? { query: where.query } : {}) });
+      const answer = await upstream.postJson({
+        path: where.path,
+        body,
+        signal: upstreamSignal(context),
+        report: context.reportUpstream,
+        ...(where.query ? { query: where.query } : {}),
+      });
       return decodeChatResponse(answer);
     },
 
-    async *stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent> {
-      const { body, where } = prepare(request, true);
-      const messages = await upstream.postSse({ path: where.path, body, signal: upstreamSignal(context), ...(where.query ? { query: where.query } : {}) });
-      const decoder = createChatStreamDecoder();
-      for await (const message of messages) {
-        // A loop, not `yield*`: over an array that wraps every event in an async-from-sync iterator.
-        for (const event of decoder.decode(message)) {
-          if (event.type === 'finish') messages.complete();
-          yield event;
-          // Nothing follows a finish or an error; stop reading (the upstream connection is released).
-          if (event.type === 'finish' || event.type === 'error') return;
-        }
-      }
-      yield* decoder.end();
+    stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
+      const open = async () => {
+        const { body, where } = prepare(request, true);
+        return upstream.postSse({
+          path: where.path,
+          body,
+          signal: upstreamSignal(context),
+          report: context.reportUpstream,
+          ...(where.query ? { query: where.query } : {}),
+        });
+      };
+      return new UpstreamEvents(open, createChatStreamDecoder());
     },
 
     close: () => upstream.close(),

@@ -1,6 +1,6 @@
 export { createOpenAIProvider } from './openai-provider.js';
-export type { OpenAIProviderOptions } from './openai-provider.js';
+export type { OpenAIProviderOptions } from './options.js';
 export type { AzureOpenAIOptions } from './azure.js';
-export { openAIProviderOptionsSchema } from './options-schema.js';
+export { openAIProviderOptionsSchema } from './options.js';
 export { createChatAdapter } from './chat-adapter.js';
 export type { ChatAdapterConfig, ChatTarget } from './chat-adapter.js';

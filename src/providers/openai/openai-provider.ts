@@ -1,36 +1,10 @@
-import { GatewayError } from '../../canonical/index.js';
+import { configError, configIssueError } from '../../canonical/index.js';
 import { openAIChatDialect } from '../../protocols/chat-completions/index.js';
 import type { ProviderAdapter } from '../types.js';
-import { resolveAzure, type AzureOpenAIOptions } from './azure.js';
+import { resolveAzure } from './azure.js';
 import { openAIModelCapabilities } from './capabilities.js';
 import { createChatAdapter } from './chat-adapter.js';
-import { openAIProviderOptionsSchema } from './options-schema.js';
-
-/** Options of `createOpenAIProvider`. */
-export interface OpenAIProviderOptions {
-  /** The provider's key. Default: `OPENAI_API_KEY` (with `azure`: `AZURE_OPENAI_API_KEY`). */
-  apiKey?: string;
-  /** Default `https://api.openai.com/v1`. Not with `azure`. */
-  baseURL?: string;
-  /** Sent as `OpenAI-Organization`. */
-  organization?: string;
-  /** Sent as `OpenAI-Project`. */
-  project?: string;
-  /** Extra headers on every call (e.g. `Authorization: Bearer <Entra token>` for Azure without a key). */
-  headers?: Record<string, string>;
-  /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Provider id in logs. Default `openai`, or `azure-openai` with `azure`. */
-  id?: string;
-  /** Call Azure OpenAI instead of OpenAI. */
-  azure?: AzureOpenAIOptions;
-}
-
-function configError(message: string): GatewayError {
-  return new GatewayError({ kind: 'internal', code: 'CONFIG_PROVIDER_INVALID', message });
-}
+import { openAIProviderOptionsSchema, type OpenAIProviderOptions } from './options.js';
 
 function hasAuthorization(headers: Record<string, string> | undefined): boolean {
   return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
@@ -48,14 +22,16 @@ function hasAuthorization(headers: Record<string, string> | undefined): boolean 
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): ProviderAdapter & { close(): Promise<void> } {
   const parsed = openAIProviderOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw configError(`Invalid OpenAI provider option '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid value'}.`);
+    throw configIssueError('CONFIG_PROVIDER_INVALID', 'OpenAI provider option', parsed.error.issues[0], 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })');
   }
   const { azure } = options;
   const apiKey = options.apiKey ?? (azure ? process.env.AZURE_OPENAI_API_KEY : process.env.OPENAI_API_KEY);
   if (apiKey === undefined && !hasAuthorization(options.headers)) {
     const variable = azure ? 'AZURE_OPENAI_API_KEY' : 'OPENAI_API_KEY';
-    throw configError(`The ${azure ? 'Azure ' : ''}OpenAI provider needs a key: { apiKey: process.env.${variable} }, or set ${variable}.`);
+    throw configError(
+      'CONFIG_PROVIDER_API_KEY_MISSING',
+      `The ${azure ? 'Azure ' : ''}OpenAI provider needs a key: { apiKey: process.env.${variable} }, or set ${variable}.`,
+    );
   }
   const resolvedAzure = azure === undefined ? undefined : resolveAzure(azure);
   const auth: Record<string, string> =

@@ -1,5 +1,5 @@
 import { createAnthropicProvider } from '../../../src/providers/anthropic/index.js';
-import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix.js';
+import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix/index.js';
 import { sseText, type MockReply, type RecordedRequest } from '../../helpers/mock-upstream.js';
 
 type Block = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { runMatrix } from '../../helpers/matrix.js';
+import { runMatrix } from '../../helpers/matrix/index.js';
 import { anthropicUpstream } from './anthropic-upstream.js';
 
 runMatrix(anthropicUpstream);

@@ -1,5 +1,5 @@
 import type { ProviderAdapter } from '../../../src/providers/types.js';
-import { MATRIX, type MatrixAnswer, type MatrixUpstream, type Support, type ToolTurn } from '../../helpers/matrix.js';
+import { MATRIX, type MatrixAnswer, type MatrixUpstream, type Support, type ToolTurn } from '../../helpers/matrix/index.js';
 import { sseText, type MockReply, type RecordedRequest } from '../../helpers/mock-upstream.js';
 
 type Message = { role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { arguments: string } }> };

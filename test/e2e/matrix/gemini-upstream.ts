@@ -1,6 +1,6 @@
 import { encodeToolCallId, type GeminiContent, type GeminiPart, type GeminiRequest } from '../../../src/protocols/gemini/index.js';
 import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
-import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix.js';
+import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix/index.js';
 import type { MockReply, RecordedRequest } from '../../helpers/mock-upstream.js';
 
 type Body = GeminiRequest & Record<string, unknown>;

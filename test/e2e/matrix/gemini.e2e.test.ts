@@ -1,4 +1,4 @@
-import { runMatrix } from '../../helpers/matrix.js';
+import { runMatrix } from '../../helpers/matrix/index.js';
 import { geminiUpstream } from './gemini-upstream.js';
 
 runMatrix(geminiUpstream);

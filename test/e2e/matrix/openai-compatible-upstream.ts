@@ -1,5 +1,5 @@
 import { createOpenAICompatibleProvider, type OpenAICompatibleProfile } from '../../../src/providers/openai-compatible/index.js';
-import type { MatrixUpstream } from '../../helpers/matrix.js';
+import type { MatrixUpstream } from '../../helpers/matrix/index.js';
 import { chatMatrixUpstream, type ChatUpstreamOptions } from './chat-upstream.js';
 
 /** How each profile in the matrix differs on the wire. */

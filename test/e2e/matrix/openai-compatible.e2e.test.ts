@@ -1,4 +1,4 @@
-import { runMatrix } from '../../helpers/matrix.js';
+import { runMatrix } from '../../helpers/matrix/index.js';
 import { openAICompatibleUpstreams } from './openai-compatible-upstream.js';
 
 for (const upstream of openAICompatibleUpstreams) runMatrix(upstream);

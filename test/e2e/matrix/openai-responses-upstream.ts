@@ -1,5 +1,5 @@
 import { createOpenAIResponsesProvider } from '../../../src/providers/openai-responses/index.js';
-import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix.js';
+import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/matrix/index.js';
 import { sseText, type MockReply, type RecordedRequest } from '../../helpers/mock-upstream.js';
 
 type Item = Record<string, unknown>;

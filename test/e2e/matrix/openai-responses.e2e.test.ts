@@ -1,4 +1,4 @@
-import { runMatrix } from '../../helpers/matrix.js';
+import { runMatrix } from '../../helpers/matrix/index.js';
 import { openAIResponsesUpstream } from './openai-responses-upstream.js';
 
 runMatrix(openAIResponsesUpstream);

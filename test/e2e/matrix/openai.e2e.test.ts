@@ -1,4 +1,4 @@
-import { runMatrix } from '../../helpers/matrix.js';
+import { runMatrix } from '../../helpers/matrix/index.js';
 import { azureOpenAIUpstream, openaiUpstream } from './openai-upstream.js';
 
 runMatrix(openaiUpstream);

@@ -1,4 +1,4 @@
-import type { MatrixUpstream } from '../../helpers/matrix.js';
+import type { MatrixUpstream } from '../../helpers/matrix/index.js';
 import { anthropicUpstream } from './anthropic-upstream.js';
 import { geminiUpstream } from './gemini-upstream.js';
 import { openAICompatibleUpstreams } from './openai-compatible-upstream.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../../src/canonical/index.js';
-import { GatewayError } from '../../../src/canonical/index.js';
 import {
   chatCodec,
   decodeChatRequest,
@@ -9,7 +8,8 @@ import {
   type ChatDialect,
 } from '../../../src/protocols/chat-completions/index.js';
 import { decodeMessagesRequest } from '../../../src/protocols/messages/index.js';
-import { readJsonFixture } from './upstream-fixtures.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
 const hintFields = chatCodec.hintFields;
 const encode = (request: CanonicalRequest, dialect: ChatDialect = openAIChatDialect) =>
@@ -27,15 +27,6 @@ const compatible: ChatDialect = {
   metadata: false,
 };
 
-function failure(work: () => unknown): GatewayError {
-  try {
-    work();
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('encodeChatRequest', () => {
   describe('request fields', () => {
@@ -79,7 +70,7 @@ describe('encodeChatRequest', () => {
     });
 
     it('should refuse top_k, which OpenAI cannot carry, naming it and the model', () => {
-      const error = failure(() => encode({ ...base, sampling: { topK: 40 } }));
+      const error = gatewayErrorOf(() => encode({ ...base, sampling: { topK: 40 } }));
       expect(error).toMatchObject({ status: 400, code: 'UNSUPPORTED_FEATURE', param: 'top_k' });
       expect(error.message).toContain("'gpt-4o'");
     });
@@ -95,7 +86,7 @@ describe('encodeChatRequest', () => {
         response_format: { type: 'json_schema', json_schema: { schema: { type: 'object' } } },
       });
       const deepseek = { ...openAIChatDialect, responseFormats: ['json_object'] as const };
-      expect(failure(() => encode({ ...base, responseFormat: { type: 'json-schema', schema } }, deepseek)).code).toBe('UNSUPPORTED_FEATURE');
+      expect(gatewayErrorOf(() => encode({ ...base, responseFormat: { type: 'json-schema', schema } }, deepseek)).code).toBe('UNSUPPORTED_FEATURE');
     });
   });
 
@@ -131,7 +122,7 @@ describe('encodeChatRequest', () => {
 
     it('should refuse a reasoning request a server cannot take per call', () => {
       const none = { ...openAIChatDialect, reasoningControl: 'none' as const };
-      expect(failure(() => encode({ ...base, reasoning: { effort: 'high' } }, none)).code).toBe('UNSUPPORTED_FEATURE');
+      expect(gatewayErrorOf(() => encode({ ...base, reasoning: { effort: 'high' } }, none)).code).toBe('UNSUPPORTED_FEATURE');
       expect(encode({ ...base, reasoning: { mode: 'disabled' } }, none)).not.toHaveProperty('reasoning_effort');
     });
   });
@@ -161,11 +152,11 @@ describe('encodeChatRequest', () => {
       const none = encode({ ...base, tools: [tool], toolChoice: { type: 'none' } }, ollama);
       expect(none).not.toHaveProperty('tools');
       expect(none).not.toHaveProperty('tool_choice');
-      expect(failure(() => encode({ ...base, tools: [tool], toolChoice: { type: 'required' } }, ollama))).toMatchObject({
+      expect(gatewayErrorOf(() => encode({ ...base, tools: [tool], toolChoice: { type: 'required' } }, ollama))).toMatchObject({
         code: 'UNSUPPORTED_FEATURE',
         param: 'tool_choice',
       });
-      expect(failure(() => encode({ ...base, tools: [tool], parallelToolCalls: false }, ollama)).param).toBe('parallel_tool_calls');
+      expect(gatewayErrorOf(() => encode({ ...base, tools: [tool], parallelToolCalls: false }, ollama)).param).toBe('parallel_tool_calls');
     });
 
     it('should pass Chat custom tools verbatim and refuse other protocols’ provider tools', () => {
@@ -173,7 +164,7 @@ describe('encodeChatRequest', () => {
       const request = chat({ tools: [custom] });
       expect(encode(request).tools).toEqual([custom]);
       const hosted = { ...base, tools: [{ type: 'provider-defined' as const, protocol: 'messages' as const, kind: 'web_search_20250305', definition: {} }] };
-      expect(failure(() => encode(hosted))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools[0]' });
+      expect(gatewayErrorOf(() => encode(hosted))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools[0]' });
     });
   });
 
@@ -184,7 +175,7 @@ describe('encodeChatRequest', () => {
     });
 
     it('should round-trip an OpenAI Agents request: developer role, tool calls, one tool message per result', () => {
-      const wire = readJsonFixture('openai-agents-tools') as Record<string, unknown>;
+      const wire = jsonFixture('chat-completions', 'openai-agents-tools') as Record<string, unknown>;
       const body = encode(decodeChatRequest(wire));
       // A single text part and a string say the same; the string is what goes out.
       const messages = structuredClone(wire.messages) as Record<string, unknown>[];
@@ -194,7 +185,7 @@ describe('encodeChatRequest', () => {
     });
 
     it('should send a deprecated functions request as tools, with the legacy call and its result linked', () => {
-      const body = encode(decodeChatRequest(readJsonFixture('legacy-functions')));
+      const body = encode(decodeChatRequest(jsonFixture('chat-completions', 'legacy-functions')));
       expect(body.messages).toEqual([
         { role: 'user', content: 'Weather in Boston?' },
         {
@@ -224,12 +215,12 @@ describe('encodeChatRequest', () => {
 
     it('should refuse a field a strict server cannot carry, and drop a hint it does not take', () => {
       const mistral = { ...compatible, extensionFields: { only: ['safe_prompt'] } };
-      expect(failure(() => encode(chat({ logprobs: true }), mistral))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'logprobs' });
+      expect(gatewayErrorOf(() => encode(chat({ logprobs: true }), mistral))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'logprobs' });
       const body = encode(chat({ store: true, safe_prompt: true }), mistral);
       expect(body).toMatchObject({ safe_prompt: true });
       expect(body).not.toHaveProperty('store');
       const groq = { ...compatible, extensionFields: { except: ['logprobs'] } };
-      expect(failure(() => encode(chat({ logprobs: true }), groq)).param).toBe('logprobs');
+      expect(gatewayErrorOf(() => encode(chat({ logprobs: true }), groq)).param).toBe('logprobs');
     });
   });
 
@@ -262,7 +253,7 @@ describe('encodeChatRequest', () => {
 
     it('should refuse an image given by file id', () => {
       const request = { ...base, messages: [{ role: 'user' as const, content: [{ type: 'image' as const, source: { kind: 'file-id' as const, fileId: 'file_1' } }] }] };
-      expect(failure(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
+      expect(gatewayErrorOf(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
     });
 
     it('should send developer instructions as system where the role does not exist, with text parts joined', () => {
@@ -374,7 +365,7 @@ describe('encodeChatRequest', () => {
         ...base,
         messages: [{ role: 'assistant', content: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search_call', data: {} }] }],
       };
-      expect(failure(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
+      expect(gatewayErrorOf(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
     });
   });
 });

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { decodeChatRequest } from '../../../src/protocols/chat-completions/request.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-const fixture = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../../fixtures/chat-completions/${name}.json`, import.meta.url), 'utf8'));
+const fixture = (name: string) => jsonFixture('chat-completions', name);
 
 const body = (extra: Record<string, unknown> = {}) => ({
   model: 'gpt-4o',
@@ -12,15 +11,7 @@ const body = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function decodeError(input: unknown): GatewayError {
-  try {
-    decodeChatRequest(input);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected decodeChatRequest to throw');
-}
+const decodeError = (input: unknown) => gatewayErrorOf(() => decodeChatRequest(input));
 
 describe('decodeChatRequest', () => {
   describe('real client bodies', () => {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { decodeChatResponse } from '../../../src/protocols/chat-completions/index.js';
-import { readJsonFixture } from './upstream-fixtures.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-function failure(body: unknown): GatewayError {
-  try {
-    decodeChatResponse(body);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-  }
-  throw new Error('expected a GatewayError');
-}
+const failure = (body: unknown) => gatewayErrorOf(() => decodeChatResponse(body));
 
 const answer = (message: Record<string, unknown>, finish = 'stop') => ({
   id: 'chatcmpl-x',
@@ -21,7 +14,7 @@ const answer = (message: Record<string, unknown>, finish = 'stop') => ({
 describe('decodeChatResponse', () => {
   describe('tool calls', () => {
     it('should keep the call id verbatim, the arguments text and a tool-calls finish', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-tool-call'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-tool-call'));
       expect(response.content).toEqual([
         { type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
       ]);
@@ -30,7 +23,7 @@ describe('decodeChatResponse', () => {
     });
 
     it('should report tool-calls when the server says stop, stringify object arguments and mint a missing id', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-llama-cpp-object-args'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-llama-cpp-object-args'));
       expect(response.finishReason).toEqual({ unified: 'tool-calls', raw: 'stop' });
       expect(response.content).toEqual([
         { type: 'reasoning', text: 'Call the tool.' },
@@ -50,7 +43,7 @@ describe('decodeChatResponse', () => {
 
   describe('usage', () => {
     it('should keep cached and reasoning tokens', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-tool-call'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-tool-call'));
       expect(response.usage).toEqual({
         inputTokens: 20,
         outputTokens: 5,
@@ -61,7 +54,7 @@ describe('decodeChatResponse', () => {
     });
 
     it('should read DeepSeek cache hits as cached input tokens', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-deepseek'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-deepseek'));
       expect(response.usage).toMatchObject({ inputTokens: 64, cachedInputTokens: 32, reasoningTokens: 100 });
     });
 
@@ -72,7 +65,7 @@ describe('decodeChatResponse', () => {
 
   describe('reasoning', () => {
     it('should put reasoning_content in a reasoning part before the text', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-deepseek'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-deepseek'));
       expect(response.content).toEqual([
         { type: 'reasoning', text: 'Compare 9.11 and 9.9: 0.11 < 0.9.' },
         { type: 'text', text: '9.11 is smaller.' },
@@ -80,7 +73,7 @@ describe('decodeChatResponse', () => {
     });
 
     it('should split Mistral content arrays into reasoning and text', () => {
-      const response = decodeChatResponse(readJsonFixture('upstream-response-mistral-thinking'));
+      const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-mistral-thinking'));
       expect(response.content).toEqual([
         { type: 'reasoning', text: 'Simple arithmetic.' },
         { type: 'text', text: '2 + 2 = 4.' },

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
 import { createChatStreamDecoder } from '../../../src/protocols/chat-completions/index.js';
 import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
-import { decodeMessages, readChunkMessages } from './upstream-fixtures.js';
+import { decodeMessages } from './decode-messages.js';
+import { sseMessagesFixture } from '../../helpers/fixtures.js';
 
 const text = (events: CanonicalStreamEvent[]) =>
   events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
@@ -15,7 +16,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 describe('createChatStreamDecoder', () => {
   describe('text', () => {
     it('should decode the OpenAI text transcript into start, one text block and a finish with usage', () => {
-      const events = decodeMessages(readChunkMessages('upstream-text'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-text'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events[0]).toEqual({ type: 'start', id: 'chatcmpl-1', model: 'gpt-4o-2024-08-06' });
       expect(text(events)).toBe('Héllo wörld 🌍!');
@@ -28,7 +29,7 @@ describe('createChatStreamDecoder', () => {
 
     it('should emit each text delta as soon as its chunk arrives', () => {
       const decoder = createChatStreamDecoder();
-      const [role, first] = readChunkMessages('upstream-text');
+      const [role, first] = sseMessagesFixture('chat-completions', 'upstream-text');
       expect(decoder.decode(role!)).toEqual([{ type: 'start', id: 'chatcmpl-1', model: 'gpt-4o-2024-08-06' }]);
       expect(decoder.decode(first!)).toEqual([
         { type: 'text-start', id: 'b0' },
@@ -37,7 +38,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should take the id and model from the first chunk that has them (Azure prompt-filter chunk first)', () => {
-      const events = decodeMessages(readChunkMessages('upstream-azure'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-azure'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events[0]).toEqual({ type: 'start', id: 'chatcmpl-az1', model: 'gpt-4o-2024-11-20' });
       expect(text(events)).toBe('Bonjour');
@@ -45,7 +46,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should read usage from x_groq when the chunk has no usage', () => {
-      const events = decodeMessages(readChunkMessages('upstream-groq'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-groq'));
       expect(events.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 11, outputTokens: 2, totalTokens: 13 } });
     });
 
@@ -57,7 +58,7 @@ describe('createChatStreamDecoder', () => {
 
   describe('reasoning', () => {
     it('should decode vLLM `reasoning` deltas as a reasoning block before the text', () => {
-      const events = decodeMessages(readChunkMessages('upstream-vllm-reasoning'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-vllm-reasoning'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(reasoning(events)).toBe('The user wants a greeting.');
       expect(text(events)).toBe('Hi there!');
@@ -66,7 +67,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should decode DeepSeek `reasoning_content` and keep it out of the text', () => {
-      const events = decodeMessages(readChunkMessages('upstream-deepseek-reasoning'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-deepseek-reasoning'));
       expect(reasoning(events)).toBe('Two plus two');
       expect(text(events)).toBe('4');
       expect(events.at(-1)).toMatchObject({ usage: { reasoningTokens: 15, cachedInputTokens: 0 } });
@@ -138,7 +139,7 @@ describe('createChatStreamDecoder', () => {
 
   describe('tool calls', () => {
     it('should stream a tool call as start, partial JSON deltas and end', () => {
-      const events = decodeMessages(readChunkMessages('upstream-tool-call'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-tool-call'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
         { type: 'tool-call-start', id: 'b0', toolCallId: 'call_abc', name: 'get_weather' },
@@ -150,7 +151,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should give parallel calls their own blocks in order, after the text', () => {
-      const events = decodeMessages(readChunkMessages('upstream-parallel-tools'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-parallel-tools'));
       expect(checkStreamEvents(events)).toEqual([]);
       const starts = events.filter((event) => event.type === 'tool-call-start');
       expect(starts.map((event) => event.toolCallId)).toEqual(['call_paris', 'call_rome']);
@@ -158,7 +159,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should report tool-calls when a server says stop after a call (Ollama)', () => {
-      const events = decodeMessages(readChunkMessages('upstream-ollama-tool'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-ollama-tool'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(reasoning(events)).toBe('Need weather.');
       expect(events).toContainEqual({ type: 'tool-call-delta', id: 'b1', delta: '{"city":"Paris"}' });
@@ -166,7 +167,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should keep the first name when later fragments carry an empty one (LM Studio)', () => {
-      const events = decodeMessages(readChunkMessages('upstream-lm-studio-tool'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-lm-studio-tool'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.filter((event) => event.type === 'tool-call-start')).toEqual([
         { type: 'tool-call-start', id: 'b0', toolCallId: '365174485', name: 'get_weather' },
@@ -217,7 +218,7 @@ describe('createChatStreamDecoder', () => {
     });
 
     it('should turn an in-band OpenRouter error into an error event with its status', () => {
-      const events = decodeMessages(readChunkMessages('upstream-openrouter-error'));
+      const events = decodeMessages(sseMessagesFixture('chat-completions', 'upstream-openrouter-error'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(text(events)).toBe('Partial');
       const last = events.at(-1);

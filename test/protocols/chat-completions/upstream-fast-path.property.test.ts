@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPlainChatChunk, isPlainChatResponse } from '../../../src/protocols/chat-completions/upstream-fast-path.js';
 import { chatUpstreamChunkSchema, chatUpstreamResponseSchema } from '../../../src/protocols/chat-completions/upstream-schema.js';
-import { readChunkSse } from './upstream-fixtures.js';
+import { sseFixture } from '../../helpers/fixtures.js';
 
 /** Usually a well-typed value, sometimes any JSON value (the wrong type for the field). */
 const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 });
@@ -85,7 +85,7 @@ describe('the Chat upstream fast path', () => {
 
   it("should take OpenAI's own text chunks and leave tool-call chunks to the schema", () => {
     const chunks = (name: string) =>
-      readChunkSse(name)
+      sseFixture('chat-completions', name)
         .split('\n\n')
         .map((frame) => frame.replace(/^data: /, ''))
         .filter((data) => data.startsWith('{'))

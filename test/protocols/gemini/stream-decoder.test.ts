@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
 import { createGeminiStreamDecoder, decodeToolCallId } from '../../../src/protocols/gemini/index.js';
 import { checkStreamEvents } from '../../../src/testing/index.js';
-import { geminiChunks } from './fixtures.js';
+import { chunkLinesFixture } from '../../helpers/fixtures.js';
 
 const options = { fallbackId: 'gemini_req_1', fallbackModel: 'gemini-3.5-flash' };
 
@@ -16,7 +16,7 @@ const chunk = (parts: unknown[], extra: Record<string, unknown> = {}) =>
 
 describe('createGeminiStreamDecoder', () => {
   it('should decode the thought, text and two whole calls of the verified transcript, with tool-calls at the end', () => {
-    const events = decodeAll(geminiChunks('stream-tool-call.chunks.txt'));
+    const events = decodeAll(chunkLinesFixture('gemini', 'stream-tool-call'));
     expect(checkStreamEvents(events)).toEqual([]);
     expect(events.map((event) => event.type)).toEqual([
       'start',
@@ -49,7 +49,7 @@ describe('createGeminiStreamDecoder', () => {
   });
 
   it('should extend one block per kind across chunks and end with the text signature as its own reasoning block', () => {
-    const events = decodeAll(geminiChunks('stream-text.chunks.txt'));
+    const events = decodeAll(chunkLinesFixture('gemini', 'stream-text'));
     expect(checkStreamEvents(events)).toEqual([]);
     const reasoning = events.filter((event) => event.type === 'reasoning-delta').map((event) => event.delta);
     expect(reasoning).toEqual(['Let me think about ', 'Paris weather.']);

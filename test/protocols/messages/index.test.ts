@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
 describe('messagesCodec', () => {
   it('should speak the messages protocol with the Messages codec functions', () => {
@@ -27,9 +27,7 @@ describe('messagesCodec', () => {
   });
 
   it('should leave only hint fields in the extensions of a real Claude Code request', () => {
-    const body: unknown = JSON.parse(
-      readFileSync(new URL('../../fixtures/messages/claude-code-first-request.json', import.meta.url), 'utf8'),
-    );
+    const body: unknown = jsonFixture('messages', 'claude-code-first-request');
     const fields = Object.keys(messagesCodec.decodeRequest(body).extensions?.messages ?? {});
     expect(fields.length).toBeGreaterThan(0);
     expect(fields.filter((field) => !messagesCodec.hintFields.has(field))).toEqual([]);

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeMessagesRequest } from '../../../src/protocols/messages/request.js';
 import { encodeMessagesRequest } from '../../../src/protocols/messages/request-encoder.js';
 import { encode, encodeFailure } from './request-test-kit.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-function fixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/messages/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-}
+const fixture = (name: string) => jsonFixture('messages', name);
 
 /** `tool_result.content` as one plain text block is the same as that text as a string (the encoder sends the string). */
 function withStringToolResults(body: Record<string, unknown>): Record<string, unknown> {

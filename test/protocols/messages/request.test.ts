@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { decodeMessagesRequest } from '../../../src/protocols/messages/request.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-function fixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/messages/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-}
+const fixture = (name: string) => jsonFixture('messages', name);
 
 const minimal = { model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] };
 
-function decodeError(body: unknown): GatewayError {
-  try {
-    decodeMessagesRequest(body);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected decodeMessagesRequest to throw');
-}
+const decodeError = (body: unknown) => gatewayErrorOf(() => decodeMessagesRequest(body));
 
 describe('decodeMessagesRequest', () => {
   describe('minimal body', () => {

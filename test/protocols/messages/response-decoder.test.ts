@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { encodeMessagesResponse } from '../../../src/protocols/messages/response.js';
 import { decodeMessagesResponse } from '../../../src/protocols/messages/response-decoder.js';
 import { createEncodeContext } from './encode-context.js';
-import { upstreamJson } from './upstream-fixtures.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-function failure(body: unknown): GatewayError {
-  try {
-    decodeMessagesResponse(body);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected decodeMessagesResponse to throw');
-}
+const failure = (body: unknown) => gatewayErrorOf(() => decodeMessagesResponse(body));
 
 describe('decodeMessagesResponse', () => {
   describe('content', () => {
     it('should decode thinking with its signature, text and a tool call with JSON arguments', () => {
-      const response = decodeMessagesResponse(upstreamJson('upstream-response'));
+      const response = decodeMessagesResponse(jsonFixture('messages', 'upstream-response'));
       expect(response.id).toBe('msg_01XFDUDYJgAACzvnptvVoYEL');
       expect(response.model).toBe('claude-sonnet-4-5');
       expect(response.content).toEqual([
@@ -30,7 +22,7 @@ describe('decodeMessagesResponse', () => {
     });
 
     it('should keep server-tool blocks verbatim as Anthropic provider-defined parts', () => {
-      const response = decodeMessagesResponse(upstreamJson('upstream-server-tool-response'));
+      const response = decodeMessagesResponse(jsonFixture('messages', 'upstream-server-tool-response'));
       expect(response.content[0]).toEqual({
         type: 'provider-defined',
         protocol: 'messages',
@@ -48,7 +40,7 @@ describe('decodeMessagesResponse', () => {
 
   describe('usage', () => {
     it('should make input the total of uncached, cache read and cache write tokens', () => {
-      expect(decodeMessagesResponse(upstreamJson('upstream-server-tool-response')).usage).toEqual({
+      expect(decodeMessagesResponse(jsonFixture('messages', 'upstream-server-tool-response')).usage).toEqual({
         inputTokens: 4200,
         outputTokens: 50,
         cachedInputTokens: 3000,
@@ -64,10 +56,10 @@ describe('decodeMessagesResponse', () => {
 
   describe('passthrough', () => {
     it('should keep top-level fields without a canonical home and re-encode citations for a Messages client', () => {
-      const response = decodeMessagesResponse(upstreamJson('upstream-server-tool-response'));
+      const response = decodeMessagesResponse(jsonFixture('messages', 'upstream-server-tool-response'));
       expect(response.extensions).toEqual({ messages: { container: null, stop_details: null } });
       const wire = encodeMessagesResponse(response, createEncodeContext({ model: 'claude-gateway' }));
-      expect(wire.content).toEqual((upstreamJson('upstream-server-tool-response') as { content: unknown[] }).content);
+      expect(wire.content).toEqual((jsonFixture('messages', 'upstream-server-tool-response') as { content: unknown[] }).content);
     });
 
     it('should keep the stop sequence that fired', () => {

@@ -3,7 +3,7 @@ import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
 import { createMessagesStreamDecoder } from '../../../src/protocols/messages/stream-decoder.js';
 import type { SseMessage } from '../../../src/sse/format-sse.js';
 import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
-import { upstreamMessages } from './upstream-fixtures.js';
+import { sseMessagesFixture } from '../../helpers/fixtures.js';
 
 function decodeAll(messages: readonly SseMessage[]): CanonicalStreamEvent[] {
   const decoder = createMessagesStreamDecoder();
@@ -15,7 +15,7 @@ const frame = (data: Record<string, unknown>): SseMessage => ({ event: String(da
 describe('createMessagesStreamDecoder', () => {
   describe('plain text', () => {
     it('should turn the transcript into start, one text block and a stop finish with usage', () => {
-      expect(decodeAll(upstreamMessages('upstream-text'))).toEqual([
+      expect(decodeAll(sseMessagesFixture('messages', 'upstream-text'))).toEqual([
         { type: 'start', id: 'msg_1', model: 'claude-x', usage: { inputTokens: 25, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, totalTokens: 26 } },
         { type: 'text-start', id: 'b0' },
         { type: 'text-delta', id: 'b0', delta: 'Hel' },
@@ -31,7 +31,7 @@ describe('createMessagesStreamDecoder', () => {
 
     it('should emit each delta as soon as its event arrives', () => {
       const decoder = createMessagesStreamDecoder();
-      const messages = upstreamMessages('upstream-text');
+      const messages = sseMessagesFixture('messages', 'upstream-text');
       decoder.decode(messages[0]!);
       decoder.decode(messages[1]!);
       expect(decoder.decode(messages[3]!)).toEqual([{ type: 'text-delta', id: 'b0', delta: 'Hel' }]);
@@ -40,7 +40,7 @@ describe('createMessagesStreamDecoder', () => {
 
   describe('tool calls', () => {
     it('should pass partial JSON through as it arrives, skipping empty fragments', () => {
-      const events = decodeAll(upstreamMessages('upstream-tool-call'));
+      const events = decodeAll(sseMessagesFixture('messages', 'upstream-tool-call'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.filter((event) => ('id' in event && event.id === 'b1') || event.type === 'finish')).toEqual([
         { type: 'tool-call-start', id: 'b1', toolCallId: 'toolu_01T1', name: 'get_weather' },
@@ -66,7 +66,7 @@ describe('createMessagesStreamDecoder', () => {
 
   describe('thinking', () => {
     it('should hold the signature until the thinking block ends and keep redacted data', () => {
-      const events = decodeAll(upstreamMessages('upstream-thinking'));
+      const events = decodeAll(sseMessagesFixture('messages', 'upstream-thinking'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.slice(1, 6)).toEqual([
         { type: 'reasoning-start', id: 'b0' },
@@ -78,7 +78,7 @@ describe('createMessagesStreamDecoder', () => {
     });
 
     it('should report input as the total with cache reads and writes, and thinking tokens', () => {
-      const finish = decodeAll(upstreamMessages('upstream-thinking')).at(-1);
+      const finish = decodeAll(sseMessagesFixture('messages', 'upstream-thinking')).at(-1);
       expect(finish).toEqual({
         type: 'finish',
         finishReason: { unified: 'tool-calls', raw: 'tool_use' },
@@ -89,7 +89,7 @@ describe('createMessagesStreamDecoder', () => {
 
   describe('stop sequences', () => {
     it('should carry the stop sequence that fired', () => {
-      const messages = upstreamMessages('upstream-text').map((message) =>
+      const messages = sseMessagesFixture('messages', 'upstream-text').map((message) =>
         message.event === 'message_delta'
           ? frame({ type: 'message_delta', delta: { stop_reason: 'stop_sequence', stop_sequence: '###' }, usage: { output_tokens: 2 } })
           : message,
@@ -100,7 +100,7 @@ describe('createMessagesStreamDecoder', () => {
 
   describe('errors', () => {
     it('should turn an in-band overloaded error into a retryable overloaded GatewayError and stop', () => {
-      const events = decodeAll(upstreamMessages('upstream-stream-error'));
+      const events = decodeAll(sseMessagesFixture('messages', 'upstream-stream-error'));
       const last = events.at(-1);
       expect(last?.type).toBe('error');
       expect(last?.type === 'error' && last.error).toMatchObject({ kind: 'overloaded', status: 529, retryable: true, message: 'Overloaded' });
@@ -108,12 +108,12 @@ describe('createMessagesStreamDecoder', () => {
     });
 
     it('should report a stream that ends before message_delta as ended early', () => {
-      const events = decodeAll(upstreamMessages('upstream-text').slice(0, 4));
+      const events = decodeAll(sseMessagesFixture('messages', 'upstream-text').slice(0, 4));
       expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'STREAM_ENDED_EARLY', retryable: true } });
     });
 
     it('should finish a stream cut after message_delta', () => {
-      const events = decodeAll(upstreamMessages('upstream-text').slice(0, -1));
+      const events = decodeAll(sseMessagesFixture('messages', 'upstream-text').slice(0, -1));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../../src/canonical/index.js';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { decodeResponsesRequest } from '../../../src/protocols/responses/request.js';
 import { encodeResponsesRequest } from '../../../src/protocols/responses/request-encoder.js';
-import { responsesJson } from './upstream-fixtures.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
 const request = (overrides: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
   model: 'gpt-5',
@@ -14,20 +14,11 @@ const request = (overrides: Partial<CanonicalRequest> = {}): CanonicalRequest =>
 
 const encode = (overrides: Partial<CanonicalRequest> = {}, stream = false) => encodeResponsesRequest(request(overrides), { stream });
 
-function failure(work: () => unknown): GatewayError {
-  try {
-    work();
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('encodeResponsesRequest', () => {
   describe('same-protocol passthrough', () => {
     it('should send a Codex request back as it came (ids, namespaces, custom tools, hosted tools, extra fields)', () => {
-      const body = responsesJson('codex-request');
+      const body = jsonFixture('responses', 'codex-request');
       const expected = structuredClone(body) as { input: Record<string, unknown>[] };
       // null means "not set" on this wire, and replayed assistant messages get their status.
       delete expected.input[3]!.content;
@@ -36,7 +27,7 @@ describe('encodeResponsesRequest', () => {
     });
 
     it('should keep the AI SDK request: reasoning replay, parallel calls, structured output, metadata', () => {
-      const body = responsesJson('ai-sdk-request');
+      const body = jsonFixture('responses', 'ai-sdk-request');
       const out = encodeResponsesRequest(decodeResponsesRequest(body), { stream: false });
       const expected = structuredClone(body) as { input: Record<string, unknown>[] };
       expected.input[0] = { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'You answer in JSON.' }] };
@@ -127,17 +118,17 @@ describe('encodeResponsesRequest', () => {
 
   describe('what Responses cannot carry', () => {
     it('should refuse stop sequences with a 400 naming stop and the model', () => {
-      const error = failure(() => encode({ stopSequences: ['\n\n'] }));
+      const error = gatewayErrorOf(() => encode({ stopSequences: ['\n\n'] }));
       expect(error).toMatchObject({ status: 400, code: 'UNSUPPORTED_FEATURE', param: 'stop', retryable: false });
       expect(error.message).toContain("'gpt-5'");
       expect(error.message).toContain('stop');
     });
 
     it('should refuse top_k, seed and non-zero penalties', () => {
-      expect(failure(() => encode({ sampling: { topK: 40 } })).param).toBe('top_k');
-      expect(failure(() => encode({ sampling: { seed: 7 } })).param).toBe('seed');
-      expect(failure(() => encode({ sampling: { presencePenalty: 0.5 } })).param).toBe('presence_penalty');
-      expect(failure(() => encode({ sampling: { frequencyPenalty: 1 } })).param).toBe('frequency_penalty');
+      expect(gatewayErrorOf(() => encode({ sampling: { topK: 40 } })).param).toBe('top_k');
+      expect(gatewayErrorOf(() => encode({ sampling: { seed: 7 } })).param).toBe('seed');
+      expect(gatewayErrorOf(() => encode({ sampling: { presencePenalty: 0.5 } })).param).toBe('presence_penalty');
+      expect(gatewayErrorOf(() => encode({ sampling: { frequencyPenalty: 1 } })).param).toBe('frequency_penalty');
     });
 
     it('should accept penalties of zero, which change nothing', () => {
@@ -145,7 +136,7 @@ describe('encodeResponsesRequest', () => {
     });
 
     it("should refuse another protocol's provider-defined tool", () => {
-      const error = failure(() =>
+      const error = gatewayErrorOf(() =>
         encode({ tools: [{ type: 'provider-defined', protocol: 'messages', kind: 'web_search_20250305', name: 'web_search', definition: {} }] }),
       );
       expect(error).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools' });

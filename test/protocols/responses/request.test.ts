@@ -1,20 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { decodeResponsesRequest } from '../../../src/protocols/responses/request.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
-const fixture = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../../fixtures/responses/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) => jsonFixture('responses', name);
 
-function decodeError(body: unknown): GatewayError {
-  try {
-    decodeResponsesRequest(body);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected decodeResponsesRequest to throw');
-}
+const decodeError = (body: unknown) => gatewayErrorOf(() => decodeResponsesRequest(body));
 
 describe('decodeResponsesRequest', () => {
   describe('real client bodies', () => {

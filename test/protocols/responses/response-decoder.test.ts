@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decodeResponsesResponse } from '../../../src/protocols/responses/response-decoder.js';
 import { encodeResponsesRequest } from '../../../src/protocols/responses/request-encoder.js';
-import { responsesJson } from './upstream-fixtures.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
 describe('decodeResponsesResponse', () => {
   it('should decode reasoning, text and a function call with ids, finish reason and usage', () => {
-    expect(decodeResponsesResponse(responsesJson('upstream-response'))).toEqual({
+    expect(decodeResponsesResponse(jsonFixture('responses', 'upstream-response'))).toEqual({
       id: 'resp_67ccd2bed1ec8190',
       model: 'gpt-5-2025-08-07',
       content: [
@@ -29,12 +29,12 @@ describe('decodeResponsesResponse', () => {
   });
 
   it('should keep what a later turn needs to replay the answer to OpenAI unchanged', () => {
-    const answer = decodeResponsesResponse(responsesJson('upstream-response'));
+    const answer = decodeResponsesResponse(jsonFixture('responses', 'upstream-response'));
     const next = encodeResponsesRequest(
       { model: 'gpt-5', stream: false, messages: [{ role: 'assistant', content: answer.content }] },
       { stream: false },
     );
-    const output = responsesJson('upstream-response').output as Record<string, unknown>[];
+    const output = jsonFixture('responses', 'upstream-response').output as Record<string, unknown>[];
     const { status: _s0, ...reasoning } = output[0]!;
     const { logprobs: _l, ...textPart } = (output[1]!.content as Record<string, unknown>[])[0]!;
     const { status: _s2, ...call } = output[2]!;
@@ -42,7 +42,7 @@ describe('decodeResponsesResponse', () => {
   });
 
   it('should report a cut-off answer as length', () => {
-    const answer = decodeResponsesResponse(responsesJson('upstream-incomplete'));
+    const answer = decodeResponsesResponse(jsonFixture('responses', 'upstream-incomplete'));
     expect(answer.finishReason).toEqual({ unified: 'length', raw: 'max_output_tokens' });
     expect(answer.content).toEqual([
       { type: 'text', text: 'The history of Paris begins', extensions: { responses: { id: 'msg_2', status: 'incomplete' } } },
@@ -50,12 +50,12 @@ describe('decodeResponsesResponse', () => {
   });
 
   it('should report a content filter stop as content-filter', () => {
-    const body = { ...responsesJson('upstream-incomplete'), incomplete_details: { reason: 'content_filter' } };
+    const body = { ...jsonFixture('responses', 'upstream-incomplete'), incomplete_details: { reason: 'content_filter' } };
     expect(decodeResponsesResponse(body).finishReason).toEqual({ unified: 'content-filter', raw: 'content_filter' });
   });
 
   it('should throw the failure of a failed response', () => {
-    expect(() => decodeResponsesResponse(responsesJson('upstream-failed'))).toThrow(
+    expect(() => decodeResponsesResponse(jsonFixture('responses', 'upstream-failed'))).toThrow(
       expect.objectContaining({ code: 'SERVER_ERROR', kind: 'upstream', retryable: true, message: 'The server had an error while processing your request.' }),
     );
   });

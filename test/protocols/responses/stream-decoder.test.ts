@@ -3,7 +3,7 @@ import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
 import { createResponsesStreamDecoder } from '../../../src/protocols/responses/stream-decoder.js';
 import type { SseMessage } from '../../../src/sse/format-sse.js';
 import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
-import { responsesMessages } from './upstream-fixtures.js';
+import { sseMessagesFixture } from '../../helpers/fixtures.js';
 
 function decodeAll(messages: readonly SseMessage[]): CanonicalStreamEvent[] {
   const decoder = createResponsesStreamDecoder({ model: 'fallback-model' });
@@ -18,7 +18,7 @@ const completed = (output: unknown[] = []) =>
 describe('createResponsesStreamDecoder', () => {
   describe('text', () => {
     it('should decode a text stream into one text block, a stop finish and usage', () => {
-      expect(decodeAll(responsesMessages('upstream-text'))).toEqual([
+      expect(decodeAll(sseMessagesFixture('responses', 'upstream-text'))).toEqual([
         { type: 'start', id: 'resp_1', model: 'gpt-5-2025-08-07' },
         { type: 'text-start', id: 'b0', extensions: { responses: { id: 'msg_1' } } },
         { type: 'text-delta', id: 'b0', delta: 'Bonjour — ' },
@@ -35,7 +35,7 @@ describe('createResponsesStreamDecoder', () => {
 
     it('should emit each event as soon as its message arrives', () => {
       const decoder = createResponsesStreamDecoder();
-      const messages = responsesMessages('upstream-text');
+      const messages = sseMessagesFixture('responses', 'upstream-text');
       const perMessage = messages.map((message) => decoder.decode(message).map((event) => event.type));
       expect(perMessage[0]).toEqual(['start']);
       expect(perMessage[3]).toEqual(['text-start']);
@@ -43,7 +43,7 @@ describe('createResponsesStreamDecoder', () => {
     });
 
     it('should report a cut-off stream as length', () => {
-      const events = decodeAll(responsesMessages('upstream-incomplete'));
+      const events = decodeAll(sseMessagesFixture('responses', 'upstream-incomplete'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'length', raw: 'max_output_tokens' }, usage: { outputTokens: 16 } });
     });
@@ -51,7 +51,7 @@ describe('createResponsesStreamDecoder', () => {
 
   describe('tool calls', () => {
     it('should pass argument fragments through as they arrive and finish with tool-calls', () => {
-      expect(decodeAll(responsesMessages('upstream-tool-call')).slice(1)).toEqual([
+      expect(decodeAll(sseMessagesFixture('responses', 'upstream-tool-call')).slice(1)).toEqual([
         // The `fc_` item id rides along so the client replays the call under OpenAI's id.
         { type: 'tool-call-start', id: 'b0', toolCallId: 'call_1', name: 'get_weather', extensions: { responses: { id: 'fc_1' } } },
         { type: 'tool-call-delta', id: 'b0', delta: '{"city":' },
@@ -147,7 +147,7 @@ describe('createResponsesStreamDecoder', () => {
 
   describe('reasoning', () => {
     it('should decode summary parts into one reasoning block before the text', () => {
-      const events = decodeAll(responsesMessages('upstream-reasoning'));
+      const events = decodeAll(sseMessagesFixture('responses', 'upstream-reasoning'));
       expect(checkStreamEvents(events)).toEqual([]);
       expect(events.slice(1, 7)).toEqual([
         { type: 'reasoning-start', id: 'b0', extensions: { responses: { id: 'rs_1' } } },
@@ -207,7 +207,7 @@ describe('createResponsesStreamDecoder', () => {
 
   describe('failures', () => {
     it('should turn response.failed after output into an error event', () => {
-      const events = decodeAll(responsesMessages('upstream-failed'));
+      const events = decodeAll(sseMessagesFixture('responses', 'upstream-failed'));
       expect(checkStreamEvents(events)).toEqual([]);
       const last = events.at(-1);
       expect(last?.type).toBe('error');
@@ -215,13 +215,13 @@ describe('createResponsesStreamDecoder', () => {
     });
 
     it('should turn an error event into a retryable rate limit error', () => {
-      const events = decodeAll(responsesMessages('upstream-error-event'));
+      const events = decodeAll(sseMessagesFixture('responses', 'upstream-error-event'));
       expect(events.map((event) => event.type)).toEqual(['start', 'error']);
       expect(events[1]?.type === 'error' && events[1].error).toMatchObject({ status: 429, kind: 'rate_limit', retryable: true });
     });
 
     it('should report a stream that ends before its terminal event', () => {
-      const events = decodeAll(responsesMessages('upstream-text').slice(0, 5));
+      const events = decodeAll(sseMessagesFixture('responses', 'upstream-text').slice(0, 5));
       expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'STREAM_ENDED_EARLY' } });
     });
 

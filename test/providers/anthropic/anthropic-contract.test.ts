@@ -1,7 +1,7 @@
 import { createAnthropicProvider } from '../../../src/providers/anthropic/index.js';
 import { runAdapterContract } from '../../../src/testing/index.js';
 import { startMockUpstream, type MockReply } from '../../helpers/mock-upstream.js';
-import { upstreamSse } from '../../protocols/messages/upstream-fixtures.js';
+import { sseFixture } from '../../helpers/fixtures.js';
 
 const textJson = {
   id: 'msg_text',
@@ -29,15 +29,15 @@ runAdapterContract({
     const upstream = await startMockUpstream();
     const replies: Record<typeof scenario, (body: unknown) => MockReply> = {
       // The text fixture streams "Hello!" split inside its bytes.
-      text: (body) => (isStream(body) ? { sse: upstreamSse('upstream-text'), chunkBytes: 1 } : { json: textJson }),
-      'tool-call': (body) => (isStream(body) ? { sse: upstreamSse('upstream-tool-call'), chunkBytes: 7 } : { json: toolJson }),
+      text: (body) => (isStream(body) ? { sse: sseFixture('messages', 'upstream-text'), chunkBytes: 1 } : { json: textJson }),
+      'tool-call': (body) => (isStream(body) ? { sse: sseFixture('messages', 'upstream-tool-call'), chunkBytes: 7 } : { json: toolJson }),
       'rate-limit': () => ({
         status: 429,
         headers: { 'retry-after': '3' },
         json: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } },
       }),
       'bad-request': () => ({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: at least one message is required' } } }),
-      hang: () => ({ hang: true, sse: upstreamSse('upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' }),
+      hang: () => ({ hang: true, sse: sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' }),
     };
     upstream.reply((request) => replies[scenario](request.body));
     return { adapter: createAnthropicProvider({ apiKey: 'sk-ant-test', baseURL: upstream.url }), model: 'claude-x', close: () => upstream.close() };

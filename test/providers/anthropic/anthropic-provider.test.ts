@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanonicalRequest, CanonicalStreamEvent } from '../../../src/canonical/index.js';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createAnthropicProvider, type AnthropicProviderOptions } from '../../../src/providers/anthropic/index.js';
 import type { ProviderContext } from '../../../src/providers/types.js';
 import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
 import { sseText, startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { upstreamJson, upstreamSse } from '../../protocols/messages/upstream-fixtures.js';
+import { gatewayErrorOfAsync } from '../../helpers/gateway-error-of.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 let upstream: MockUpstream;
 beforeAll(async () => {
@@ -39,21 +39,14 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<Can
   return all;
 }
 
-async function failure(work: Promise<unknown>): Promise<GatewayError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!GatewayError.isInstance(error)) throw new Error(`expected a GatewayError, got ${String(error)}`);
-  return error;
-}
+const failure = (work: Promise<unknown>) => gatewayErrorOfAsync(() => work);
 
 const body = () => upstream.requests[0]?.body as Record<string, unknown>;
 
 describe('createAnthropicProvider', () => {
   describe('what the upstream receives', () => {
     it("should post to /v1/messages with the provider's key, the version header and the translated body", async () => {
-      upstream.reply({ json: upstreamJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
       await provider({ betas: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'] }).generate(request(), context());
       const received = upstream.requests[0];
       expect(received?.url).toBe('/v1/messages');
@@ -70,7 +63,7 @@ describe('createAnthropicProvider', () => {
     });
 
     it('should send tools, a tool round trip with merged parallel results, and images', async () => {
-      upstream.reply({ json: upstreamJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
       const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
       await provider().generate(
         request({
@@ -120,7 +113,7 @@ describe('createAnthropicProvider', () => {
     });
 
     it('should use a per-model max_tokens default and strip /v1 from the base URL', async () => {
-      upstream.reply({ json: upstreamJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
       const adapter = provider({ baseURL: `${upstream.url}/v1`, defaultMaxTokens: 1000, maxTokensByModel: { 'claude-sonnet-4': 16000, 'claude-sonnet-4-5': 32000 } });
       await adapter.generate(request(), context());
       expect(upstream.requests[0]?.url).toBe('/v1/messages');
@@ -139,7 +132,7 @@ describe('createAnthropicProvider', () => {
 
   describe('answers', () => {
     it('should decode a non-streaming answer', async () => {
-      upstream.reply({ json: upstreamJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
       const response = await provider().generate(request(), context());
       expect(response.content.map((part) => part.type)).toEqual(['reasoning', 'text', 'tool-call']);
       expect(response.finishReason.unified).toBe('tool-calls');
@@ -164,7 +157,7 @@ describe('createAnthropicProvider', () => {
     });
 
     it('should end the stream with an in-band error event after output has started', async () => {
-      upstream.reply({ sse: upstreamSse('upstream-stream-error') });
+      upstream.reply({ sse: sseFixture('messages', 'upstream-stream-error') });
       const events = await collect(provider().stream(request({ stream: true }), context()));
       expect(events.map((event) => event.type)).toEqual(['start', 'text-start', 'text-delta', 'error']);
       expect(events.at(-1)).toMatchObject({ error: { kind: 'overloaded', retryable: true } });
@@ -203,7 +196,7 @@ describe('createAnthropicProvider', () => {
 
   describe('abort', () => {
     it('should close the upstream connection when the signal fires mid-stream', async () => {
-      upstream.reply({ hang: true, sse: upstreamSse('upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
       const closedBefore = upstream.closedConnections;
       const controller = new AbortController();
       const iterator = provider().stream(request({ stream: true }), context(controller.signal))[Symbol.asyncIterator]();

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
 import { resolveAnthropicOptions, resolveDefaultMaxTokens } from '../../../src/providers/anthropic/options.js';
 import { createProviderFromConfig } from '../../../src/providers/create-provider.js';
+import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
 
-function failure(work: () => unknown): GatewayError {
-  try {
-    work();
-  } catch (error) {
-    if (GatewayError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('resolveAnthropicOptions', () => {
   it("should default to Anthropic's API, version 2023-06-01 and the key from ANTHROPIC_API_KEY", () => {
@@ -34,7 +25,7 @@ describe('resolveAnthropicOptions', () => {
   });
 
   it('should refuse a configuration without any key with a coded error showing a correct value', () => {
-    const error = failure(() => resolveAnthropicOptions({}, {}));
+    const error = gatewayErrorOf(() => resolveAnthropicOptions({}, {}));
     expect(error.code).toBe('CONFIG_PROVIDER_API_KEY_MISSING');
     expect(error.message).toContain('apiKey');
     expect(resolveAnthropicOptions({ headers: { authorization: 'Bearer proxy' } }, {}).headers).not.toHaveProperty('x-api-key');
@@ -54,7 +45,7 @@ describe('createProviderFromConfig (anthropic)', () => {
   });
 
   it('should refuse unknown options naming the field', () => {
-    const error = failure(() => createProviderFromConfig('claude', { type: 'anthropic', apiKey: 'k', maxTokens: 5 }));
+    const error = gatewayErrorOf(() => createProviderFromConfig('claude', { type: 'anthropic', apiKey: 'k', maxTokens: 5 }));
     expect(error.code).toBe('CONFIG_PROVIDER_INVALID');
     expect(error.message).toContain('maxTokens');
   });

@@ -1,7 +1,7 @@
 import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
 import { runAdapterContract } from '../../../src/testing/index.js';
 import { startMockUpstream, type MockReply } from '../../helpers/mock-upstream.js';
-import { geminiFixture, geminiSse } from '../../protocols/gemini/fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 /** The non-streamed twin of `stream-text.chunks.txt`: the same visible text. */
 const textJson = {
@@ -31,8 +31,8 @@ runAdapterContract({
     const upstream = await startMockUpstream();
     const replies: Record<typeof scenario, (url: string) => MockReply> = {
       // Split every byte: inside "—", "°" and "☀️", and inside the \r\n\r\n frame separators.
-      text: (url) => (isStream(url) ? { sse: geminiSse('stream-text.chunks.txt'), chunkBytes: 1 } : { json: textJson }),
-      'tool-call': (url) => (isStream(url) ? { sse: geminiSse('stream-tool-call.chunks.txt'), chunkBytes: 9 } : { json: toolJson }),
+      text: (url) => (isStream(url) ? { sse: sseFixture('gemini', 'stream-text'), chunkBytes: 1 } : { json: textJson }),
+      'tool-call': (url) => (isStream(url) ? { sse: sseFixture('gemini', 'stream-tool-call'), chunkBytes: 9 } : { json: toolJson }),
       'rate-limit': () => ({
         status: 429,
         json: {
@@ -44,8 +44,8 @@ runAdapterContract({
           },
         },
       }),
-      'bad-request': () => ({ status: 400, json: geminiFixture('error-400-signature.json') }),
-      hang: () => ({ hang: true, sse: geminiSse('stream-text.chunks.txt').split('\r\n\r\n').slice(0, 3).join('\r\n\r\n') + '\r\n\r\n' }),
+      'bad-request': () => ({ status: 400, json: jsonFixture('gemini', 'error-400-signature') }),
+      hang: () => ({ hang: true, sse: sseFixture('gemini', 'stream-text').split('\r\n\r\n').slice(0, 3).join('\r\n\r\n') + '\r\n\r\n' }),
     };
     upstream.reply((request) => replies[scenario](request.url));
     return {

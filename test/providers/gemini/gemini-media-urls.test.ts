@@ -5,7 +5,7 @@ import type { CanonicalRequest } from '../../../src/canonical/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { geminiFixture } from '../../protocols/gemini/fixtures.js';
+import { jsonFixture } from '../../helpers/fixtures.js';
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 let images: Server;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/photo`;
   upstream = await startMockUpstream();
-  upstream.reply({ json: geminiFixture('tool-call-response.json') });
+  upstream.reply({ json: jsonFixture('gemini', 'tool-call-response') });
 });
 afterAll(async () => {
   await upstream.close();

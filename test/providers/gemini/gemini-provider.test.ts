@@ -6,7 +6,7 @@ import { createProviderFromConfig } from '../../../src/providers/create-provider
 import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
 import type { ProviderAdapter, ProviderContext } from '../../../src/providers/types.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { geminiFixture, geminiSse } from '../../protocols/gemini/fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 let mock: MockUpstream;
 let adapter: ProviderAdapter;
@@ -50,7 +50,7 @@ const weatherTurn: CanonicalRequest = {
 
 describe('createGeminiProvider', () => {
   it('should post to models/{model}:generateContent with the provider key and the translated body', async () => {
-    mock.reply({ json: geminiFixture('tool-call-response.json') });
+    mock.reply({ json: jsonFixture('gemini', 'tool-call-response') });
     const response = await adapter.generate(weatherTurn, context());
     const received = mock.requests[0]!;
     expect(received.url).toBe('/v1beta/models/gemini-3.5-flash:generateContent');
@@ -67,7 +67,7 @@ describe('createGeminiProvider', () => {
   });
 
   it('should send the tool result back as a functionResponse under the call\'s name, with the signature replayed', async () => {
-    mock.reply({ json: geminiFixture('tool-call-response.json') }, { json: geminiFixture('thinking-text-response.json') });
+    mock.reply({ json: jsonFixture('gemini', 'tool-call-response') }, { json: jsonFixture('gemini', 'thinking-text-response') });
     const first = await adapter.generate(weatherTurn, context());
     const call = first.content.find((part) => part.type === 'tool-call');
     if (call?.type !== 'tool-call') throw new Error('expected a tool call');
@@ -94,7 +94,7 @@ describe('createGeminiProvider', () => {
   });
 
   it('should stream from :streamGenerateContent?alt=sse, decoding frames split inside characters', async () => {
-    mock.reply({ sse: geminiSse('stream-text.chunks.txt'), chunkBytes: 1 });
+    mock.reply({ sse: sseFixture('gemini', 'stream-text'), chunkBytes: 1 });
     const events = await collect(adapter.stream({ ...weatherTurn, stream: true }, context()));
     expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse');
     expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('')).toBe('Sunny over Paris — 21 °C ☀️');
@@ -122,7 +122,7 @@ describe('createGeminiProvider', () => {
   });
 
   it('should keep a tuned model path as given', async () => {
-    mock.reply({ json: geminiFixture('thinking-text-response.json') });
+    mock.reply({ json: jsonFixture('gemini', 'thinking-text-response') });
     await adapter.generate({ ...weatherTurn, model: 'tunedModels/my-model-123' }, context());
     expect(mock.requests[0]!.url).toBe('/v1beta/tunedModels/my-model-123:generateContent');
   });

@@ -10,7 +10,7 @@ import {
 } from '../../../src/providers/openai-compatible/index.js';
 import type { ProviderContext } from '../../../src/providers/types.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { readChunkSse, readJsonFixture } from '../../protocols/chat-completions/upstream-fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 const context: ProviderContext = { signal: new AbortController().signal, requestId: 'req_1', gatewayModel: 'g', logger: silentLogger };
 
@@ -51,7 +51,7 @@ describe('createOpenAICompatibleProvider', () => {
 
   beforeEach(async () => {
     upstream = await startMockUpstream();
-    upstream.reply({ json: readJsonFixture('upstream-response-deepseek') });
+    upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-deepseek') });
   });
   afterEach(async () => {
     await Promise.all(adapters.splice(0).map((adapter) => adapter.close()));
@@ -95,7 +95,7 @@ describe('createOpenAICompatibleProvider', () => {
     });
 
     it('should not send stream_options, map ids to 9 characters and say `any` (Mistral)', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-text') });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-text') });
       const adapter = create({ profile: 'mistral', apiKey: 'm' });
       const events = await collect(adapter.stream({ ...toolTurn, stream: true, toolChoice: { type: 'required' }, sampling: { seed: 3 } }, context));
       const body = upstream.requests[0]?.body as Record<string, unknown> & { messages: Record<string, unknown>[] };
@@ -109,7 +109,7 @@ describe('createOpenAICompatibleProvider', () => {
     });
 
     it('should refuse a Chat field Groq rejects and read Groq usage from x_groq', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-groq') });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-groq') });
       const adapter = create({ profile: 'groq', apiKey: 'g' });
       const withLogprobs = decodeChatRequest({ model: 'served', messages: [{ role: 'user', content: 'Hi' }], logprobs: true });
       expect(await failure(adapter.generate(withLogprobs, context))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'logprobs' });

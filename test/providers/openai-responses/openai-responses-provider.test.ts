@@ -6,7 +6,7 @@ import { createOpenAIResponsesProvider, type OpenAIResponsesProviderOptions } fr
 import type { ProviderContext } from '../../../src/providers/types.js';
 import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { responsesJson, responsesSse } from '../../protocols/responses/upstream-fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 let upstream: MockUpstream;
 beforeEach(async () => {
@@ -58,7 +58,7 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>) {
 describe('createOpenAIResponsesProvider', () => {
   describe('what the upstream receives', () => {
     it('should post the translated request to /v1/responses with the provider key', async () => {
-      upstream.reply({ json: responsesJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('responses', 'upstream-response') });
       await adapter().generate(toolTurn, context());
       const [received] = upstream.requests;
       expect(received).toMatchObject({ method: 'POST', url: '/v1/responses' });
@@ -87,7 +87,7 @@ describe('createOpenAIResponsesProvider', () => {
     });
 
     it('should send organization, project and extra headers', async () => {
-      upstream.reply({ json: responsesJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('responses', 'upstream-response') });
       await adapter({ organization: 'org-1', project: 'proj-1', headers: { 'x-trace': 't' } }).generate(toolTurn, context());
       expect(upstream.requests[0]?.headers).toMatchObject({ 'openai-organization': 'org-1', 'openai-project': 'proj-1', 'x-trace': 't' });
     });
@@ -104,7 +104,7 @@ describe('createOpenAIResponsesProvider', () => {
 
   describe('answers', () => {
     it('should decode the answer, keeping OpenAI reasoning for replay', async () => {
-      upstream.reply({ json: responsesJson('upstream-response') });
+      upstream.reply({ json: jsonFixture('responses', 'upstream-response') });
       const answer = await adapter().generate(toolTurn, context());
       expect(answer.finishReason.unified).toBe('tool-calls');
       expect(answer.content[0]).toMatchObject({ type: 'reasoning', extensions: { responses: { encrypted_content: 'gAAAAABoA1encryptedReasoningBlob==' } } });
@@ -112,7 +112,7 @@ describe('createOpenAIResponsesProvider', () => {
     });
 
     it('should stream with stream: true, splitting the bytes anywhere', async () => {
-      upstream.reply({ sse: responsesSse('upstream-reasoning'), chunkBytes: 1 });
+      upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 1 });
       const events = await collect(adapter().stream({ ...toolTurn, stream: true, reasoning: { effort: 'high' } }, context()));
       expect(upstream.requests[0]?.body).toMatchObject({ stream: true, reasoning: { effort: 'high' }, include: ['reasoning.encrypted_content'] });
       expect(checkStreamEvents(events)).toEqual([]);
@@ -123,13 +123,15 @@ describe('createOpenAIResponsesProvider', () => {
   });
 
   describe('failures', () => {
-    it('should throw an in-stream error that comes before any output', async () => {
-      upstream.reply({ sse: responsesSse('upstream-error-event') });
-      await expect(collect(adapter().stream({ ...toolTurn, stream: true }, context()))).rejects.toMatchObject({ status: 429, retryable: true });
+    it('should end with the in-stream error that comes before any output, as a retryable 429 (the gateway answers it with that status)', async () => {
+      upstream.reply({ sse: sseFixture('responses', 'upstream-error-event') });
+      const events = await collect(adapter().stream({ ...toolTurn, stream: true }, context()));
+      expect(events.some((event) => event.type !== 'start' && event.type !== 'error')).toBe(false);
+      expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 429, retryable: true } });
     });
 
     it('should end with an error event when the failure comes after output', async () => {
-      upstream.reply({ sse: responsesSse('upstream-failed') });
+      upstream.reply({ sse: sseFixture('responses', 'upstream-failed') });
       const events = await collect(adapter().stream({ ...toolTurn, stream: true }, context()));
       expect(events.some((event) => event.type === 'text-delta')).toBe(true);
       expect(events.at(-1)).toMatchObject({ type: 'error', error: { message: 'The model crashed mid-answer.' } });
@@ -146,7 +148,7 @@ describe('createOpenAIResponsesProvider', () => {
     });
 
     it('should release the upstream when the caller aborts mid-stream', async () => {
-      upstream.reply({ hang: true, sse: responsesSse('upstream-text').split('\n\n').slice(0, 4).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: sseFixture('responses', 'upstream-text').split('\n\n').slice(0, 4).join('\n\n') + '\n\n' });
       const controller = new AbortController();
       const iterator = adapter().stream({ ...toolTurn, stream: true }, context(controller.signal))[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'start' });
@@ -171,7 +173,7 @@ describe('createOpenAIResponsesProvider', () => {
       const saved = process.env.OPENAI_API_KEY;
       delete process.env.OPENAI_API_KEY;
       try {
-        expect(() => createOpenAIResponsesProvider()).toThrow(expect.objectContaining({ code: 'CONFIG_PROVIDER_MISSING_API_KEY' }));
+        expect(() => createOpenAIResponsesProvider()).toThrow(expect.objectContaining({ code: 'CONFIG_PROVIDER_API_KEY_MISSING' }));
         expect(() => createOpenAIResponsesProvider({ baseURL: 'http://localhost:8000/v1' })).not.toThrow();
       } finally {
         if (saved !== undefined) process.env.OPENAI_API_KEY = saved;

@@ -1,6 +1,6 @@
 import type { ContractScenario } from '../../../src/testing/index.js';
 import type { MockReply, RecordedRequest } from '../../helpers/mock-upstream.js';
-import { readChunkSse, readJsonFixture } from '../../protocols/chat-completions/upstream-fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 const textAnswer = {
   id: 'chatcmpl-1',
@@ -23,9 +23,9 @@ export function chatContractReply(scenario: ContractScenario): (request: Recorde
     const stream = isStream(request);
     switch (scenario) {
       case 'text':
-        return stream ? { sse: readChunkSse('upstream-text'), chunkBytes: 1 } : { json: textAnswer };
+        return stream ? { sse: sseFixture('chat-completions', 'upstream-text'), chunkBytes: 1 } : { json: textAnswer };
       case 'tool-call':
-        return stream ? { sse: readChunkSse('upstream-tool-call'), chunkBytes: 7 } : { json: readJsonFixture('upstream-response-tool-call') };
+        return stream ? { sse: sseFixture('chat-completions', 'upstream-tool-call'), chunkBytes: 7 } : { json: jsonFixture('chat-completions', 'upstream-response-tool-call') };
       case 'rate-limit':
         return {
           status: 429,
@@ -38,7 +38,7 @@ export function chatContractReply(scenario: ContractScenario): (request: Recorde
           json: { error: { message: "Invalid value for 'temperature'.", type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' } },
         };
       case 'hang':
-        return { hang: true, sse: readChunkSse('upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' };
+        return { hang: true, sse: sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' };
     }
   };
 }

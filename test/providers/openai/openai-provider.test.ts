@@ -7,7 +7,7 @@ import { createProviderFromConfig } from '../../../src/providers/create-provider
 import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../src/providers/openai/index.js';
 import type { ProviderContext } from '../../../src/providers/types.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
-import { readChunkSse, readJsonFixture } from '../../protocols/chat-completions/upstream-fixtures.js';
+import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 const context = (signal: AbortSignal = new AbortController().signal): ProviderContext => ({
   signal,
@@ -60,7 +60,7 @@ describe('createOpenAIProvider', () => {
 
   describe('what the upstream receives', () => {
     it('should post the translated request to /v1/chat/completions with the provider key', async () => {
-      upstream.reply({ json: readJsonFixture('upstream-response-tool-call') });
+      upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-tool-call') });
       const adapter = create({ apiKey: 'sk-provider', baseURL: `${upstream.url}/v1`, organization: 'org-1', project: 'proj-1' });
       await adapter.generate(request, context());
       const [received] = upstream.requests;
@@ -87,7 +87,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should keep a Chat caller’s extra fields on the wire (n, logprobs)', async () => {
-      upstream.reply({ json: readJsonFixture('upstream-response-tool-call') });
+      upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-tool-call') });
       const adapter = create({ apiKey: 'sk-provider', baseURL: `${upstream.url}/v1` });
       expect(adapter.protocol).toBe('chat');
       const chatRequest = decodeChatRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], n: 2, logprobs: true, top_logprobs: 2 });
@@ -96,7 +96,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should ask a stream for usage', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-text') });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-text') });
       const adapter = create({ apiKey: 'sk-provider', baseURL: `${upstream.url}/v1` });
       await collect(adapter.stream({ ...request, stream: true }, context()));
       expect(upstream.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
@@ -106,7 +106,7 @@ describe('createOpenAIProvider', () => {
 
   describe('what comes back', () => {
     it('should decode the answer: tool call, finish reason and usage', async () => {
-      upstream.reply({ json: readJsonFixture('upstream-response-tool-call') });
+      upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-tool-call') });
       const response = await create({ apiKey: 'k', baseURL: `${upstream.url}/v1` }).generate(request, context());
       expect(response.content).toEqual([{ type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
       expect(response.finishReason.unified).toBe('tool-calls');
@@ -114,7 +114,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should stream text split inside multi-byte characters intact, usage at the end', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-text'), chunkBytes: 1 });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-text'), chunkBytes: 1 });
       const events = await collect(create({ apiKey: 'k', baseURL: `${upstream.url}/v1` }).stream({ ...request, stream: true }, context()));
       const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
       expect(text).toBe('Héllo wörld 🌍!');
@@ -140,7 +140,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should release the upstream connection when the caller aborts a stream', async () => {
-      upstream.reply({ hang: true, sse: readChunkSse('upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
       const controller = new AbortController();
       const iterator = create({ apiKey: 'k', baseURL: `${upstream.url}/v1` }).stream({ ...request, stream: true }, context(controller.signal))[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'start' });
@@ -152,7 +152,7 @@ describe('createOpenAIProvider', () => {
 
   describe('azure', () => {
     it('should call the v1 API with the deployment as model and the key in api-key', async () => {
-      upstream.reply({ json: readJsonFixture('upstream-response-tool-call') });
+      upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-tool-call') });
       const adapter = create({ apiKey: 'azure-key', azure: { endpoint: upstream.url, deployments: { 'gpt-4o': 'prod-4o' } } });
       expect(adapter.id).toBe('azure-openai');
       await adapter.generate(request, context());
@@ -164,7 +164,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should call the deployment API with api-version when a version is given', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-azure') });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-azure') });
       const adapter = create({ apiKey: 'azure-key', azure: { endpoint: upstream.url, apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod 4o' } } });
       const events = await collect(adapter.stream({ ...request, stream: true }, context()));
       expect(upstream.requests[0]?.url).toBe('/openai/deployments/prod%204o/chat/completions?api-version=2024-10-21');
@@ -173,7 +173,7 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should use max_tokens and no stream_options before api-version 2024-09-01', async () => {
-      upstream.reply({ sse: readChunkSse('upstream-azure') });
+      upstream.reply({ sse: sseFixture('chat-completions', 'upstream-azure') });
       const old = create({ apiKey: 'azure-key', azure: { endpoint: upstream.url, apiVersion: '2024-06-01' } });
       await collect(old.stream({ ...request, stream: true }, context()));
       expect(upstream.requests[0]?.body).toMatchObject({ max_tokens: 300 });
@@ -187,7 +187,7 @@ describe('createOpenAIProvider', () => {
       const saved = process.env.OPENAI_API_KEY;
       delete process.env.OPENAI_API_KEY;
       try {
-        expect(() => createOpenAIProvider({})).toThrow(expect.objectContaining({ code: 'CONFIG_PROVIDER_INVALID' }));
+        expect(() => createOpenAIProvider({})).toThrow(expect.objectContaining({ code: 'CONFIG_PROVIDER_API_KEY_MISSING' }));
       } finally {
         if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
       }

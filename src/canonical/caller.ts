@@ -1,0 +1,11 @@
+/**
+ * Who made a request, as the authenticate stage found it. Limits, usage and logs key their
+ * records on it. Empty when the gateway knows no more than "a valid key" (configured keys,
+ * or no keys required).
+ */
+export interface Caller {
+  /** The key's public id, safe to show and log (stored keys). Never the secret. */
+  readonly keyId?: string;
+  /** The key's name, for logs and the console. */
+  readonly keyName?: string;
+}

@@ -1,0 +1,79 @@
+import type { Caller, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Admission } from '../limits/admit-stage.js';
+import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
+import { createJsonBodyReader } from '../http/read-json-body.js';
+import { sendJson } from '../http/send-json.js';
+import type { EndpointHandler } from '../http/types.js';
+import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
+import { createProviderContext } from '../providers/transport/request-abort.js';
+import { resolveRoute, type Route } from '../routing/resolve-route.js';
+import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
+import { sendStream } from './send-stream.js';
+import type { EndpointSetup } from './stages.js';
+import { StartedRequest, type Ending } from './start-request.js';
+
+/**
+ * `POST /v1/chat/completions`, `/v1/responses` and `/v1/messages`: one generation request in the
+ * caller's protocol, as a sequence of stages —
+ * authenticate → decode → resolve the model → admit → call the provider → encode and send → record.
+ */
+export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSetup, rules: EndpointRules): EndpointHandler {
+  const readBody = createJsonBodyReader(setup.bodyLimit);
+  const { authenticate, admit, call, record } = setup.stages;
+  return async (req, res) => {
+    const started = new StartedRequest(res);
+    const { requestId } = started;
+    let caller: Caller | undefined;
+    let route: Route | undefined;
+    let admission: Admission | undefined;
+    let usage: Usage | undefined;
+    let upstream: UpstreamResponseInfo | undefined;
+    let ending: Ending = { status: 200, errorCode: undefined };
+    try {
+      caller = await authenticate.authenticate(req.headers, rules.acceptXApiKey);
+      if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
+      const request = codec.decodeRequest(await readBody(req));
+      route = resolveRoute(setup.models, request, codec);
+      const { model } = route;
+      admission = await admit.admit({ requestId, caller, model: model.id, provider: model.providerId, request: route.request });
+
+      const clientHeaders = pickClientHeaders(req, rules);
+      const context = createProviderContext(started.abort, {
+        requestId,
+        gatewayModel: model.id,
+        logger: setup.logger,
+        ...(clientHeaders ? { clientHeaders } : {}),
+        ...(record.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (upstream = info) } : {}),
+      });
+      const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
+      if (request.stream) {
+        const opened = await call.stream(route, context);
+        const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger);
+        usage = outcome.usage;
+        ending = { status: 200, errorCode: outcome.errorCode };
+      } else {
+        const response = await call.generate(route, context);
+        sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
+        usage = response.usage;
+      }
+    } catch (error) {
+      ending = started.fail(res, codec, error, setup.logger);
+    }
+    admission?.release(usage);
+    record.record({
+      requestId,
+      caller,
+      protocol: codec.protocol,
+      model: route?.model.id,
+      provider: route?.model.providerId,
+      upstreamModel: route?.model.upstreamModel,
+      stream: route?.request.stream === true,
+      status: ending.status,
+      errorCode: ending.errorCode,
+      usage,
+      upstream,
+      startedAt: started.startedAt,
+      durationMs: Date.now() - started.startedAt,
+    });
+  };
+}

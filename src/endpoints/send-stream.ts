@@ -1,0 +1,73 @@
+import type { CanonicalStreamEvent, Usage } from '../canonical/index.js';
+import { toGatewayError } from '../http/send-error.js';
+import { SseWriter, startSse } from '../http/sse-writer.js';
+import type { HttpResponse } from '../http/types.js';
+import type { Logger } from '../logger.js';
+import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
+import type { RequestAbort } from '../providers/transport/request-abort.js';
+import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
+
+/** How a stream that began ended. */
+export interface StreamOutcome {
+  /** The `finish` event's usage; undefined when the stream never finished. */
+  usage: Usage | undefined;
+  /** The in-band error's code when the stream failed after its first event. */
+  errorCode: string | undefined;
+}
+
+/**
+ * Sends a stream that was read ahead to its first output event: headers and the opening events
+ * in one write, then each event as it comes, with backpressure. A failure from here on is the
+ * protocol's in-band error event; a client that leaves stops the provider.
+ */
+export async function sendStream(
+  res: HttpResponse,
+  codec: InboundCodec,
+  opened: OpenedStream,
+  encodeContext: EncodeContext,
+  abort: RequestAbort,
+  logger: Logger,
+): Promise<StreamOutcome> {
+  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined };
+  const encoder = codec.createStreamEncoder(encodeContext);
+  const writer = new SseWriter(res);
+  const { rest } = opened;
+  let finished = opened.finished;
+  /** The wire text of a batch; notes its usage or error, and whether it ended the answer. */
+  const encode = (events: readonly CanonicalStreamEvent[]): string => {
+    let text = '';
+    for (const event of events) {
+      if (event.type === 'finish') {
+        outcome.usage = event.usage;
+        finished = true;
+      } else if (event.type === 'error') {
+        outcome.errorCode = event.error.code;
+        finished = true;
+      }
+      text += encoder.encode(event);
+    }
+    return text;
+  };
+  try {
+    await startSse(res, encodeContext.requestId, encode(opened.opening));
+    while (!finished && !abort.aborted) {
+      let batch: readonly CanonicalStreamEvent[];
+      try {
+        batch = (await rest.next()) ?? [{ type: 'error', error: streamEndedEarly() }];
+      } catch (error) {
+        if (abort.aborted) break;
+        const gatewayError = toGatewayError(error, logger, encodeContext.requestId);
+        logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
+        batch = [{ type: 'error', error: gatewayError }];
+      }
+      const full = writer.write(encode(batch));
+      if (full) await full;
+    }
+    writer.end();
+  } finally {
+    writer.flush(); // what was encoded before a throw still goes out
+    // Releases the provider: its upstream request when we stop early, its connection for reuse otherwise.
+    await rest.stop().catch(() => undefined);
+  }
+  return outcome;
+}

@@ -1,0 +1,33 @@
+import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { AdmitStage } from '../limits/admit-stage.js';
+import type { Logger } from '../logger.js';
+import type { CallStage } from '../routing/call-model.js';
+import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
+import type { RecordStage } from '../usage/record-stage.js';
+
+/**
+ * The pluggable stages of a generation request, in the order they run:
+ * authenticate → (decode, resolve) → admit → call → (encode and send) → record.
+ * Each subsystem fills its stage through the stage's interface; the endpoints never change for it.
+ */
+export interface RequestStages {
+  /** Who is calling (keys). Default: the configured keys, or anyone when none are required. */
+  readonly authenticate: AuthenticateStage;
+  /** Let in or 429 (limits). Default: everyone. */
+  readonly admit: AdmitStage;
+  /** Get the answer from a provider (retries, fallbacks). Default: one call to the model. */
+  readonly call: CallStage;
+  /** Learn of each finished request (usage ledger, request log). Default: nothing. */
+  readonly record: RecordStage;
+}
+
+/** What the endpoints are built from: the resolved options they read. */
+export interface EndpointSetup {
+  readonly models: ModelTable;
+  /** Models in configuration order, without aliases (`GET /v1/models`). */
+  readonly modelList: readonly ResolvedModel[];
+  /** Largest request body, in bytes. */
+  readonly bodyLimit: number;
+  readonly logger: Logger;
+  readonly stages: RequestStages;
+}

@@ -1,0 +1,45 @@
+import type { GatewayError } from '../canonical/index.js';
+import { createRequestId } from '../http/request-id.js';
+import { sendError, toGatewayError } from '../http/send-error.js';
+import type { HttpResponse } from '../http/types.js';
+import type { Logger } from '../logger.js';
+import type { InboundCodec } from '../protocols/codec.js';
+import { RequestAbort } from '../providers/transport/request-abort.js';
+
+/** How a request ended, for the "record" stage. */
+export interface Ending {
+  status: number;
+  errorCode: string | undefined;
+}
+
+/** A request from its start: its id, its clock, and its cancellation when the client leaves. */
+export class StartedRequest {
+  /** `req_…`, sent back on every answer's headers and quoted in errors. */
+  readonly requestId = createRequestId();
+  /** Epoch milliseconds. */
+  readonly startedAt = Date.now();
+  /** Fires when the client disconnects before the answer was finished. */
+  readonly abort = new RequestAbort();
+
+  constructor(res: HttpResponse) {
+    res.on('close', () => {
+      if (!res.writableFinished) this.abort.abort();
+    });
+  }
+
+  /**
+   * Answers a failure in the caller's protocol (status, error body, request id) and says how the
+   * request ended. After the answer began, the only thing left to do is to end it.
+   */
+  fail(res: HttpResponse, codec: InboundCodec, error: unknown, logger: Logger): Ending {
+    if (this.abort.aborted && !res.headersSent) return { status: 499, errorCode: 'CLIENT_CLOSED' };
+    const gatewayError: GatewayError = toGatewayError(error, logger, this.requestId);
+    if (res.headersSent) {
+      res.end();
+      return { status: res.statusCode, errorCode: gatewayError.code };
+    }
+    if (gatewayError.status >= 500) logger.warn({ requestId: this.requestId, code: gatewayError.code }, gatewayError.message);
+    sendError(res, codec, gatewayError, this.requestId);
+    return { status: gatewayError.status, errorCode: gatewayError.code };
+  }
+}

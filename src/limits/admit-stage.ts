@@ -1,0 +1,31 @@
+import type { Caller, CanonicalRequest, Usage } from '../canonical/index.js';
+
+/** What the "admit" stage sees of a request: who asks, for which model, and what. */
+export interface AdmissionRequest {
+  readonly requestId: string;
+  readonly caller: Caller;
+  /** The model id the caller named (after aliases: the configured id). */
+  readonly model: string;
+  /** The provider key in the gateway's options. */
+  readonly provider: string;
+  readonly request: CanonicalRequest;
+}
+
+/** A request let in. `release` is called exactly once when it ends: success, error or the client leaving. */
+export interface Admission {
+  /** `usage` is what the answer reported (counts unknown stay `undefined`), or undefined when it failed first. */
+  release(usage: Usage | undefined): void;
+}
+
+/**
+ * The "admit" stage: lets a request in or refuses it by throwing a `rate_limit` GatewayError
+ * (a 429 with `retryAfter`) before any provider is called. Limits fill it.
+ */
+export interface AdmitStage {
+  admit(request: AdmissionRequest): Admission | Promise<Admission>;
+}
+
+const nothingHeld: Admission = { release() {} };
+
+/** The default "admit" stage: no limits, nothing to release. */
+export const admitEverything: AdmitStage = { admit: () => nothingHeld };

@@ -1,0 +1,239 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { SseMessage } from '../../sse/format-sse.js';
+import { listenForAbort, type Cancellation } from './request-abort.js';
+
+/** How an SSE call's answer began: its status and headers, and for an error status its whole body. */
+export interface SseAnswerHead {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body text of an error status (>= 400); a success's body is read as messages. */
+  errorText?: string;
+}
+
+/** Messages parsed but not yet read before the upstream is paused until the reader catches up. */
+const HIGH_WATER = 64;
+
+/** Bytes of an answer still read after its reader stopped, so its connection can be reused rather than closed. */
+const DRAIN_BYTES = 64 * 1024;
+
+const aborted = () => new undiciErrors.RequestAbortedError();
+
+/**
+ * One upstream SSE answer, read straight from undici's dispatch callbacks into the SSE parser and
+ * handed to one reader as an async iterator. undici's `request()` would put a Readable stream, its
+ * async iterator and a generator between each socket read and the reader; here a read is parsed
+ * where it arrives. Backpressure: past HIGH_WATER unread messages the upstream is paused.
+ *
+ * When the reader stops (`return`) after `complete()` — the answer's final event was read — the
+ * rest of the body is drained (at most DRAIN_BYTES, `drainMs`) so the keep-alive connection is
+ * reused; when it stops without, the request is aborted and the connection closed.
+ */
+export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableIterator<SseMessage> {
+  /** Resolves at the answer's status (after the whole body for an error status); rejects on a transport failure. */
+  readonly head: Promise<SseAnswerHead>;
+  #resolveHead!: (head: SseAnswerHead) => void;
+  #rejectHead!: (error: Error) => void;
+  #status = 0;
+  #headers: IncomingHttpHeaders = {};
+  #errorChunks: Buffer[] | undefined;
+
+  #controller: Dispatcher.DispatchController | undefined;
+  #parser: EventSourceParser;
+  #decoder = new TextDecoder();
+  #queue: SseMessage[] = [];
+  #next = 0;
+  /** A reader waiting for a message (`next`) or for every message there is (`nextBatch`). */
+  #waiting: { resolve: (result: IteratorResult<SseMessage>) => void; reject: (error: Error) => void } | undefined;
+  #waitingBatch: { resolve: (batch: SseMessage[] | undefined) => void; reject: (error: Error) => void } | undefined;
+  #ended = false;
+  #failure: Error | undefined;
+  #stopped = false;
+  #complete = false;
+  #drainLeft = DRAIN_BYTES;
+  #drainTimer: NodeJS.Timeout | undefined;
+  #stopListening: (() => void) | undefined;
+
+  constructor(
+    private readonly signal: Cancellation,
+    private readonly drainMs: number,
+    /** Maps a transport error (network, timeout, abort) to what the reader sees. */
+    private readonly mapError: (error: unknown) => Error,
+  ) {
+    this.head = new Promise((resolve, reject) => {
+      this.#resolveHead = resolve;
+      this.#rejectHead = reject;
+    });
+    this.#parser = createParser({
+      onEvent: (event) => this.#queue.push(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+    });
+    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#controller?.abort(aborted()));
+  }
+
+  /** Marks the answer complete: a reader that stops now leaves the rest of the body to be drained. */
+  complete(): void {
+    this.#complete = true;
+  }
+
+  // ── undici's side ──
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.signal.aborted) controller.abort(aborted());
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    if (status < 200) return; // 1xx: the real answer follows
+    this.#status = status;
+    this.#headers = headers;
+    if (status >= 400) this.#errorChunks = [];
+    else this.#resolveHead({ status, headers });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#errorChunks !== undefined) {
+      this.#errorChunks.push(chunk);
+    } else if (this.#stopped) {
+      this.#drainLeft -= chunk.length;
+      if (this.#drainLeft < 0) controller.abort(aborted());
+    } else {
+      this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+      this.#wake();
+      if (this.#queue.length - this.#next > HIGH_WATER) controller.pause();
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#finish();
+    if (this.#errorChunks !== undefined) {
+      this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: Buffer.concat(this.#errorChunks).toString('utf8') });
+      return;
+    }
+    this.#parser.feed(this.#decoder.decode());
+    // A final event without its blank line still counts: some servers close right after it.
+    this.#parser.feed('\n\n');
+    this.#ended = true;
+    this.#wake();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.#finish();
+    if (this.#status === 0) {
+      this.#rejectHead(this.mapError(error));
+    } else if (this.#errorChunks !== undefined) {
+      // The status is what matters; keep it even when its body broke off (unless the caller left).
+      if (this.signal.aborted) this.#rejectHead(this.mapError(error));
+      else this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: Buffer.concat(this.#errorChunks).toString('utf8') });
+    } else if (!this.#stopped) {
+      this.#failure = this.mapError(error);
+      this.#wake();
+    }
+  }
+
+  #finish(): void {
+    this.#stopListening?.();
+    this.#stopListening = undefined;
+    if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
+  }
+
+  // ── the reader's side ──
+
+  #wake(): void {
+    const batch = this.#waitingBatch;
+    if (batch !== undefined) {
+      if (this.#next < this.#queue.length) {
+        this.#waitingBatch = undefined;
+        batch.resolve(this.#takeAll());
+      } else if (this.#failure !== undefined) {
+        this.#waitingBatch = undefined;
+        batch.reject(this.#failure);
+      } else if (this.#ended) {
+        this.#waitingBatch = undefined;
+        batch.resolve(undefined);
+      }
+      return;
+    }
+    const waiting = this.#waiting;
+    if (waiting === undefined) return;
+    if (this.#next < this.#queue.length) {
+      this.#waiting = undefined;
+      waiting.resolve({ value: this.#take(), done: false });
+    } else if (this.#failure !== undefined) {
+      this.#waiting = undefined;
+      waiting.reject(this.#failure);
+    } else if (this.#ended) {
+      this.#waiting = undefined;
+      waiting.resolve({ value: undefined, done: true });
+    }
+  }
+
+  #take(): SseMessage {
+    const message = this.#queue[this.#next++]!;
+    if (this.#next === this.#queue.length) {
+      this.#queue = [];
+      this.#next = 0;
+      if (this.#controller?.paused) this.#controller.resume();
+    }
+    return message;
+  }
+
+  #takeAll(): SseMessage[] {
+    const messages = this.#next === 0 ? this.#queue : this.#queue.slice(this.#next);
+    this.#queue = [];
+    this.#next = 0;
+    if (this.#controller?.paused) this.#controller.resume();
+    return messages;
+  }
+
+  /**
+   * Every message parsed and not yet read, at once (one upstream read usually carries many), or
+   * undefined once the answer has ended. Saves a promise per message over `next()`.
+   */
+  nextBatch(): Promise<SseMessage[] | undefined> {
+    if (this.#next < this.#queue.length) return Promise.resolve(this.#takeAll());
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#ended || this.#stopped) return Promise.resolve(undefined);
+    if (this.#controller?.paused) this.#controller.resume();
+    return new Promise((resolve, reject) => {
+      this.#waitingBatch = { resolve, reject };
+    });
+  }
+
+  next(): Promise<IteratorResult<SseMessage>> {
+    if (this.#next < this.#queue.length) return Promise.resolve({ value: this.#take(), done: false });
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#ended || this.#stopped) return Promise.resolve({ value: undefined, done: true });
+    if (this.#controller?.paused) this.#controller.resume();
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject };
+    });
+  }
+
+  return(): Promise<IteratorResult<SseMessage>> {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      this.#queue = [];
+      this.#next = 0;
+      if (!this.#ended && this.#failure === undefined) this.#stop();
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  /** The reader left before the body ended: drain the rest when the answer was complete, else close. */
+  #stop(): void {
+    const controller = this.#controller;
+    if (controller === undefined) return;
+    if (!this.#complete) {
+      controller.abort(aborted());
+      return;
+    }
+    this.#drainTimer = setTimeout(() => controller.abort(aborted()), this.drainMs);
+    this.#drainTimer.unref();
+    if (controller.paused) controller.resume();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}

@@ -1,0 +1,40 @@
+import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
+import type { ProviderContext } from '../providers/types.js';
+import { mapEvents, readEvents } from './event-reader.js';
+import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
+import { readAhead, type OpenedStream } from './read-ahead.js';
+import type { Route } from './resolve-route.js';
+
+/**
+ * The "call" stage: gets a route's answer from a provider. The default calls the route's model
+ * once; retries, other deployments and fallback models replace it (they can, because a stream
+ * is handed over only once it was read ahead to its first output event).
+ */
+export interface CallStage {
+  generate(route: Route, context: ProviderContext): Promise<CanonicalResponse>;
+  /** Resolves once the stream reached its first output event; fails (with a status) before it. */
+  stream(route: Route, context: ProviderContext): Promise<OpenedStream>;
+}
+
+/** The request as the provider takes it: its upstream model id, and no tool namespaces where it has none. */
+function providerRequestOf(route: Route) {
+  const upstreamRequest: CanonicalRequest = { ...route.request, model: route.model.upstreamModel };
+  // Namespaced (Codex) tools become plain functions for providers without namespaces.
+  const flattened = route.model.adapter.protocol === 'responses' ? undefined : flattenToolNamespaces(upstreamRequest);
+  return { request: flattened?.request ?? upstreamRequest, flattened };
+}
+
+/** One call to the route's model, no retries: the default "call" stage. */
+export const callModelOnce: CallStage = {
+  async generate(route, context) {
+    const { request, flattened } = providerRequestOf(route);
+    const response = await route.model.adapter.generate(request, context);
+    return flattened ? flattened.restoreResponse(response) : response;
+  },
+
+  stream(route, context) {
+    const { request, flattened } = providerRequestOf(route);
+    const events = readEvents(route.model.adapter.stream(request, context));
+    return readAhead(flattened ? mapEvents(events, flattened.restoreEvent) : events);
+  },
+};

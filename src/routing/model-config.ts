@@ -1,0 +1,23 @@
+import type { ModelCapabilities } from '../providers/types.js';
+
+/** One model callers can name. */
+export interface ModelConfig {
+  /** The id callers send as `model`. */
+  id: string;
+  /** Key of the provider in `GatewayOptions.providers` (`mock` is built in). */
+  provider: string;
+  /** The id sent upstream. Default: `id`. */
+  upstreamModel?: string;
+  /** Other ids that reach the same model. */
+  aliases?: string[];
+  /** Overrides what the provider reports the model can do. */
+  capabilities?: Partial<ModelCapabilities>;
+  /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
+  ownedBy?: string;
+  /**
+   * Hosted tools the model cannot run (e.g. Responses `web_search` on an Anthropic model):
+   * `refuse` answers 400 naming the tool (default); `omit` serves the request without them —
+   * for clients such as Codex CLI that always send `web_search`.
+   */
+  hostedTools?: 'refuse' | 'omit';
+}

@@ -1,0 +1,36 @@
+import type { CanonicalRequest, ProtocolName } from '../canonical/index.js';
+import { checkCapabilities } from './check-capabilities.js';
+import { omitHostedTools } from './omit-hosted-tools.js';
+import { resolveModel, type ModelTable, type ResolvedModel } from './resolve-model.js';
+
+/** A request bound to the model that will serve it, checked against what that model can carry. */
+export interface Route {
+  readonly model: ResolvedModel;
+  /** The request as the caller meant it (its own model id), less any hosted tools the model omits. */
+  readonly request: CanonicalRequest;
+}
+
+/** What the route needs to know of the caller's protocol. */
+export interface InboundProtocol {
+  readonly protocol: ProtocolName;
+  /** Top-level fields that are hints only (`InboundCodec.hintFields`). */
+  readonly hintFields: ReadonlySet<string>;
+}
+
+/**
+ * Finds the model a request names and checks the request against it: 404 for an unknown id,
+ * 400 `UNSUPPORTED_FEATURE` for a part the model cannot carry. Nothing is called yet.
+ */
+export function resolveRoute(models: ModelTable, decoded: CanonicalRequest, inbound: InboundProtocol): Route {
+  const model = resolveModel(models, decoded.model);
+  const request = model.omitHostedTools ? omitHostedTools(decoded, model.capabilities) : decoded;
+  checkCapabilities({
+    request,
+    inbound: inbound.protocol,
+    upstream: model.adapter.protocol,
+    hintFields: inbound.hintFields,
+    modelId: model.id,
+    capabilities: model.capabilities,
+  });
+  return { model, request };
+}

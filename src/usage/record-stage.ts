@@ -1,0 +1,42 @@
+import type { Caller, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+
+/** One finished request, as the "record" stage receives it. */
+export interface RequestRecord {
+  readonly requestId: string;
+  /** Undefined when the request failed before it was authenticated. */
+  readonly caller: Caller | undefined;
+  /** The caller's protocol. */
+  readonly protocol: ProtocolName;
+  /** The model id the caller named (after aliases: the configured id); undefined when it was never resolved. */
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  readonly upstreamModel: string | undefined;
+  readonly stream: boolean;
+  /** The HTTP status the caller got (200 for a stream that began, even if it failed in-band); 499 when the client left first. */
+  readonly status: number;
+  /** The error's code, for a failed request or a stream that ended with an in-band error. */
+  readonly errorCode: string | undefined;
+  /** What the answer reported; undefined when no answer came. Counts stay undefined when unknown: never billed as 0. */
+  readonly usage: Usage | undefined;
+  /**
+   * How the upstream answered (status, its request id, rate-limit headers): the last answer the
+   * provider reported; undefined when none was called or the provider reports nothing.
+   */
+  readonly upstream: UpstreamResponseInfo | undefined;
+  /** Epoch milliseconds when the request arrived. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+}
+
+/**
+ * The "record" stage: learns of every finished request once, after its answer was sent. It must
+ * not throw or make the caller wait; the usage ledger and the request log fill it.
+ */
+export interface RecordStage {
+  record(entry: RequestRecord): void;
+  /** Whether entries should carry `upstream`; providers are asked to report only then. */
+  readonly wantsUpstream?: boolean;
+}
+
+/** The default "record" stage: keeps nothing. */
+export const recordNothing: RecordStage = { record() {} };

@@ -1,0 +1,193 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError, type Usage } from '../../src/canonical/index.js';
+import { openAIRules } from '../../src/endpoints/endpoint-rules.js';
+import { createGenerationEndpoint } from '../../src/endpoints/generation.js';
+import type { RequestStages } from '../../src/endpoints/stages.js';
+import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
+import { silentLogger } from '../../src/logger.js';
+import { resolveOptions, type GatewayOptions } from '../../src/options.js';
+import { createMockProvider } from '../../src/providers/mock/index.js';
+import type { ProviderAdapter, ProviderContext } from '../../src/providers/types.js';
+import { chatCodec } from '../../src/protocols/chat-completions/index.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
+
+const KEY = 'sk-stages-test';
+let server: Server | undefined;
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+});
+
+/** Serves the Chat endpoint with the given stages swapped in, and records what each stage saw. */
+async function serveChat(stages: (defaults: RequestStages, seen: string[]) => Partial<RequestStages>, options: GatewayOptions = {}) {
+  const resolved = resolveOptions({ apiKeys: [KEY], logger: silentLogger, ...options });
+  const seen: string[] = [];
+  const endpoint = createGenerationEndpoint(chatCodec, { ...resolved, stages: { ...resolved.stages, ...stages(resolved.stages, seen) } }, openAIRules);
+  server = createServer((req, res) => void endpoint(req, res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+  return { client, seen };
+}
+
+/** Stages that log their turn to `seen`, around the defaults. */
+function tracingStages(records: RequestRecord[], releases: (Usage | undefined)[], admitted: AdmissionRequest[]) {
+  return (defaults: RequestStages, seen: string[]): Partial<RequestStages> => ({
+    authenticate: {
+      authenticate(headers, acceptXApiKey) {
+        seen.push('authenticate');
+        return defaults.authenticate.authenticate(headers, acceptXApiKey);
+      },
+    },
+    admit: {
+      admit(request) {
+        seen.push('admit');
+        admitted.push(request);
+        return { release: (usage) => (seen.push('release'), releases.push(usage)) };
+      },
+    },
+    call: {
+      generate: (route, context) => (seen.push('call'), defaults.call.generate(route, context)),
+      stream: (route, context) => (seen.push('call'), defaults.call.stream(route, context)),
+    },
+    record: { record: (entry) => (seen.push('record'), records.push(entry)) },
+  });
+}
+
+const hello = [{ role: 'user' as const, content: 'Hello' }];
+
+describe('createGenerationEndpoint', () => {
+  it('should run authenticate, admit, call, release and record in order, with the answer\'s usage', async () => {
+    const records: RequestRecord[] = [];
+    const releases: (Usage | undefined)[] = [];
+    const admitted: AdmissionRequest[] = [];
+    const { client, seen } = await serveChat(tracingStages(records, releases, admitted));
+
+    const completion = await client.chat.completions.create({ model: 'mock', messages: hello });
+    expect(seen).toEqual(['authenticate', 'admit', 'call', 'release', 'record']);
+    expect(admitted[0]).toMatchObject({ model: 'mock', provider: 'mock', caller: {} });
+    expect(admitted[0]?.requestId).toMatch(/^req_/);
+    expect(releases[0]?.outputTokens).toBe(completion.usage?.completion_tokens);
+    expect(records[0]).toMatchObject({
+      requestId: admitted[0]?.requestId,
+      protocol: 'chat',
+      model: 'mock',
+      provider: 'mock',
+      stream: false,
+      status: 200,
+      errorCode: undefined,
+    });
+    expect(records[0]?.usage?.inputTokens).toBe(completion.usage?.prompt_tokens);
+  });
+
+  it('should record a stream\'s usage from its finish event', async () => {
+    const records: RequestRecord[] = [];
+    const releases: (Usage | undefined)[] = [];
+    const { client, seen } = await serveChat(tracingStages(records, releases, []));
+
+    const stream = await client.chat.completions.create({ model: 'mock', messages: hello, stream: true, stream_options: { include_usage: true } });
+    let outputTokens: number | undefined;
+    for await (const chunk of stream) outputTokens = chunk.usage?.completion_tokens ?? outputTokens;
+    await expect.poll(() => records.length).toBe(1);
+    expect(seen).toEqual(['authenticate', 'admit', 'call', 'release', 'record']);
+    expect(outputTokens).toBeGreaterThan(0);
+    expect(records[0]).toMatchObject({ stream: true, status: 200, errorCode: undefined });
+    expect(records[0]?.usage?.outputTokens).toBe(outputTokens);
+    expect(releases).toEqual([records[0]?.usage]);
+  });
+
+  it('should answer an admit refusal as a 429 in the caller\'s protocol without calling the provider', async () => {
+    const records: RequestRecord[] = [];
+    const { client, seen } = await serveChat((defaults, seen) => ({
+      ...tracingStages(records, [], [])(defaults, seen),
+      admit: {
+        admit() {
+          seen.push('admit');
+          throw new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'Too many requests for this key.', retryAfter: 7 });
+        },
+      },
+    }));
+
+    const failure = await client.chat.completions.create({ model: 'mock', messages: hello }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
+    const rateLimit = failure as InstanceType<typeof OpenAI.RateLimitError>;
+    expect(rateLimit.status).toBe(429);
+    expect(rateLimit.headers.get('retry-after')).toBe('7');
+    expect(rateLimit.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(seen).toEqual(['authenticate', 'admit', 'record']);
+    expect(records[0]).toMatchObject({ status: 429, errorCode: 'RATE_LIMITED', usage: undefined, model: 'mock' });
+  });
+
+  it('should release the admission with no usage when the call fails before any output', async () => {
+    const records: RequestRecord[] = [];
+    const releases: (Usage | undefined)[] = [];
+    const { client } = await serveChat((defaults, seen) => ({
+      ...tracingStages(records, releases, [])(defaults, seen),
+      call: {
+        generate: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' })),
+        stream: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' })),
+      },
+    }));
+
+    const failure = await client.chat.completions.create({ model: 'mock', messages: hello, stream: true }).catch((error: unknown) => error);
+    expect((failure as { status?: number }).status).toBe(503);
+    expect(releases).toEqual([undefined]);
+    expect(records[0]).toMatchObject({ stream: true, status: 503, errorCode: 'UPSTREAM_OVERLOADED', usage: undefined });
+  });
+
+  it('should record a failed authentication without a caller or a model', async () => {
+    const records: RequestRecord[] = [];
+    const { seen } = await serveChat(tracingStages(records, [], []));
+    const { port } = server!.address() as AddressInfo;
+    const client = new OpenAI({ apiKey: 'wrong', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+
+    const failure = await client.chat.completions.create({ model: 'mock', messages: hello }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(seen).toEqual(['authenticate', 'record']);
+    expect(records[0]).toMatchObject({ caller: undefined, model: undefined, status: 401, errorCode: 'INVALID_API_KEY' });
+  });
+
+  describe('upstream reports', () => {
+    /** The mock provider, reporting an upstream answer the way the built-in adapters do, and noting its contexts. */
+    function reportingProvider(contexts: ProviderContext[]): ProviderAdapter {
+      const mock = createMockProvider();
+      return {
+        ...mock,
+        id: 'reporting',
+        generate(request, context) {
+          contexts.push(context);
+          context.reportUpstream?.({ status: 200, requestId: 'up_1', rateLimit: { 'x-ratelimit-remaining-requests': '9' } });
+          return mock.generate(request, context);
+        },
+      };
+    }
+
+    it('should hand the record stage what the provider reported, when the record stage asks for it', async () => {
+      const records: RequestRecord[] = [];
+      const contexts: ProviderContext[] = [];
+      const { client } = await serveChat(() => ({ record: { wantsUpstream: true, record: (entry) => void records.push(entry) } }), {
+        providers: { reporting: reportingProvider(contexts) },
+        models: [{ id: 'mock', provider: 'reporting' }],
+      });
+      await client.chat.completions.create({ model: 'mock', messages: hello });
+      expect(records[0]?.upstream).toEqual({ status: 200, requestId: 'up_1', rateLimit: { 'x-ratelimit-remaining-requests': '9' } });
+    });
+
+    it('should ask providers for nothing when the record stage does not want it', async () => {
+      const records: RequestRecord[] = [];
+      const contexts: ProviderContext[] = [];
+      const { client } = await serveChat(() => ({ record: { record: (entry) => void records.push(entry) } }), {
+        providers: { reporting: reportingProvider(contexts) },
+        models: [{ id: 'mock', provider: 'reporting' }],
+      });
+      await client.chat.completions.create({ model: 'mock', messages: hello });
+      expect(contexts[0]?.reportUpstream).toBeUndefined();
+      expect(records[0]?.upstream).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/canonical/index.js';
+import { createUpstream, type Upstream } from '../../../src/providers/transport/upstream.js';
+import type { SseMessage } from '../../../src/sse/format-sse.js';
+import { sseText, startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
+
+let mock: MockUpstream;
+let upstream: Upstream;
+const signal = () => new AbortController().signal;
+
+beforeEach(async () => {
+  mock = await startMockUpstream();
+  upstream = createUpstream({
+    baseURL: `${mock.url}/v1/`,
+    headers: { authorization: 'Bearer upstream-key' },
+    query: { 'api-version': '2025-01-01' },
+    drainMs: 100,
+    parseError: (status, body) =>
+      new GatewayError({ kind: status === 429 ? 'rate_limit' : 'invalid_request', code: 'UPSTREAM_ERROR', status, message: JSON.stringify(body) }),
+  });
+});
+afterEach(async () => {
+  await upstream.close();
+  await mock.close();
+});
+
+async function collect(messages: AsyncIterable<SseMessage>) {
+  const all: SseMessage[] = [];
+  for await (const message of messages) all.push(message);
+  return all;
+}
+
+describe('createUpstream', () => {
+  it('should post JSON under the base path with its headers and query', async () => {
+    mock.reply({ json: { ok: true } });
+    const answer = await upstream.postJson({ path: '/chat/completions', body: { a: 1 }, signal: signal(), headers: { 'x-extra': '1' } });
+    expect(answer).toEqual({ ok: true });
+    expect(mock.requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/chat/completions?api-version=2025-01-01',
+      body: { a: 1 },
+      headers: { authorization: 'Bearer upstream-key', 'x-extra': '1', 'content-type': 'application/json' },
+    });
+  });
+
+  it('should turn an error status into the parser\'s GatewayError, with retry-after from the headers', async () => {
+    mock.reply({ status: 429, headers: { 'retry-after': '12' }, json: { error: { message: 'slow' } } });
+    const error = await upstream.postJson({ path: '/x', body: {}, signal: signal() }).catch((caught: unknown) => caught);
+    expect(GatewayError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 429, kind: 'rate_limit', retryAfter: 12, retryable: true });
+    expect((error as Error).message).toContain('slow');
+  });
+
+  it('should stream SSE messages split across arbitrary byte boundaries', async () => {
+    const frames = [{ data: { text: 'naïve 👋' } }, { event: 'done', data: '[DONE]' }];
+    mock.reply({ sse: sseText(frames), chunkBytes: 1 });
+    const messages = await collect(await upstream.postSse({ path: '/s', body: {}, signal: signal() }));
+    expect(messages).toEqual([{ data: '{"text":"naïve 👋"}' }, { event: 'done', data: '[DONE]' }]);
+  });
+
+  it('should report an error status on a streaming call before any message', async () => {
+    mock.reply({ status: 400, json: { error: 'bad' } });
+    await expect(upstream.postSse({ path: '/s', body: {}, signal: signal() })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('should close the upstream connection when the caller aborts mid-stream', async () => {
+    mock.reply({ hang: true, sse: sseText([{ data: { n: 1 } }]) });
+    const controller = new AbortController();
+    const messages = await upstream.postSse({ path: '/s', body: {}, signal: controller.signal });
+    const iterator = messages[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ data: '{"n":1}' });
+    controller.abort();
+    await expect(iterator.next()).rejects.toMatchObject({ code: 'REQUEST_ABORTED' });
+    await expect.poll(() => mock.closedConnections).toBe(1);
+  });
+
+  it('should keep the connection for the next call when the caller stops at a completed answer', async () => {
+    mock.reply({ sse: sseText([{ data: { n: 1 } }, { data: '[DONE]' }]), chunkBytes: 12, delayMs: 5 });
+    for (let call = 0; call < 3; call += 1) {
+      const messages = await upstream.postSse({ path: '/s', body: {}, signal: signal() });
+      for await (const message of messages) {
+        if (message.data !== '[DONE]') continue;
+        messages.complete();
+        break;
+      }
+      // The body's end arrives after the reader stopped; the connection is still reused.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.openedConnections).toBe(1);
+    expect(mock.closedConnections).toBe(0);
+  });
+
+  it('should close the connection at once when the caller stops without completing the answer', async () => {
+    mock.reply({ hang: true, sse: sseText([{ data: { n: 1 } }]) });
+    const messages = await upstream.postSse({ path: '/s', body: {}, signal: signal() });
+    for await (const _message of messages) break;
+    await expect.poll(() => mock.closedConnections).toBe(1);
+  });
+
+  it('should report an unreachable upstream as a retryable 502', async () => {
+    const dead = createUpstream({ baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
+    await expect(dead.postJson({ path: '/x', body: {}, signal: signal() })).rejects.toMatchObject({
+      code: 'UPSTREAM_UNREACHABLE',
+      status: 502,
+      retryable: true,
+    });
+    await dead.close();
+  });
+});

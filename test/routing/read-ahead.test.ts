@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
+import { readEvents } from '../../src/routing/event-reader.js';
+import { readAhead } from '../../src/routing/read-ahead.js';
+
+const start: CanonicalStreamEvent = { type: 'start', id: 'r1', model: 'm' };
+const text: CanonicalStreamEvent = { type: 'text-start', id: 't1' };
+const finish: CanonicalStreamEvent = { type: 'finish', finishReason: { unified: 'stop' }, usage: {} };
+const overloaded = new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' });
+
+/** A provider stream that notes whether it was released (returned) by its reader. */
+function provider(events: readonly CanonicalStreamEvent[], thenThrow?: Error) {
+  const state = { released: false, pulled: 0 };
+  async function* run(): AsyncGenerator<CanonicalStreamEvent> {
+    try {
+      for (const event of events) {
+        state.pulled++;
+        yield event;
+      }
+      if (thenThrow) throw thenThrow;
+    } finally {
+      state.released = true;
+    }
+  }
+  return { events: readEvents(run()), state };
+}
+
+describe('readAhead', () => {
+  it('should keep the rest of the first output event\'s batch in the opening', async () => {
+    const delta: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
+    let stopped = false;
+    const batches = [[start], [text, delta], [finish]];
+    const opened = await readAhead({ next: async () => batches.shift(), stop: async () => void (stopped = true) });
+    expect(opened.opening).toEqual([start, text, delta]);
+    expect(opened.finished).toBe(false);
+    expect(await opened.rest.next()).toEqual([finish]);
+    expect(stopped).toBe(false);
+  });
+
+  it('should say the answer is finished when its batch holds the finish', async () => {
+    const opened = await readAhead({ next: async () => [start, text, finish], stop: async () => undefined });
+    expect(opened.finished).toBe(true);
+  });
+
+  it('should stop at the first output event and leave the rest unread', async () => {
+    const { events, state } = provider([start, text, { type: 'text-delta', id: 't1', delta: 'hi' }, finish]);
+    const opened = await readAhead(events);
+    expect(opened.opening).toEqual([start, text]);
+    expect(opened.finished).toBe(false);
+    expect(state.pulled).toBe(2);
+    expect(await opened.rest.next()).toEqual([expect.objectContaining({ type: 'text-delta' })]);
+  });
+
+  it('should say when the opening already holds the finish', async () => {
+    const opened = await readAhead(provider([start, finish]).events);
+    expect(opened.opening).toEqual([start, finish]);
+    expect(opened.finished).toBe(true);
+  });
+
+  it('should throw an error event that comes before any output, and release the provider', async () => {
+    const { events, state } = provider([start, { type: 'error', error: overloaded }, text]);
+    await expect(readAhead(events)).rejects.toBe(overloaded);
+    expect(state.released).toBe(true);
+  });
+
+  it('should throw what the provider throws before any output', async () => {
+    const { events, state } = provider([start], overloaded);
+    await expect(readAhead(events)).rejects.toBe(overloaded);
+    expect(state.released).toBe(true);
+  });
+
+  it('should fail with STREAM_ENDED_EARLY when the stream ends without output', async () => {
+    await expect(readAhead(provider([start]).events)).rejects.toMatchObject({ code: 'STREAM_ENDED_EARLY', status: 502 });
+  });
+});
