@@ -3,6 +3,7 @@
 // installed), the stream client and the mock upstream on core 1.
 //   --profile      also profile the gateway (node --cpu-prof) under load and print the hottest functions
 //   --profile-only only that
+//   --profile-load json|stream|both  which load runs while profiling (default both)
 //   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
@@ -19,6 +20,7 @@ const { values } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     'profile-only': { type: 'boolean', default: false },
+    'profile-load': { type: 'string', default: 'both' },
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
@@ -313,10 +315,12 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
   const server = await startServer(0, 'gateway-server.js', [upstream.url], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
   await checkTarget(server, path);
-  await wrk(server, path, false, 64, seconds);
-  await wrk(server, path, true, 64, seconds);
+  const load = values['profile-load'];
+  if (load !== 'stream') await wrk(server, path, false, 64, seconds);
+  if (load !== 'json') await wrk(server, path, true, 64, seconds);
   await stopServer(server);
-  log(`\nProfile of the gateway, ${path} path (non-streaming + streaming load), in ${dir}:`);
+  const what = load === 'json' ? 'non-streaming load' : load === 'stream' ? 'streaming load' : 'non-streaming + streaming load';
+  log(`\nProfile of the gateway, ${path} path (${what}), in ${dir}:`);
   log(summariseProfiles(dir, 30));
 }
 

@@ -7,8 +7,12 @@ import {
   UpstreamOutputTextSchema,
   UpstreamReasoningSchema,
   UpstreamRefusalSchema,
+  type UpstreamFunctionCall,
+  type UpstreamMessageItem,
+  type UpstreamReasoning,
   type UpstreamStreamEvent,
 } from './upstream-schema.js';
+import { isPlainMessageItem, isPlainOutputItem, isPlainOutputTextPart } from './upstream-fast-path.js';
 
 const nonEmpty = (value: unknown[] | null | undefined) => (value != null && value.length > 0 ? value : undefined);
 
@@ -18,11 +22,11 @@ function itemFields(fields: Record<string, unknown>): Record<string, unknown> {
   return status === 'completed' || status == null ? rest : { ...rest, status };
 }
 
-function decodeMessage(item: unknown): AssistantContentPart[] {
-  const { type: _type, role: _role, content, ...rest } = UpstreamMessageItemSchema.parse(item);
+function decodeMessage(item: UpstreamMessageItem): AssistantContentPart[] {
+  const { type: _type, role: _role, content, ...rest } = item;
   const fields = itemFields(rest);
   return (content ?? []).flatMap((part): AssistantContentPart[] => {
-    const text = UpstreamOutputTextSchema.safeParse(part);
+    const text = isPlainOutputTextPart(part) ? { success: true as const, data: part } : UpstreamOutputTextSchema.safeParse(part);
     if (text.success) {
       const { type: _partType, text: value, annotations, logprobs, ...partRest } = text.data;
       const extra = { ...partRest, annotations: nonEmpty(annotations), logprobs: nonEmpty(logprobs) };
@@ -37,8 +41,8 @@ function decodeMessage(item: unknown): AssistantContentPart[] {
   });
 }
 
-function decodeCall(item: unknown): ToolCallPart {
-  const { type, call_id, name, arguments: args, input, namespace, ...rest } = UpstreamFunctionCallSchema.parse(item);
+function decodeCall(item: UpstreamFunctionCall): ToolCallPart {
+  const { type, call_id, name, arguments: args, input, namespace, ...rest } = item;
   const custom = type === 'custom_tool_call';
   return {
     type: 'tool-call',
@@ -51,8 +55,8 @@ function decodeCall(item: unknown): ToolCallPart {
 }
 
 /** Summary text (OpenAI) or reasoning text (open-weight models); `encrypted_content` is kept for replay. */
-function decodeReasoning(item: unknown): ReasoningPart {
-  const { type: _type, summary, content, ...rest } = UpstreamReasoningSchema.parse(item);
+function decodeReasoning(item: UpstreamReasoning): ReasoningPart {
+  const { type: _type, summary, content, ...rest } = item;
   const summaryParts = summary ?? [];
   const contentParts = content ?? [];
   const fields: Record<string, unknown> = itemFields(rest);
@@ -76,16 +80,22 @@ function decodeReasoning(item: unknown): ReasoningPart {
  * verbatim as provider-defined parts. Item ids and other Responses fields ride in `extensions.responses`.
  */
 export function decodeResponsesOutputItem(item: unknown): AssistantContentPart[] {
-  const typed = UpstreamItemSchema.safeParse(item);
+  const typed = isPlainOutputItem(item) ? { success: true as const, data: item } : UpstreamItemSchema.safeParse(item);
   if (!typed.success) return [];
   switch (typed.data.type) {
-    case 'message':
-      return UpstreamMessageItemSchema.safeParse(item).success ? decodeMessage(item) : [];
+    case 'message': {
+      const message = isPlainMessageItem(item) ? { success: true as const, data: item } : UpstreamMessageItemSchema.safeParse(item);
+      return message.success ? decodeMessage(message.data) : [];
+    }
     case 'function_call':
-    case 'custom_tool_call':
-      return UpstreamFunctionCallSchema.safeParse(item).success ? [decodeCall(item)] : [];
-    case 'reasoning':
-      return UpstreamReasoningSchema.safeParse(item).success ? [decodeReasoning(item)] : [];
+    case 'custom_tool_call': {
+      const call = UpstreamFunctionCallSchema.safeParse(item);
+      return call.success ? [decodeCall(call.data)] : [];
+    }
+    case 'reasoning': {
+      const reasoning = UpstreamReasoningSchema.safeParse(item);
+      return reasoning.success ? [decodeReasoning(reasoning.data)] : [];
+    }
     default:
       return [{ type: 'provider-defined', protocol: 'responses', kind: typed.data.type, data: { ...typed.data } }];
   }

@@ -8,6 +8,7 @@ import type {
 } from '../../canonical/index.js';
 import { decodeResponsesExtensions } from './extensions.js';
 import { decodeResponsesInput } from './input.js';
+import { decodePlainResponsesRequest } from './request-fast-path.js';
 import {
   ResponsesRequestSchema,
   type ResponsesReasoning,
@@ -60,6 +61,11 @@ function withoutNulls(fields: Record<string, unknown>): Record<string, unknown> 
  * @throws GatewayError `invalid_request` / `INVALID_REQUEST_BODY` with `param` naming the field.
  */
 export function decodeResponsesRequest(body: unknown): CanonicalRequest {
+  return decodePlainResponsesRequest(body) ?? decodeResponsesRequestBySchema(body);
+}
+
+/** The full decoder: every request `decodePlainResponsesRequest` does not recognise. Exported for its property test. */
+export function decodeResponsesRequestBySchema(body: unknown): CanonicalRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw createResponsesInvalidBodyError([], 'the body must be a JSON object');
   }

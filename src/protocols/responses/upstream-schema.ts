@@ -15,12 +15,14 @@ export const UpstreamMessageItemSchema = z.looseObject({
   phase: maybeString,
   content: z.array(z.looseObject({ type: z.string() })).nullish(),
 });
+export type UpstreamMessageItem = z.infer<typeof UpstreamMessageItemSchema>;
 export const UpstreamOutputTextSchema = z.looseObject({
   type: z.literal('output_text'),
   text: z.string().catch(''),
   annotations: z.array(z.unknown()).nullish(),
   logprobs: z.array(z.unknown()).nullish(),
 });
+export type UpstreamOutputText = z.infer<typeof UpstreamOutputTextSchema>;
 export const UpstreamRefusalSchema = z.looseObject({ type: z.literal('refusal'), refusal: z.string().catch('') });
 export const UpstreamFunctionCallSchema = z.looseObject({
   type: z.enum(['function_call', 'custom_tool_call']),
@@ -32,6 +34,7 @@ export const UpstreamFunctionCallSchema = z.looseObject({
   namespace: maybeString,
   status: maybeString,
 });
+export type UpstreamFunctionCall = z.infer<typeof UpstreamFunctionCallSchema>;
 export const UpstreamReasoningSchema = z.looseObject({
   type: z.literal('reasoning'),
   id: maybeString,
@@ -40,7 +43,9 @@ export const UpstreamReasoningSchema = z.looseObject({
   encrypted_content: maybeString,
   status: maybeString,
 });
+export type UpstreamReasoning = z.infer<typeof UpstreamReasoningSchema>;
 export const UpstreamItemSchema = z.looseObject({ type: z.string() });
+export type UpstreamItem = z.infer<typeof UpstreamItemSchema>;
 
 export const UpstreamResponseSchema = z.looseObject({
   id: maybeString,
