@@ -47,16 +47,15 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   /** A hosted-tool item from an OpenAI Responses upstream, passed through whole. */
   let providerItem: { id: string; outputIndex: number; item: ResponsesOutputItem } | undefined;
 
+  /** One event from its JSON members after `type` and `sequence_number` (`"a":1,"b":2`, or ''). */
+  const rawFrame = (type: string, members: string): string =>
+    `event: ${type}\ndata: {"type":${JSON.stringify(type)},"sequence_number":${sequence++}${members === '' ? '' : `,${members}`}}\n\n`;
   /**
    * One event: `type` and `sequence_number`, then `fields` in their order. Written as text rather
    * than as `{ type, sequence_number, ...fields }`: V8 builds such a spread object several times
    * slower than it stringifies it. Callers pass object literals for the same reason.
    */
-  const frame = (type: string, fields: Record<string, unknown>): string => {
-    const rest = JSON.stringify(fields);
-    const head = `event: ${type}\ndata: {"type":${JSON.stringify(type)},"sequence_number":${sequence++}`;
-    return rest.length > 2 ? `${head},${rest.slice(1)}\n\n` : `${head}}\n\n`;
-  };
+  const frame = (type: string, fields: Record<string, unknown>): string => rawFrame(type, JSON.stringify(fields).slice(1, -1));
   const snapshot = (state: Omit<ResponsesObjectState, 'id' | 'output'>) =>
     encodeResponsesObject(context, { id: responseId, output, ...state });
   const inProgress = { status: 'in_progress', usage: null, error: null, incompleteDetails: null } as const;
@@ -65,7 +64,9 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     if (started) return '';
     started = true;
     responseId = encodeResponsesId(context.requestId, providerId);
-    return frame('response.created', { response: snapshot(inProgress) }) + frame('response.in_progress', { response: snapshot(inProgress) });
+    // The two opening events carry the same snapshot: serialised once.
+    const response = `"response":${JSON.stringify(snapshot(inProgress))}`;
+    return rawFrame('response.created', response) + rawFrame('response.in_progress', response);
   };
 
   /** An OpenAI upstream's own item id (once per answer), as the non-streamed answer keeps it. */
