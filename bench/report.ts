@@ -159,3 +159,44 @@ function renderFloors(results: Record<string, PairResult>, floors: Record<string
   }
   return lines;
 }
+
+/** One gateway in the side-by-side run: medians of its rounds, and the median of each round's ratio to the passthrough. */
+export interface PeerMeasured {
+  name: string;
+  perSecond: number;
+  p99Ms: number;
+  cpuPerRequestUs: number;
+  cpuPerStreamUs: number;
+  ratios: { perSecond: number; p99: number; cpuPerRequest: number; cpuPerStream: number };
+  errors: number;
+  /** It exited under load; its numbers are from the rounds before. */
+  crashed: boolean;
+}
+
+const pathTitles: Record<string, string> = {
+  chat: 'Chat → OpenAI',
+  messages: 'Messages → OpenAI Chat (translated)',
+  responses: 'Responses → OpenAI Responses',
+  anthropic: 'Messages → Anthropic',
+};
+
+/** The side-by-side table: per path, every gateway that serves it, at concurrency 64. */
+export function renderPeerTable(sideBySide: Partial<Record<string, PeerMeasured[]>>): string {
+  const rows = [
+    'Side by side (`--compare`), concurrency 64, same mock upstream, same core; ratios are to the passthrough of the same round:',
+    '',
+    '| path | gateway | req/s | p99 (ms) | CPU/request (µs) | CPU per 50-chunk stream (µs) |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const [path, measured] of Object.entries(sideBySide)) {
+    for (const peer of measured ?? []) {
+      const failed = (peer.errors > 0 ? ` (${peer.errors} failed)` : '') + (peer.crashed ? ' (exited under load)' : '');
+      const cell = (value: number, digits: number, ratio: number) => (Number.isNaN(value) ? 'not measured' : `${value.toFixed(digits)} (${ratio.toFixed(2)}×)`);
+      rows.push(
+        `| ${pathTitles[path] ?? path} | ${peer.name}${failed} | ${cell(peer.perSecond, 0, peer.ratios.perSecond)} | ${cell(peer.p99Ms, 1, peer.ratios.p99)} | ` +
+          `${cell(peer.cpuPerRequestUs, 0, peer.ratios.cpuPerRequest)} | ${cell(peer.cpuPerStreamUs, 0, peer.ratios.cpuPerStream)} |`,
+      );
+    }
+  }
+  return rows.join('\n');
+}

@@ -7,20 +7,25 @@
 //   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
+//   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
+//                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 import { summariseProfiles } from './profile-summary.js';
-import { renderTable, type Floor, type Measured, type PairedRatios, type PairResult } from './report.js';
+import { installPeer, peers, type Peer } from './peers.js';
+import { renderPeerTable, renderTable, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     'profile-only': { type: 'boolean', default: false },
     'profile-load': { type: 'string', default: 'both' },
+    compare: { type: 'boolean', default: false },
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
@@ -43,6 +48,37 @@ interface Started {
   child: ChildProcess;
   pid: number;
   url: string;
+  /** Request headers this server needs besides the path's own, and the model its bodies name. */
+  headers?: Record<string, string>;
+  model?: string;
+}
+
+/** A free loopback port (for programs that take a port rather than printing theirs). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts a program pinned to `core` that listens on `port`; resolves once the port answers. */
+async function startProgram(core: number, script: string, args: string[], port: number, env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    const up = await fetch(url, { method: 'HEAD' }).then(
+      () => true,
+      () => false,
+    );
+    if (up && child.pid !== undefined) return { child, pid: child.pid, url };
+    await sleep(100);
+  }
+  throw new Error(`${script} did not listen on ${port}`);
 }
 
 /** Starts a node script pinned to `core`, resolves once it prints its port. */
@@ -118,11 +154,21 @@ interface WrkResult {
   errors: Record<string, number>;
 }
 
-function loadFiles(path: BenchPath, stream: boolean): { BENCH_BODY: string; BENCH_HEADERS: string } {
-  const body = join(scratch, `${path}-${stream ? 'stream' : 'json'}.json`);
-  const headers = join(scratch, `${path}.headers`);
-  writeFileSync(body, requestBody(path, stream));
-  writeFileSync(headers, Object.entries(requestHeaders(path)).map(([name, value]) => `${name}: ${value}`).join('\n'));
+/** The body a server gets on a path (with its own model id where it needs one). */
+function bodyFor(server: Started, path: BenchPath, stream: boolean): string {
+  const body = requestBody(path, stream);
+  return server.model === undefined ? body : JSON.stringify({ ...(JSON.parse(body) as object), model: server.model });
+}
+
+function headersFor(server: Started, path: BenchPath): Record<string, string> {
+  return { ...requestHeaders(path), ...server.headers };
+}
+
+function loadFiles(server: Started, path: BenchPath, stream: boolean): { BENCH_BODY: string; BENCH_HEADERS: string } {
+  const body = join(scratch, `${server.pid}-${path}-${stream ? 'stream' : 'json'}.json`);
+  const headers = join(scratch, `${server.pid}-${path}.headers`);
+  writeFileSync(body, bodyFor(server, path, stream));
+  writeFileSync(headers, Object.entries(headersFor(server, path)).map(([name, value]) => `${name}: ${value}`).join('\n'));
   return { BENCH_BODY: body, BENCH_HEADERS: headers };
 }
 
@@ -146,7 +192,7 @@ function loadCommand(url: string, connections: number, duration: number): [strin
 async function wrk(server: Started, path: BenchPath, stream: boolean, connections: number, duration: number) {
   const before = cpuMicros(server.pid);
   const busyBefore = core0BusyMicros();
-  const result = await runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(path, stream));
+  const result = await runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, stream));
   const cpu = cpuMicros(server.pid) - before;
   const foreignShare = Math.max(0, core0BusyMicros() - busyBefore - cpu) / result.durationUs;
   if (duration >= seconds) worstForeignShare = Math.max(worstForeignShare, foreignShare);
@@ -178,10 +224,10 @@ const expectedText = {
   responses: { json: '"object":"response"', stream: 'response.completed' },
 };
 
-async function checkTarget(server: Started, path: BenchPath): Promise<void> {
+async function checkTarget(server: Started, path: BenchPath, streams = true): Promise<void> {
   // The mock upstream answers in the protocol of the path it is called on, so both servers answer in the client's.
-  for (const stream of [false, true]) {
-    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: requestHeaders(path), body: requestBody(path, stream) });
+  for (const stream of streams ? [false, true] : [false]) {
+    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: headersFor(server, path), body: bodyFor(server, path, stream) });
     const text = await answer.text();
     const expected = expectedText[protocolOf[path]][stream ? 'stream' : 'json'];
     if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
@@ -309,6 +355,84 @@ async function measureFloor(server: Started, path: BenchPath): Promise<Floor> {
   return { c1P50Ms: c1.p50Ms, c64PerSecond: c64.perSecond, cpuPerRequestUs: c64.cpuPerRequestUs };
 }
 
+/** Starts a peer gateway for `path`, pointed at the mock upstream. */
+async function startPeer(peer: Peer, upstream: Started, path: BenchPath): Promise<Started> {
+  const entry = installPeer(peer, join(benchDir, '.peers'));
+  const port = await freePort();
+  const home = mkdtempSync(join(scratch, 'home-'));
+  const launch = peer.launch(upstream.url, port, path, home);
+  const started = await startProgram(0, entry, launch.args, port, launch.env);
+  return { ...started, headers: launch.headers, model: launch.model };
+}
+
+/**
+ * The passthrough, Switchyard and each peer that serves `path`, in alternating rounds of the two
+ * concurrency-64 loads (JSON and 50-chunk streams); medians of the rounds, and each round's ratio
+ * to the passthrough's.
+ */
+async function measurePeers(path: BenchPath, upstream: Started, passthrough: Started, switchyard: Started): Promise<PeerMeasured[]> {
+  const serving = peers.filter((peer) => peer.paths.includes(path));
+  if (serving.length === 0) return [];
+  log(`${path}: side by side with ${serving.map((peer) => peer.name).join(', ')}`);
+  const targets: { name: string; server: Started; streams: boolean }[] = [
+    { name: 'passthrough', server: passthrough, streams: true },
+    { name: 'Switchyard', server: switchyard, streams: true },
+  ];
+  for (const peer of serving) targets.push({ name: peer.name, server: await startPeer(peer, upstream, path), streams: peer.streams });
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  for (const { server, streams } of targets) {
+    await checkTarget(server, path, streams);
+    await wrk(server, path, false, 64, 2);
+    if (streams) await wrk(server, path, true, 64, 1);
+  }
+  const runs = new Map(targets.map(({ name }) => [name, [] as { json: Wrk; stream?: Wrk }[]]));
+  const crashed = new Set<string>();
+  for (let round = 0; round < rounds; round++) {
+    for (const { name, server, streams } of targets) {
+      if (crashed.has(name)) continue;
+      let json: Wrk, stream: Wrk | undefined;
+      try {
+        json = await wrk(server, path, false, 64, seconds);
+        if (streams) stream = await wrk(server, path, true, 64, seconds);
+      } catch (error) {
+        if (server.child.exitCode === null) throw error;
+        log(`  ! ${name} exited during the load (${server.child.exitCode})`);
+        crashed.add(name);
+        continue;
+      }
+      runs.get(name)!.push({ json, stream });
+      log(`  ${name.padEnd(18)} ${json.perSecond.toFixed(0)} req/s, ${json.cpuPerRequestUs.toFixed(0)} µs CPU/req, p99 ${json.p99Ms.toFixed(1)} ms · ${stream?.cpuPerRequestUs.toFixed(0) ?? '-'} µs CPU/stream`);
+    }
+  }
+  for (const { name, server } of targets.slice(2)) {
+    if (crashed.has(name)) continue;
+    log(`  ${name} RSS ${(rssKb(server.pid) / 1024).toFixed(0)} MB`);
+    await stopServer(server);
+  }
+  const pipe = runs.get('passthrough')!;
+  return targets.map(({ name }) => {
+    const own = runs.get(name)!;
+    type Run = { json: Wrk; stream?: Wrk };
+    const pick = (get: (run: Run) => number) => median(own.map(get));
+    const ratio = (get: (run: Run) => number) => median(own.map((run, index) => get(run) / get(pipe[index]!)));
+    return {
+      name,
+      perSecond: pick((run) => run.json.perSecond),
+      p99Ms: pick((run) => run.json.p99Ms),
+      cpuPerRequestUs: pick((run) => run.json.cpuPerRequestUs),
+      cpuPerStreamUs: pick((run) => run.stream?.cpuPerRequestUs ?? NaN),
+      ratios: {
+        perSecond: ratio((run) => run.json.perSecond),
+        p99: ratio((run) => run.json.p99Ms),
+        cpuPerRequest: ratio((run) => run.json.cpuPerRequestUs),
+        cpuPerStream: ratio((run) => run.stream?.cpuPerRequestUs ?? NaN),
+      },
+      errors: own.reduce((sum, run) => sum + run.json.errors + (run.stream?.errors ?? 0), 0),
+      crashed: crashed.has(name),
+    };
+  });
+}
+
 async function profile(upstream: Started, path: BenchPath): Promise<void> {
   const dir = join(benchDir, '.profiles', `${path}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
@@ -334,6 +458,7 @@ async function main(): Promise<void> {
   }
   const results: Record<string, PairResult> = {};
   const floors: Record<string, Floor> = {};
+  const sideBySide: Partial<Record<BenchPath, PeerMeasured[]>> = {};
   // One server of each kind serves every path in turn: a path is measured in a gateway that has
   // served (and still serves) the others, as a production server does.
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
@@ -342,15 +467,18 @@ async function main(): Promise<void> {
   for (const path of paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
+    if (values.compare) sideBySide[path] = await measurePeers(path, upstream, passthrough, gatewayServer);
   }
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
   await stopServer(floor);
-  const table = renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors);
+  const table =
+    renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors) +
+    (values.compare ? `\n\n${renderPeerTable(sideBySide)}` : '');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);
