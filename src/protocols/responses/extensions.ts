@@ -6,11 +6,12 @@ import type { Extensions } from '../../canonical/index.js';
  * "not set" on this wire); an empty bag yields `{}` so no empty `extensions` appear.
  */
 export function decodeResponsesExtensions(fields: Record<string, unknown>): { extensions?: Extensions } {
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined && value !== null) kept[key] = value;
+  let kept: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== undefined && value !== null && Object.hasOwn(fields, key)) (kept ??= {})[key] = value;
   }
-  return Object.keys(kept).length === 0 ? {} : { extensions: { responses: kept } };
+  return kept === undefined ? {} : { extensions: { responses: kept } };
 }
 
 /** The `responses` bag of a canonical object's extensions (empty when absent). */

@@ -1,4 +1,4 @@
-import type { AssistantContentPart, Extensions, ReasoningPart, ToolCallPart } from '../../canonical/index.js';
+import type { AssistantContentPart, Extensions, ReasoningPart, RefusalPart, TextPart, ToolCallPart } from '../../canonical/index.js';
 import { decodeResponsesExtensions } from './extensions.js';
 import {
   UpstreamFunctionCallSchema,
@@ -22,23 +22,57 @@ function itemFields(fields: Record<string, unknown>): Record<string, unknown> {
   return status === 'completed' || status == null ? rest : { ...rest, status };
 }
 
+const messageKeys: ReadonlySet<string> = new Set(['type', 'role', 'content']);
+const textPartKeys: ReadonlySet<string> = new Set(['type', 'text', 'annotations', 'logprobs']);
+const refusalPartKeys: ReadonlySet<string> = new Set(['type', 'refusal']);
+const emptyKeys: ReadonlySet<string> = new Set();
+
+/**
+ * Copies `source`'s keys but `skipped` into `target`, as `{ ...target, ...rest }` would (a key
+ * already there keeps its place). Written as a loop: V8's object spread and rest copies are slow
+ * paths, and this runs for every part of every answer.
+ */
+function copyInto(target: Record<string, unknown>, source: Record<string, unknown>, skipped: ReadonlySet<string>): void {
+  for (const key in source) {
+    if (!skipped.has(key) && key !== '__proto__') target[key] = source[key];
+  }
+}
+
+/** A part with its Responses-only fields in `extensions.responses`, when there are any. */
+function withExtensions<T extends { extensions?: Extensions }>(part: T, fields: Record<string, unknown>): T {
+  const { extensions } = decodeResponsesExtensions(fields);
+  if (extensions !== undefined) part.extensions = extensions;
+  return part;
+}
+
 function decodeMessage(item: UpstreamMessageItem): AssistantContentPart[] {
-  const { type: _type, role: _role, content, ...rest } = item;
-  const fields = itemFields(rest);
-  return (content ?? []).flatMap((part): AssistantContentPart[] => {
+  // The item's own fields, minus `status: completed` (the default on replay), go on every part.
+  const fields: Record<string, unknown> = {};
+  for (const key in item) {
+    if (messageKeys.has(key) || key === '__proto__' || (key === 'status' && item.status === 'completed')) continue;
+    fields[key] = item[key];
+  }
+  const parts: AssistantContentPart[] = [];
+  for (const part of item.content ?? []) {
     const text = isPlainOutputTextPart(part) ? { success: true as const, data: part } : UpstreamOutputTextSchema.safeParse(part);
     if (text.success) {
-      const { type: _partType, text: value, annotations, logprobs, ...partRest } = text.data;
-      const extra = { ...partRest, annotations: nonEmpty(annotations), logprobs: nonEmpty(logprobs) };
-      return [{ type: 'text', text: value, ...decodeResponsesExtensions({ ...fields, ...extra }) }];
+      const merged: Record<string, unknown> = {};
+      copyInto(merged, fields, emptyKeys);
+      copyInto(merged, text.data, textPartKeys);
+      merged.annotations = nonEmpty(text.data.annotations);
+      merged.logprobs = nonEmpty(text.data.logprobs);
+      parts.push(withExtensions<TextPart>({ type: 'text', text: text.data.text }, merged));
+      continue;
     }
     const refusal = UpstreamRefusalSchema.safeParse(part);
     if (refusal.success) {
-      const { type: _partType, refusal: value, ...partRest } = refusal.data;
-      return [{ type: 'refusal', text: value, ...decodeResponsesExtensions({ ...fields, ...partRest }) }];
+      const merged: Record<string, unknown> = {};
+      copyInto(merged, fields, emptyKeys);
+      copyInto(merged, refusal.data, refusalPartKeys);
+      parts.push(withExtensions<RefusalPart>({ type: 'refusal', text: refusal.data.refusal }, merged));
     }
-    return [];
-  });
+  }
+  return parts;
 }
 
 function decodeCall(item: UpstreamFunctionCall): ToolCallPart {

@@ -151,8 +151,8 @@ export function encodeResponsesOutput(
         status: 'completed',
         role: 'assistant',
         content: [wirePart],
-        ...(typeof phase === 'string' ? { phase } : {}),
       };
+      if (typeof phase === 'string') item.phase = phase;
       items.push(item);
       message = { item, sourceId };
       continue;
