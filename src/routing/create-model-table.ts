@@ -1,18 +1,8 @@
 import { configError } from '../canonical/index.js';
-import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
+import { allCapabilities } from '../providers/all-capabilities.js';
+import type { ProviderAdapter } from '../providers/types.js';
 import type { ModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
-
-const allCapabilities: ModelCapabilities = {
-  streaming: true,
-  tools: true,
-  images: true,
-  files: true,
-  audio: true,
-  reasoning: true,
-  structuredOutput: true,
-  providerTools: [],
-};
 
 export interface ModelTableAndList {
   /** Every id and alias → its model. */

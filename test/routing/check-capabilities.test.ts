@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
 import { GatewayError } from '../../src/canonical/index.js';
+import { allCapabilities } from '../../src/providers/all-capabilities.js';
 import type { ModelCapabilities } from '../../src/providers/types.js';
 import { checkCapabilities } from '../../src/routing/check-capabilities.js';
 
-const everything: ModelCapabilities = {
-  streaming: true,
-  tools: true,
-  images: true,
-  files: true,
-  audio: true,
-  reasoning: true,
-  structuredOutput: true,
-  providerTools: [],
-};
+const everything: ModelCapabilities = allCapabilities;
 
 const base: CanonicalRequest = {
   model: 'm',

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
+import { allCapabilities } from '../../src/providers/all-capabilities.js';
 import type { ModelCapabilities } from '../../src/providers/types.js';
 import { omitHostedTools } from '../../src/routing/omit-hosted-tools.js';
 
-const capabilities: ModelCapabilities = {
-  streaming: true,
-  tools: true,
-  images: true,
-  files: true,
-  audio: true,
-  reasoning: true,
-  structuredOutput: true,
-  providerTools: ['messages'],
-};
+const capabilities: ModelCapabilities = { ...allCapabilities, providerTools: ['messages'] };
 const webSearch = { type: 'provider-defined' as const, protocol: 'responses' as const, kind: 'web_search', definition: { type: 'web_search' } };
 const request: CanonicalRequest = {
   model: 'm',

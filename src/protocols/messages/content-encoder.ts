@@ -7,7 +7,6 @@ import type {
   MediaSource,
   ProviderDefinedPart,
   TextPart,
-  ToolResultContent,
   ToolResultPart,
   UserContentPart,
 } from '../../canonical/index.js';
@@ -140,25 +139,13 @@ export function encodeMessagesAssistantPart(part: AssistantContentPart, model: s
   }
 }
 
-function encodeToolResultContent(part: ToolResultContent, model: string): MessagesRequestBlock | undefined {
-  switch (part.type) {
-    case 'text':
-      return encodeMessagesTextPart(part);
-    case 'image':
-      return encodeMessagesImagePart(part, model);
-    case 'file':
-      return encodeMessagesFilePart(part, model);
-    case 'provider-defined':
-      return encodeMessagesProviderPart(part, model);
-  }
-}
-
 /**
  * `tool_result` block, id sanitized like its `tool_use`. One plain text becomes the string
  * form; blank content is left out (`content` is optional).
  */
 export function encodeMessagesToolResult(part: ToolResultPart, model: string): MessagesRequestBlock {
-  const blocks = part.content.flatMap((content) => encodeToolResultContent(content, model) ?? []);
+  // Tool-result content is a subset of user content, encoded the same way.
+  const blocks = part.content.flatMap((content) => encodeMessagesUserPart(content, model) ?? []);
   const block: MessagesRequestBlock = {
     ...messagesWireFields(part.extensions),
     type: 'tool_result',

@@ -36,12 +36,14 @@ function encodeSystem(parts: readonly TextPart[]): EncodedResponsesInput {
   const input: ResponsesWireObject[] = [];
   let last: { role: string; id: unknown; content: ResponsesWireObject[] } | undefined;
   for (const part of parts) {
-    const { role, id, status, type: _type, ...partFields } = readResponsesExtensions(part);
+    const extensions = readResponsesExtensions(part);
+    const role = extensions.role;
     if (role !== 'system' && role !== 'developer') {
       instructions.push(part.text);
       last = undefined;
       continue;
     }
+    const { role: _role, id, status, type: _type, ...partFields } = extensions;
     const wirePart = { type: 'input_text', text: part.text, ...partFields };
     if (last !== undefined && last.role === role && last.id === id) {
       last.content.push(wirePart);
