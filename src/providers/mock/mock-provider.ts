@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from '../../canonical/index.js';
 import { GatewayError } from '../../canonical/index.js';
+import { allCapabilities } from '../all-capabilities.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
 import { countMockInputTokens, planMockReply, type MockReply, type MockToolArguments } from './mock-plan.js';
 
@@ -20,13 +21,7 @@ export interface MockProviderOptions {
 }
 
 const mockCapabilities: ModelCapabilities = {
-  streaming: true,
-  tools: true,
-  images: true,
-  files: true,
-  audio: true,
-  reasoning: true,
-  structuredOutput: true,
+  ...allCapabilities,
   // Accepted and never called, so clients that always send hosted tools (Codex) work against it.
   providerTools: ['chat', 'responses', 'messages'],
 };

@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { maybe, mostly as mostlyValid, withoutUndefined } from '../../helpers/arbitraries.js';
 import { isPlainChatChunk, isPlainChatResponse } from '../../../src/protocols/chat-completions/upstream-fast-path.js';
 import { chatUpstreamChunkSchema, chatUpstreamResponseSchema } from '../../../src/protocols/chat-completions/upstream-schema.js';
 import { sseFixture } from '../../helpers/fixtures.js';
 
-/** Usually a well-typed value, sometimes any JSON value (the wrong type for the field). */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 });
-/** Usually absent. */
-const maybe = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 2 });
-const withoutUndefined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+const mostly = <T>(good: fc.Arbitrary<T>) => mostlyValid(good, 5);
 
 const text = mostly(fc.oneof(fc.string(), fc.constant(null)));
 const count = mostly(fc.oneof(fc.nat(), fc.constant(null)));

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { maybe, mostly, withoutUndefined } from '../../helpers/arbitraries.js';
 import { decodeMessagesRequestBySchema } from '../../../src/protocols/messages/request.js';
 import { decodePlainMessagesRequest } from '../../../src/protocols/messages/request-fast-path.js';
 
-/** Usually a well-typed value, sometimes any JSON value (the wrong type for the field). */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 15 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 });
-/** Present once in `oneIn` bodies. */
-const maybe = <T>(value: fc.Arbitrary<T>, oneIn = 2) =>
-  fc.oneof({ arbitrary: fc.constant(undefined), weight: oneIn - 1 }, { arbitrary: value, weight: 1 });
-const withoutUndefined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 const number = mostly(fc.oneof({ arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 }, { arbitrary: fc.integer(), weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }));
 const integer = mostly(fc.oneof({ arbitrary: fc.integer(), weight: 9 }, fc.constant(2 ** 60), fc.constant(1.5), fc.constant(-1), fc.constant(null)));

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { maybe, mostly as mostlyValid, withoutUndefined } from '../../helpers/arbitraries.js';
 import {
   isPlainMessageItem,
   isPlainOutputItem,
@@ -16,10 +17,7 @@ import {
 } from '../../../src/protocols/responses/upstream-schema.js';
 import { sseMessagesFixture } from '../../helpers/fixtures.js';
 
-/** Mostly well-typed values, sometimes any JSON: the check must turn the odd ones away. */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 });
-const maybe = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 2 });
-const withoutUndefined = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+const mostly = <T>(good: fc.Arbitrary<T>) => mostlyValid(good, 5);
 const text = mostly(fc.oneof(fc.string(), fc.constant(null)));
 const index = mostly(fc.oneof(fc.nat(), fc.constant(null)));
 /** Sometimes present. */
