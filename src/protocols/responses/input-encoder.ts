@@ -58,7 +58,8 @@ function encodeSystem(parts: readonly TextPart[]): EncodedResponsesInput {
       ...(status === undefined ? {} : { status }),
     });
   }
-  return { ...(instructions.length === 0 ? {} : { instructions: instructions.join('\n\n') }), input };
+  // No spread: it runs on every request, and V8's spread is a slow path.
+  return instructions.length === 0 ? { input } : { instructions: instructions.join('\n\n'), input };
 }
 
 function encodeSystemMessage(message: SystemMessage): ResponsesWireObject {

@@ -83,7 +83,7 @@ function chatHints(request: CanonicalRequest): { top: Record<string, unknown>; v
   for (const key of ['prompt_cache_key', 'prompt_cache_retention', 'service_tier']) {
     if (chat[key] !== undefined && chat[key] !== null) top[key] = chat[key];
   }
-  return { top, ...(chat.verbosity == null ? {} : { verbosity: chat.verbosity }) };
+  return chat.verbosity == null ? { top } : { top, verbosity: chat.verbosity };
 }
 
 /**
@@ -125,7 +125,7 @@ export function encodeResponsesRequest(
   if (request.sampling?.temperature !== undefined) body.temperature = request.sampling.temperature;
   if (request.sampling?.topP !== undefined) body.top_p = request.sampling.topP;
 
-  const text: Record<string, unknown> = { ...record(textExtension) };
+  const text: Record<string, unknown> = textExtension === undefined ? {} : { ...record(textExtension) };
   if (hints.verbosity !== undefined && text.verbosity === undefined) text.verbosity = hints.verbosity;
   if (request.responseFormat !== undefined) text.format = encodeResponsesTextFormat(request.responseFormat);
   if (Object.keys(text).length > 0) body.text = text;
