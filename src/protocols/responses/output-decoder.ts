@@ -12,14 +12,23 @@ import {
   type UpstreamReasoning,
   type UpstreamStreamEvent,
 } from './upstream-schema.js';
-import { isPlainMessageItem, isPlainOutputItem, isPlainOutputTextPart } from './upstream-fast-path.js';
+import { isPlainMessageItem, isPlainOutputItem, isPlainOutputTextPart, parseUnlessPlain } from './upstream-fast-path.js';
 
 const nonEmpty = (value: unknown[] | null | undefined) => (value != null && value.length > 0 ? value : undefined);
 
 /** The Responses-only fields of an item, minus nulls and `status: completed` (the default on replay). */
-function itemFields(fields: Record<string, unknown>): Record<string, unknown> {
-  const { status, ...rest } = fields;
-  return status === 'completed' || status == null ? rest : { ...rest, status };
+/**
+ * An item's Responses-only fields: its keys but `skipped`, minus `status: completed` (the default
+ * on replay). Written as a loop: V8's object spread and rest copies are slow paths, and this runs
+ * for every item of every answer.
+ */
+function itemFields(item: Record<string, unknown>, skipped: ReadonlySet<string>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key in item) {
+    if (skipped.has(key) || key === '__proto__' || (key === 'status' && (item.status === 'completed' || item.status == null))) continue;
+    fields[key] = item[key];
+  }
+  return fields;
 }
 
 const messageKeys: ReadonlySet<string> = new Set(['type', 'role', 'content']);
@@ -27,11 +36,7 @@ const textPartKeys: ReadonlySet<string> = new Set(['type', 'text', 'annotations'
 const refusalPartKeys: ReadonlySet<string> = new Set(['type', 'refusal']);
 const emptyKeys: ReadonlySet<string> = new Set();
 
-/**
- * Copies `source`'s keys but `skipped` into `target`, as `{ ...target, ...rest }` would (a key
- * already there keeps its place). Written as a loop: V8's object spread and rest copies are slow
- * paths, and this runs for every part of every answer.
- */
+/** Copies `source`'s keys but `skipped` into `target`, as `{ ...target, ...rest }` would (a key already there keeps its place). */
 function copyInto(target: Record<string, unknown>, source: Record<string, unknown>, skipped: ReadonlySet<string>): void {
   for (const key in source) {
     if (!skipped.has(key) && key !== '__proto__') target[key] = source[key];
@@ -46,15 +51,11 @@ function withExtensions<T extends { extensions?: Extensions }>(part: T, fields: 
 }
 
 function decodeMessage(item: UpstreamMessageItem): AssistantContentPart[] {
-  // The item's own fields, minus `status: completed` (the default on replay), go on every part.
-  const fields: Record<string, unknown> = {};
-  for (const key in item) {
-    if (messageKeys.has(key) || key === '__proto__' || (key === 'status' && item.status === 'completed')) continue;
-    fields[key] = item[key];
-  }
+  // The item's own fields go on every part.
+  const fields = itemFields(item, messageKeys);
   const parts: AssistantContentPart[] = [];
   for (const part of item.content ?? []) {
-    const text = isPlainOutputTextPart(part) ? { success: true as const, data: part } : UpstreamOutputTextSchema.safeParse(part);
+    const text = parseUnlessPlain(UpstreamOutputTextSchema, isPlainOutputTextPart, part);
     if (text.success) {
       const merged: Record<string, unknown> = {};
       copyInto(merged, fields, emptyKeys);
@@ -84,7 +85,7 @@ function decodeCall(item: UpstreamFunctionCall): ToolCallPart {
     name,
     arguments: (custom ? input : args) ?? '',
     ...(typeof namespace === 'string' ? { namespace } : {}),
-    ...decodeResponsesExtensions(itemFields(custom ? { type, ...rest } : rest)),
+    ...decodeResponsesExtensions(itemFields(custom ? { type, ...rest } : rest, emptyKeys)),
   };
 }
 
@@ -93,7 +94,7 @@ function decodeReasoning(item: UpstreamReasoning): ReasoningPart {
   const { type: _type, summary, content, ...rest } = item;
   const summaryParts = summary ?? [];
   const contentParts = content ?? [];
-  const fields: Record<string, unknown> = itemFields(rest);
+  const fields = itemFields(rest, emptyKeys);
   let text: string;
   if (summaryParts.length > 0 || contentParts.length === 0) {
     text = summaryParts.map((part) => part.text ?? '').join('\n\n');
@@ -114,11 +115,11 @@ function decodeReasoning(item: UpstreamReasoning): ReasoningPart {
  * verbatim as provider-defined parts. Item ids and other Responses fields ride in `extensions.responses`.
  */
 export function decodeResponsesOutputItem(item: unknown): AssistantContentPart[] {
-  const typed = isPlainOutputItem(item) ? { success: true as const, data: item } : UpstreamItemSchema.safeParse(item);
+  const typed = parseUnlessPlain(UpstreamItemSchema, isPlainOutputItem, item);
   if (!typed.success) return [];
   switch (typed.data.type) {
     case 'message': {
-      const message = isPlainMessageItem(item) ? { success: true as const, data: item } : UpstreamMessageItemSchema.safeParse(item);
+      const message = parseUnlessPlain(UpstreamMessageItemSchema, isPlainMessageItem, item);
       return message.success ? decodeMessage(message.data) : [];
     }
     case 'function_call':

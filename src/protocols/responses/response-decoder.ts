@@ -2,7 +2,7 @@ import { GatewayError, type CanonicalResponse } from '../../canonical/index.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem } from './output-decoder.js';
 import { decodeResponsesFailure } from './upstream-error.js';
-import { isPlainResponsesObject } from './upstream-fast-path.js';
+import { isPlainResponsesObject, parseUnlessPlain } from './upstream-fast-path.js';
 import { UpstreamResponseSchema } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
 
@@ -13,7 +13,7 @@ import { decodeResponsesUsage } from './usage.js';
  * @throws GatewayError when the response `failed` (from its `error`), or is not a Response object.
  */
 export function decodeResponsesResponse(body: unknown): CanonicalResponse {
-  const parsed = isPlainResponsesObject(body) ? { success: true as const, data: body } : UpstreamResponseSchema.safeParse(body);
+  const parsed = parseUnlessPlain(UpstreamResponseSchema, isPlainResponsesObject, body);
   if (!parsed.success || typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError({
       kind: 'upstream',

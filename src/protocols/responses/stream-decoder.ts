@@ -3,7 +3,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem, decodeResponsesReasoningEndExtensions } from './output-decoder.js';
 import { decodeResponsesFailure } from './upstream-error.js';
-import { isPlainResponsesStreamEvent } from './upstream-fast-path.js';
+import { isPlainResponsesStreamEvent, parseUnlessPlain } from './upstream-fast-path.js';
 import { UpstreamStreamEventSchema, type UpstreamResponse, type UpstreamStreamEvent } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
 
@@ -275,15 +275,10 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         return []; // `[DONE]`, keep-alive comments and other non-JSON frames carry nothing
       }
       const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
-      let event: UpstreamStreamEvent;
-      if (isPlainResponsesStreamEvent(typed)) event = typed;
-      else {
-        const parsed = UpstreamStreamEventSchema.safeParse(typed);
-        if (!parsed.success) return [];
-        event = parsed.data;
-      }
+      const parsed = parseUnlessPlain(UpstreamStreamEventSchema, isPlainResponsesStreamEvent, typed);
+      if (!parsed.success) return [];
       out = [];
-      handle(event);
+      handle(parsed.data);
       return out;
     },
     end(): CanonicalStreamEvent[] {

@@ -1,4 +1,5 @@
 import type { CanonicalStreamEvent, Extensions, FinishReason, GatewayError, Usage } from '../../canonical/index.js';
+import { formatSse } from '../../sse/format-sse.js';
 import type { EncodeContext, StreamEncoder } from '../codec.js';
 import { encodeResponsesErrorCode } from './errors.js';
 import { encodeResponsesFinishReason } from './finish-reason.js';
@@ -49,7 +50,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
 
   /** One event from its JSON members after `type` and `sequence_number` (`"a":1,"b":2`, or ''). */
   const rawFrame = (type: string, members: string): string =>
-    `event: ${type}\ndata: {"type":${JSON.stringify(type)},"sequence_number":${sequence++}${members === '' ? '' : `,${members}`}}\n\n`;
+    formatSse({ event: type, data: `{"type":${JSON.stringify(type)},"sequence_number":${sequence++}${members === '' ? '' : `,${members}`}}` });
   /**
    * One event: `type` and `sequence_number`, then `fields` in their order. Written as text rather
    * than as `{ type, sequence_number, ...fields }`: V8 builds such a spread object several times

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type {
   UpstreamItem,
   UpstreamMessageItem,
@@ -83,6 +84,20 @@ const fieldChecks: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
   ['item', isMaybeTyped],
   ['part', isMaybeTyped],
 ]);
+
+/**
+ * `schema.safeParse(value)`, skipped when `isPlain` vouches that the schema would return `value`
+ * unchanged: the one way the decoders take these shortcuts.
+ */
+export function parseUnlessPlain<S extends z.ZodType>(
+  schema: S,
+  isPlain: (value: unknown) => value is z.output<S>,
+  value: unknown,
+): { success: true; data: z.output<S> } | { success: false } {
+  if (isPlain(value)) return { success: true, data: value };
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { success: true, data: parsed.data } : { success: false };
+}
 
 /** Whether `value` is a stream event the schema would return unchanged. */
 export function isPlainResponsesStreamEvent(value: unknown): value is UpstreamStreamEvent {
