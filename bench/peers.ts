@@ -36,7 +36,7 @@ export const peers: readonly Peer[] = [
     entry: 'node_modules/@portkey-ai/gateway/build/start-server.js',
     paths: ['chat', 'responses', 'anthropic'],
     // 1.15.2 answers every streamed request here with a 500 ("TypeError: immutable" while it adds
-    // its headers to the upstream's response), on Node 20 and 24 alike.
+    // its headers to the upstream's response): every protocol on Node 20, the Chat stream on Node 24.
     streams: false,
     launch: (upstreamUrl, port, path) => ({
       args: [`--port=${port}`, '--headless'],
