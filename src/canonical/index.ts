@@ -39,5 +39,5 @@ export type { ConfigIssue } from './config-error.js';
 export { unsupportedFeatureError } from './unsupported-feature.js';
 export type { UnsupportedFeatureDetail } from './unsupported-feature.js';
 export type { Caller } from './caller.js';
-export type { EventBatches } from './event-batches.js';
+export type { EventBatches, RelayBatch, RelayBatches } from './event-batches.js';
 export type { UpstreamResponseInfo } from './upstream-response-info.js';

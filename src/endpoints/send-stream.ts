@@ -1,9 +1,9 @@
-import type { CanonicalStreamEvent, Usage } from '../canonical/index.js';
+import type { CanonicalStreamEvent, GatewayError, Usage } from '../canonical/index.js';
 import { toGatewayError } from '../http/send-error.js';
 import { SseWriter, startSse } from '../http/sse-writer.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Logger } from '../logger.js';
-import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
+import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
 import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
 
@@ -29,12 +29,12 @@ export async function sendStream(
   logger: Logger,
 ): Promise<StreamOutcome> {
   const outcome: StreamOutcome = { usage: undefined, errorCode: undefined };
-  const encoder = codec.createStreamEncoder(encodeContext);
+  let encoder: StreamEncoder | undefined; // not needed when the provider passes its stream through
   const writer = new SseWriter(res);
   const { rest } = opened;
   let finished = opened.finished;
-  /** The wire text of a batch; notes its usage or error, and whether it ended the answer. */
-  const encode = (events: readonly CanonicalStreamEvent[]): string => {
+  /** Notes a batch's usage or error, and whether it ended the answer; returns its wire text. */
+  const textOf = (events: readonly CanonicalStreamEvent[], wire: string | undefined): string => {
     let text = '';
     for (const event of events) {
       if (event.type === 'finish') {
@@ -44,23 +44,26 @@ export async function sendStream(
         outcome.errorCode = event.error.code;
         finished = true;
       }
-      text += encoder.encode(event);
+      if (wire === undefined) text += (encoder ??= codec.createStreamEncoder(encodeContext)).encode(event);
     }
-    return text;
+    return wire ?? text;
   };
+  /** The in-band error, in the caller's protocol: continuing the relayed frames when they were passed through. */
+  const failure = (error: GatewayError): string => textOf([{ type: 'error', error }], rest.fail?.(error));
   try {
-    await startSse(res, encodeContext.requestId, encode(opened.opening));
+    await startSse(res, encodeContext.requestId, textOf(opened.opening, opened.openingWire));
     while (!finished && !abort.aborted) {
-      let batch: readonly CanonicalStreamEvent[];
+      let text: string;
       try {
-        batch = (await rest.next()) ?? [{ type: 'error', error: streamEndedEarly() }];
+        const batch = await rest.next();
+        text = batch === undefined ? failure(streamEndedEarly()) : textOf(batch.events, batch.wire);
       } catch (error) {
         if (abort.aborted) break;
         const gatewayError = toGatewayError(error, logger, encodeContext.requestId);
         logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
-        batch = [{ type: 'error', error: gatewayError }];
+        text = failure(gatewayError);
       }
-      const full = writer.write(encode(batch));
+      const full = writer.write(text);
       if (full) await full;
     }
     writer.end();

@@ -4,6 +4,7 @@ import type {
   CanonicalStreamEvent,
   GatewayError,
   ProtocolName,
+  RelayBatch,
 } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
 
@@ -52,4 +53,19 @@ export interface StreamDecoder {
   decode(message: SseMessage): CanonicalStreamEvent[];
   /** The events owed when the upstream closes the stream: a finish, or an error if it was cut short. */
   end(): CanonicalStreamEvent[];
+}
+
+/**
+ * Passes an upstream's stream through to a caller who speaks the same protocol (DESIGN: the
+ * same-protocol fast path): each message goes out as it came, but for the model id the caller
+ * named, while the messages that matter to the gateway (start, first output, finish and usage,
+ * errors) are decoded. Holds per-stream state.
+ */
+export interface StreamRelay {
+  /** This message's frame for the caller ('' when it is dropped) and the events it stands for. */
+  relay(message: SseMessage): RelayBatch;
+  /** What is owed when the upstream closes the stream: the in-band error if it was cut short. */
+  end(): RelayBatch;
+  /** The in-band error frame for a failure after the stream began, continuing the stream. */
+  fail(error: GatewayError): string;
 }

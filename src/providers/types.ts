@@ -3,6 +3,7 @@ import type {
   CanonicalResponse,
   CanonicalStreamEvent,
   ProtocolName,
+  RelayBatches,
 } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamResponseInfo } from '../canonical/index.js';
@@ -86,6 +87,14 @@ export interface ProviderAdapter {
    * one upstream read in one step.
    */
   stream(request: CanonicalRequest, context: ProviderContext): AsyncIterable<CanonicalStreamEvent>;
+  /**
+   * Optional fast path for a caller who speaks this adapter's `protocol` (DESIGN: same-protocol
+   * pass-through): the upstream's stream goes to the caller as it came, but for the model id —
+   * every answer snapshot names `answerModel`, the id the caller sent — while the gateway still
+   * reads its start, first output, usage and errors. Used instead of `stream` when present and
+   * the protocols match; the request is the same one `stream` would send.
+   */
+  relayStream?(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches;
   /** Input tokens `request` would use (`POST /v1/messages/count_tokens`). Without it the gateway estimates. */
   countTokens?(request: CanonicalRequest, context: ProviderContext): Promise<number>;
   /**

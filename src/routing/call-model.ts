@@ -1,6 +1,6 @@
 import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
 import type { ProviderContext } from '../providers/types.js';
-import { mapEvents, readEvents } from './event-reader.js';
+import { mapEvents, readEvents, readRelay } from './event-reader.js';
 import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
 import { readAhead, type OpenedStream } from './read-ahead.js';
 import type { Route } from './resolve-route.js';
@@ -34,6 +34,11 @@ export const callModelOnce: CallStage = {
 
   stream(route, context) {
     const { request, flattened } = providerRequestOf(route);
+    const { adapter } = route.model;
+    // A caller of the provider's own protocol gets the upstream's stream as it came (DESIGN's fast path).
+    if (adapter.relayStream !== undefined && adapter.protocol === route.inbound && flattened === undefined) {
+      return readAhead(readRelay(adapter.relayStream(request, context, route.request.model)));
+    }
     const events = readEvents(route.model.adapter.stream(request, context));
     return readAhead(flattened ? mapEvents(events, flattened.restoreEvent) : events);
   },

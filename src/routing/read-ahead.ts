@@ -5,6 +5,8 @@ import type { EventReader } from './event-reader.js';
 export interface OpenedStream {
   /** The `start` events, the first output event, and whatever else came in the same batch. */
   readonly opening: readonly CanonicalStreamEvent[];
+  /** For a stream passed through: the frames `opening` came in, sent instead of encoding it. */
+  readonly openingWire?: string;
   /** Whether `opening` already ends the answer (its `finish` or an in-band error): then `rest` has nothing to give. */
   readonly finished: boolean;
   /** The batches after `opening`. Whoever holds it calls `stop()` when leaving early. */
@@ -30,19 +32,23 @@ const ends = (event: CanonicalStreamEvent) => event.type === 'finish' || event.t
 export async function readAhead(rest: EventReader): Promise<OpenedStream> {
   try {
     const opening: CanonicalStreamEvent[] = [];
+    let openingWire: string | undefined;
     for (;;) {
       const batch = await rest.next();
       if (batch === undefined) throw streamEndedEarly();
-      for (let index = 0; index < batch.length; index++) {
-        const event = batch[index]!;
+      if (batch.wire !== undefined) openingWire = (openingWire ?? '') + batch.wire;
+      const { events } = batch;
+      for (let index = 0; index < events.length; index++) {
+        const event = events[index]!;
         if (event.type === 'start') {
           opening.push(event);
           continue;
         }
         if (event.type === 'error') throw event.error;
         // The first output event: the rest of its batch goes out with it.
-        for (; index < batch.length; index++) opening.push(batch[index]!);
-        return { opening, finished: opening.some(ends), rest };
+        for (; index < events.length; index++) opening.push(events[index]!);
+        const finished = opening.some(ends);
+        return openingWire === undefined ? { opening, finished, rest } : { opening, openingWire, finished, rest };
       }
     }
   } catch (error) {

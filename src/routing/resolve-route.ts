@@ -8,6 +8,8 @@ export interface Route {
   readonly model: ResolvedModel;
   /** The request as the caller meant it (its own model id), less any hosted tools the model omits. */
   readonly request: CanonicalRequest;
+  /** The caller's protocol: when the provider speaks it too, its stream may be passed through. */
+  readonly inbound: ProtocolName;
 }
 
 /** What the route needs to know of the caller's protocol. */
@@ -32,5 +34,5 @@ export function resolveRoute(models: ModelTable, decoded: CanonicalRequest, inbo
     modelId: model.id,
     capabilities: model.capabilities,
   });
-  return { model, request };
+  return { model, request, inbound: inbound.protocol };
 }

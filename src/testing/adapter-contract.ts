@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalRequest, CanonicalStreamEvent } from '../canonical/index.js';
+import type { CanonicalRequest, CanonicalStreamEvent, RelayBatches } from '../canonical/index.js';
 import { GatewayError } from '../canonical/index.js';
 import { silentLogger } from '../logger.js';
 import type { ProviderAdapter, ProviderContext } from '../providers/types.js';
@@ -58,6 +58,21 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<Can
   return all;
 }
 
+/** Everything a relayed stream hands over: its frames and the events it reported. */
+async function collectRelay(relay: RelayBatches): Promise<{ wire: string; events: CanonicalStreamEvent[] }> {
+  let wire = '';
+  const events: CanonicalStreamEvent[] = [];
+  try {
+    for (let batch = await relay.nextBatch(); batch !== undefined; batch = await relay.nextBatch()) {
+      wire += batch.wire;
+      events.push(...batch.events);
+    }
+  } finally {
+    await relay.stop();
+  }
+  return { wire, events };
+}
+
 async function failureOf(work: () => Promise<unknown>): Promise<GatewayError> {
   try {
     await work();
@@ -107,6 +122,18 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
     });
 
+    scenario('text', 'should relay a stream (when it can) reporting the finish and usage its translated stream reports', async ({ adapter, model }) => {
+      if (adapter.relayStream === undefined) return;
+      const events = await collect(adapter.stream(request(model, true, false), context()));
+      const relayed = await collectRelay(adapter.relayStream(request(model, true, false), context(), 'caller-model'));
+      expect(relayed.wire.length).toBeGreaterThan(0);
+      expect(relayed.events[0]).toMatchObject({ type: 'start' });
+      expect(relayed.events.at(-1)).toEqual(events.at(-1));
+      // The answer names the model the caller asked for, never the upstream id.
+      expect(relayed.wire).toContain('caller-model');
+      expect(relayed.wire).not.toContain(`"model":${JSON.stringify(model)}`);
+    });
+
     scenario('tool-call', 'should return the tool call with its arguments', async ({ adapter, model }) => {
       const response = await adapter.generate(request(model, false, true), context());
       const call = response.content.find((part) => part.type === 'tool-call');
@@ -130,6 +157,7 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       for (const work of [
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
+        ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
       ]) {
         const error = await failureOf(work);
         expect(error).toMatchObject({ status: 429, kind: 'rate_limit', retryable: true, retryAfter: 3 });
@@ -140,6 +168,7 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       for (const work of [
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
+        ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
       ]) {
         const error = await failureOf(work);
         expect(error).toMatchObject({ status: 400, retryable: false });
@@ -155,6 +184,15 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       controller.abort();
       // Either the stream ends or it rejects; hanging here fails the test by timeout.
       await iterator.next().catch(() => undefined);
+
+      if (adapter.relayStream !== undefined) {
+        const relayController = new AbortController();
+        const relay = adapter.relayStream(request(model, true, false), context(relayController.signal), model);
+        await relay.nextBatch();
+        relayController.abort();
+        await relay.nextBatch().catch(() => undefined);
+        await relay.stop();
+      }
 
       const generateController = new AbortController();
       const pending = adapter.generate(request(model, false, false), context(generateController.signal));

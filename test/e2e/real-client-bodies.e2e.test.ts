@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+import { parseSseText } from '../helpers/parse-sse-text.js';
 
 let running: RunningGateway;
 beforeAll(async () => {
   running = await startGateway();
 });
 afterAll(() => running.close());
-
-/** Parses an SSE body into its `data` payloads (and event names). */
-function sseEvents(text: string): Array<{ event?: string; data: string }> {
-  return text
-    .split('\n\n')
-    .filter((frame) => frame.trim() !== '')
-    .map((frame) => {
-      const event = /^event: (.*)$/m.exec(frame)?.[1];
-      const data = /^data: (.*)$/m.exec(frame)?.[1] ?? '';
-      return event === undefined ? { data } : { event, data };
-    });
-}
 
 const padding = (size: number) => 'You are a careful coding agent. '.repeat(Math.ceil(size / 32)).slice(0, size);
 
@@ -115,7 +104,7 @@ describe('bodies real clients send', () => {
       body,
     });
     expect(response.status).toBe(200);
-    const events = sseEvents(await response.text());
+    const events = parseSseText(await response.text());
     expect(events.every((event) => event.event !== undefined)).toBe(true);
     expect(events[0]?.event).toBe('message_start');
     expect(events.at(-1)?.event).toBe('message_stop');
@@ -132,7 +121,7 @@ describe('bodies real clients send', () => {
       body: JSON.stringify(codexBody()),
     });
     expect(response.status).toBe(200);
-    const events = sseEvents(await response.text()).map((event) => JSON.parse(event.data) as Record<string, any>);
+    const events = parseSseText(await response.text()).map((event) => JSON.parse(event.data) as Record<string, any>);
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
     const completed = events.at(-1);
     expect(completed?.type).toBe('response.completed');

@@ -1,38 +1,24 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, type Usage } from '../../src/canonical/index.js';
-import { openAIRules } from '../../src/endpoints/endpoint-rules.js';
-import { createGenerationEndpoint } from '../../src/endpoints/generation.js';
 import type { RequestStages } from '../../src/endpoints/stages.js';
 import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
 import { silentLogger } from '../../src/logger.js';
-import { resolveOptions, type GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/options.js';
+import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/providers/types.js';
 import { chatCodec } from '../../src/protocols/chat-completions/index.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
 
-const KEY = 'sk-stages-test';
-let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-});
+let served: ServedEndpoint | undefined;
+afterEach(() => served?.close());
 
 /** Serves the Chat endpoint with the given stages swapped in, and records what each stage saw. */
 async function serveChat(stages: (defaults: RequestStages, seen: string[]) => Partial<RequestStages>, options: GatewayOptions = {}) {
-  const resolved = resolveOptions({ apiKeys: [KEY], logger: silentLogger, ...options });
-  const seen: string[] = [];
-  const endpoint = createGenerationEndpoint(chatCodec, { ...resolved, stages: { ...resolved.stages, ...stages(resolved.stages, seen) } }, openAIRules);
-  server = createServer((req, res) => void endpoint(req, res));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
-  return { client, seen };
+  served = await serveEndpoint(chatCodec, stages, options);
+  const client = new OpenAI({ apiKey: ENDPOINT_KEY, baseURL: served.baseURL, maxRetries: 0 });
+  return { client, seen: served.seen };
 }
 
 /** Stages that log their turn to `seen`, around the defaults. */
@@ -143,8 +129,7 @@ describe('createGenerationEndpoint', () => {
   it('should record a failed authentication without a caller or a model', async () => {
     const records: RequestRecord[] = [];
     const { seen } = await serveChat(tracingStages(records, [], []));
-    const { port } = server!.address() as AddressInfo;
-    const client = new OpenAI({ apiKey: 'wrong', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'wrong', baseURL: served!.baseURL, maxRetries: 0 });
 
     const failure = await client.chat.completions.create({ model: 'mock', messages: hello }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.AuthenticationError);

@@ -29,16 +29,16 @@ describe('readAhead', () => {
   it('should keep the rest of the first output event\'s batch in the opening', async () => {
     const delta: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
     let stopped = false;
-    const batches = [[start], [text, delta], [finish]];
+    const batches = [{ events: [start] }, { events: [text, delta] }, { events: [finish] }];
     const opened = await readAhead({ next: async () => batches.shift(), stop: async () => void (stopped = true) });
     expect(opened.opening).toEqual([start, text, delta]);
     expect(opened.finished).toBe(false);
-    expect(await opened.rest.next()).toEqual([finish]);
+    expect(await opened.rest.next()).toEqual({ events: [finish] });
     expect(stopped).toBe(false);
   });
 
   it('should say the answer is finished when its batch holds the finish', async () => {
-    const opened = await readAhead({ next: async () => [start, text, finish], stop: async () => undefined });
+    const opened = await readAhead({ next: async () => ({ events: [start, text, finish] }), stop: async () => undefined });
     expect(opened.finished).toBe(true);
   });
 
@@ -48,7 +48,7 @@ describe('readAhead', () => {
     expect(opened.opening).toEqual([start, text]);
     expect(opened.finished).toBe(false);
     expect(state.pulled).toBe(2);
-    expect(await opened.rest.next()).toEqual([expect.objectContaining({ type: 'text-delta' })]);
+    expect(await opened.rest.next()).toEqual({ events: [expect.objectContaining({ type: 'text-delta' })] });
   });
 
   it('should say when the opening already holds the finish', async () => {
@@ -67,6 +67,24 @@ describe('readAhead', () => {
     const { events, state } = provider([start], overloaded);
     await expect(readAhead(events)).rejects.toBe(overloaded);
     expect(state.released).toBe(true);
+  });
+
+  it('should gather the passed-through frames up to the first output event into the opening', async () => {
+    const batches = [
+      { wire: 'A', events: [start] },
+      { wire: 'B', events: [] },
+      { wire: 'C', events: [text] },
+      { wire: 'D', events: [finish] },
+    ];
+    const opened = await readAhead({ next: async () => batches.shift(), stop: async () => undefined });
+    expect(opened.openingWire).toBe('ABC');
+    expect(opened.opening).toEqual([start, text]);
+    expect(await opened.rest.next()).toEqual({ wire: 'D', events: [finish] });
+  });
+
+  it('should leave openingWire unset for a translated stream', async () => {
+    const opened = await readAhead(provider([start, text]).events);
+    expect(opened.openingWire).toBeUndefined();
   });
 
   it('should fail with STREAM_ENDED_EARLY when the stream ends without output', async () => {

@@ -49,5 +49,7 @@ export { encodeResponsesRequest } from './request-encoder.js';
 export type { ResponsesRequestEncodeOptions } from './request-encoder.js';
 export { decodeResponsesResponse } from './response-decoder.js';
 export { createResponsesStreamDecoder } from './stream-decoder.js';
+export { createResponsesStreamRelay } from './stream-relay.js';
+export type { ResponsesStreamRelayOptions } from './stream-relay.js';
 export type { ResponsesStreamDecoder, ResponsesStreamDecoderOptions } from './stream-decoder.js';
 export { parseResponsesError, decodeResponsesFailure } from './upstream-error.js';

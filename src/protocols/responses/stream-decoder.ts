@@ -17,6 +17,8 @@ export interface ResponsesStreamDecoder {
 export interface ResponsesStreamDecoderOptions {
   /** The model id for `start` when the upstream names none. */
   model?: string;
+  /** Sees every upstream event the decoder read, as parsed (the stream relay's tap). */
+  onEvent?: (event: UpstreamStreamEvent) => void;
 }
 
 type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
@@ -277,6 +279,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
       const parsed = parseUnlessPlain(UpstreamStreamEventSchema, isPlainResponsesStreamEvent, typed);
       if (!parsed.success) return [];
+      options.onEvent?.(parsed.data);
       out = [];
       handle(parsed.data);
       return out;

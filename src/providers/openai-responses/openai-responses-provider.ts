@@ -1,6 +1,7 @@
-import { type CanonicalRequest, type CanonicalResponse, type EventBatches } from '../../canonical/index.js';
+import { type CanonicalRequest, type CanonicalResponse, type EventBatches, type RelayBatches } from '../../canonical/index.js';
 import {
   createResponsesStreamDecoder,
+  createResponsesStreamRelay,
   decodeResponsesResponse,
   encodeResponsesRequest,
   parseResponsesError,
@@ -9,6 +10,7 @@ import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
 import { upstreamSignal } from '../transport/request-abort.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
+import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { openAIResponsesCapabilities } from './capabilities.js';
 import { resolveOpenAIResponsesOptions, type OpenAIResponsesProviderOptions } from './options.js';
 
@@ -53,6 +55,17 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
       const open = async () => upstream.postSse(call(request, context, true));
       return new UpstreamEvents(open, createResponsesStreamDecoder({ model: request.model }));
+    },
+
+    relayStream(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches {
+      const open = async () => upstream.postSse(call(request, context, true));
+      const relay = createResponsesStreamRelay({
+        answerModel,
+        upstreamModel: request.model,
+        requestId: context.requestId,
+        created: Math.floor(Date.now() / 1000),
+      });
+      return new UpstreamRelay(open, relay);
     },
 
     close: () => upstream.close(),

@@ -1,0 +1,113 @@
+import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
+import { formatSse, type SseMessage } from '../../sse/format-sse.js';
+import type { StreamRelay } from '../codec.js';
+import { encodeResponsesErrorCode } from './errors.js';
+import { createResponsesStreamDecoder } from './stream-decoder.js';
+import type { UpstreamStreamEvent } from './upstream-schema.js';
+import { encodeResponsesId } from './wire-id.js';
+
+export interface ResponsesStreamRelayOptions {
+  /** The model id the caller named: every Response snapshot names it, as a translated answer does. */
+  answerModel: string;
+  /** The id sent upstream (for `start` when the upstream names none). */
+  upstreamModel: string;
+  /** The gateway's request id and clock, for a failure before the upstream sent any snapshot. */
+  requestId: string;
+  created: number;
+}
+
+const noEvents: readonly CanonicalStreamEvent[] = [];
+const typePrefix = '{"type":"';
+
+/**
+ * The event type a message names without parsing it: its `event:` line, else the `type` OpenAI
+ * writes first in `data`. Undefined when neither says.
+ */
+function typeOf(message: SseMessage): string | undefined {
+  if (message.event !== undefined) return message.event;
+  const { data } = message;
+  if (!data.startsWith(typePrefix)) return undefined;
+  const end = data.indexOf('"', typePrefix.length);
+  return end < 0 ? undefined : data.slice(typePrefix.length, end);
+}
+
+/** A `"model": "…"` member, whatever the spacing. */
+const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * The event's text with its Response naming `to`: the first `model` member, when it is the
+ * Response's own (OpenAI writes it before any nested object), else the event re-serialised.
+ */
+function renameModel(data: string, event: UpstreamStreamEvent, from: string, to: string): string {
+  const match = modelMember.exec(data);
+  if (match !== null && JSON.parse(`"${match[1]}"`) === from) {
+    return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;
+  }
+  return JSON.stringify({ ...event, response: { ...event.response, model: to } });
+}
+
+/**
+ * Passes an OpenAI Responses stream through to a Responses caller. Content deltas (`*.delta`, the
+ * bulk of a stream) go out unread; every other event is decoded, so the gateway still knows when
+ * output began, the usage, and any error, exactly as on the translated path. Response snapshots
+ * name the caller's model. A failure after the stream began becomes `response.failed`, numbered
+ * after the upstream's last event and carrying the items the upstream had sent.
+ */
+export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions): StreamRelay {
+  let nextSequence = 0;
+  let parsed: UpstreamStreamEvent | undefined;
+  /** The last Response snapshot, the base of a `response.failed` we write. */
+  let snapshot: Record<string, unknown> | undefined;
+  /** Output items by index: as added, replaced when done. */
+  const items: { item: Record<string, unknown>; done: boolean }[] = [];
+  const decoder = createResponsesStreamDecoder({ model: options.upstreamModel, onEvent: (event) => void (parsed = event) });
+
+  const note = (event: UpstreamStreamEvent): void => {
+    const sequence = (event as { sequence_number?: unknown }).sequence_number;
+    nextSequence = typeof sequence === 'number' ? sequence + 1 : nextSequence + 1;
+    if (event.response != null) snapshot = event.response;
+    if (event.item != null && typeof event.output_index === 'number') {
+      items[event.output_index] = { item: event.item, done: event.type === 'response.output_item.done' };
+    }
+  };
+
+  const fail = (error: GatewayError): string => {
+    const response: Record<string, unknown> = {
+      ...(snapshot ?? { id: encodeResponsesId(options.requestId), object: 'response', created_at: options.created }),
+      model: options.answerModel,
+      status: 'failed',
+      error: { code: encodeResponsesErrorCode(error), message: error.message },
+      incomplete_details: null,
+      output: items.filter((entry) => entry !== undefined).map((entry) => (entry.done ? entry.item : { ...entry.item, status: 'incomplete' })),
+      usage: null,
+    };
+    return formatSse({ event: 'response.failed', data: JSON.stringify({ type: 'response.failed', sequence_number: nextSequence++, response }) });
+  };
+
+  return {
+    relay(message: SseMessage): RelayBatch {
+      const type = typeOf(message);
+      if (type?.endsWith('.delta') === true) {
+        nextSequence++;
+        return { wire: formatSse({ event: type, data: message.data }), events: noEvents };
+      }
+      parsed = undefined;
+      const events = decoder.decode(message);
+      const event = parsed as UpstreamStreamEvent | undefined;
+      // Not an event (`[DONE]`, a keep-alive): a Responses answer has none, as on the translated path.
+      if (event === undefined) return { wire: '', events };
+      note(event);
+      const model = event.response?.model;
+      const data = typeof model === 'string' && model !== options.answerModel ? renameModel(message.data, event, model, options.answerModel) : message.data;
+      return { wire: formatSse({ event: message.event ?? event.type, data }), events };
+    },
+
+    end(): RelayBatch {
+      const events = decoder.end();
+      const failure = events.find((event) => event.type === 'error');
+      return { wire: failure === undefined ? '' : fail(failure.error), events };
+    },
+
+    fail,
+  };
+}

@@ -1,0 +1,111 @@
+// A Responses client served by an OpenAI Responses upstream gets the upstream's stream passed
+// through (DESIGN's same-protocol fast path). These tests hold it to every guarantee of the
+// translated path: usage recorded, errors in the caller's shape, in-band failures, the caller's model.
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAIResponsesProvider } from '../../src/providers/openai-responses/index.js';
+import { responsesCodec } from '../../src/protocols/responses/index.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
+import { chunkLinesFixture, sseFixture } from '../helpers/fixtures.js';
+import { startMockUpstream, sseText, type MockUpstream } from '../helpers/mock-upstream.js';
+import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
+
+let upstream: MockUpstream;
+let served: ServedEndpoint;
+let client: OpenAI;
+const records: RequestRecord[] = [];
+
+beforeAll(async () => {
+  upstream = await startMockUpstream();
+  served = await serveEndpoint(responsesCodec, () => ({ record: { record: (entry) => void records.push(entry) } }), {
+    providers: { openai: createOpenAIResponsesProvider({ apiKey: 'sk-upstream', baseURL: `${upstream.url}/v1` }) },
+    models: [{ id: 'smart', provider: 'openai', upstreamModel: 'gpt-5', aliases: ['smart-latest'] }],
+  });
+  client = new OpenAI({ apiKey: ENDPOINT_KEY, baseURL: served.baseURL, maxRetries: 0 });
+});
+afterAll(async () => {
+  served.close();
+  await upstream.close();
+});
+afterEach(() => {
+  records.length = 0;
+});
+
+/** Every event a streaming Responses call yields, through the official client. */
+async function streamEvents(model = 'smart'): Promise<OpenAI.Responses.ResponseStreamEvent[]> {
+  const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+  for await (const event of await client.responses.create({ model, input: 'Hi', stream: true })) events.push(event);
+  return events;
+}
+
+/** The text stream fixture's events, cut before the text was done. */
+function cutTextStream(): string {
+  const lines = chunkLinesFixture('responses', 'upstream-text');
+  const cut = lines.findIndex((line) => line.includes('"response.output_text.done"'));
+  return sseText(lines.slice(0, cut).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown })));
+}
+
+describe('a Responses stream passed through from an OpenAI Responses upstream', () => {
+  it('should reach the client event for event, naming the model the client asked for', async () => {
+    upstream.reply({ sse: sseFixture('responses', 'upstream-text'), chunkBytes: 5 });
+    const events = await streamEvents('smart-latest');
+    const upstreamTypes = chunkLinesFixture('responses', 'upstream-text').map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(events.map((event) => event.type)).toEqual(upstreamTypes);
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    expect(completed.response.model).toBe('smart-latest');
+    expect(completed.response.output).toEqual([expect.objectContaining({ id: 'msg_1', type: 'message', status: 'completed' })]);
+  });
+
+  it('should give the client\'s stream helper its final response', async () => {
+    upstream.reply({ sse: sseFixture('responses', 'upstream-text'), chunkBytes: 3 });
+    const final = await client.responses.stream({ model: 'smart', input: 'Hi' }).finalResponse();
+    expect(final).toMatchObject({ id: 'resp_1', model: 'smart', status: 'completed', output_text: 'Bonjour — café ☀️!' });
+  });
+
+  it('should record the usage the upstream reported', async () => {
+    upstream.reply({ sse: sseFixture('responses', 'upstream-text') });
+    await streamEvents();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ protocol: 'responses', model: 'smart', stream: true, status: 200, errorCode: undefined });
+    expect(records[0]?.usage).toEqual({ inputTokens: 9, outputTokens: 3, cachedInputTokens: 0, reasoningTokens: 0, totalTokens: 12 });
+  });
+
+  it('should pass on events the gateway has no use for', async () => {
+    const lines = chunkLinesFixture('responses', 'upstream-text').map((line) => JSON.parse(line) as { type: string; sequence_number: number });
+    const at = lines.findIndex((line) => line.type === 'response.output_text.done');
+    const annotation = { type: 'response.output_text.annotation.added', item_id: 'msg_1', output_index: 0, content_index: 0, annotation_index: 0, annotation: { type: 'url_citation', url: 'https://example.com', title: 'Example', start_index: 0, end_index: 3 } };
+    const frames = [...lines.slice(0, at), annotation, ...lines.slice(at)].map((data, index) => ({ event: data.type, data: { ...data, sequence_number: index } }));
+    upstream.reply({ sse: sseText(frames) });
+    const events = await streamEvents();
+    expect(events.find((event) => event.type === 'response.output_text.annotation.added')).toMatchObject({ annotation: { url: 'https://example.com' } });
+  });
+
+  it('should end a stream the upstream cut short with response.failed, continuing its numbering, and record the error', async () => {
+    upstream.reply({ sse: cutTextStream() });
+    const events = await streamEvents();
+    const failed = events.at(-1) as OpenAI.Responses.ResponseFailedEvent;
+    expect(failed.type).toBe('response.failed');
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    expect(failed.response).toMatchObject({ status: 'failed', model: 'smart', error: { code: 'server_error' } });
+    expect(failed.response.output).toEqual([expect.objectContaining({ id: 'msg_1', status: 'incomplete' })]);
+    expect(records[0]).toMatchObject({ status: 200, errorCode: 'STREAM_ENDED_EARLY', usage: undefined });
+  });
+
+  it('should answer a failure before any output with an HTTP error in the OpenAI shape', async () => {
+    const lines = chunkLinesFixture('responses', 'upstream-failed');
+    const failedFirst = [lines[0]!, lines.at(-1)!].map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    upstream.reply({ sse: sseText(failedFirst) });
+    const failure = (await streamEvents().catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure.status).toBeGreaterThanOrEqual(500);
+    expect(failure.headers?.get('x-request-id')).toMatch(/^req_/);
+    expect(records[0]).toMatchObject({ status: failure.status, usage: undefined });
+  });
+
+  it('should send upstream the same request the translated path sends', async () => {
+    upstream.reply({ sse: sseFixture('responses', 'upstream-text') });
+    upstream.requests.length = 0;
+    await streamEvents();
+    expect(upstream.requests[0]?.body).toMatchObject({ model: 'gpt-5', stream: true, store: false, input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }] });
+  });
+});
