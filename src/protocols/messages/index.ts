@@ -42,6 +42,8 @@ export { encodeMessagesRequest } from './request-encoder.js';
 export type { EncodeMessagesRequestOptions, MessagesUpstreamRequest } from './request-encoder.js';
 export { decodeMessagesResponse } from './response-decoder.js';
 export { createMessagesStreamDecoder } from './stream-decoder.js';
+export { createMessagesStreamRelay } from './stream-relay.js';
+export type { MessagesStreamRelayOptions } from './stream-relay.js';
 export type { MessagesStreamDecoder } from './stream-decoder.js';
 export { parseMessagesError, parseMessagesStreamError } from './upstream-error.js';
 export type { ParseMessagesErrorOptions } from './upstream-error.js';

@@ -42,7 +42,12 @@ function parseData(data: string): unknown {
  * Usage: input side from `message_start`, output (cumulative) from `message_delta`, input made
  * the canonical total (cache included). `event: error` becomes a canonical `error`.
  */
-export function createMessagesStreamDecoder(): MessagesStreamDecoder {
+export interface MessagesStreamDecoderOptions {
+  /** Sees every JSON object the decoder read, as parsed, known event or not (the stream relay's tap). */
+  onEvent?: (event: Record<string, unknown>) => void;
+}
+
+export function createMessagesStreamDecoder(options: MessagesStreamDecoderOptions = {}): MessagesStreamDecoder {
   let started = false;
   let done = false;
   let open: OpenBlock | undefined;
@@ -191,6 +196,7 @@ export function createMessagesStreamDecoder(): MessagesStreamDecoder {
         done = true;
         return [streamError('UPSTREAM_INVALID_STREAM', 'Anthropic sent a stream event that is not JSON.', message.data)];
       }
+      if (typeof data === 'object' && data !== null) options.onEvent?.(data as Record<string, unknown>);
       const parsed = messagesUpstreamEventSchema.safeParse(data);
       return parsed.success ? decodeEvent(parsed.data) : [];
     },

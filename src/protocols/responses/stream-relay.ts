@@ -1,6 +1,7 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
 import { formatSse, type SseMessage } from '../../sse/format-sse.js';
 import type { StreamRelay } from '../codec.js';
+import { eventTypeOf, renameModel } from '../relay-frames.js';
 import { encodeResponsesErrorCode } from './errors.js';
 import { createResponsesStreamDecoder } from './stream-decoder.js';
 import type { UpstreamStreamEvent } from './upstream-schema.js';
@@ -17,33 +18,10 @@ export interface ResponsesStreamRelayOptions {
 }
 
 const noEvents: readonly CanonicalStreamEvent[] = [];
-const typePrefix = '{"type":"';
 
-/**
- * The event type a message names without parsing it: its `event:` line, else the `type` OpenAI
- * writes first in `data`. Undefined when neither says.
- */
-function typeOf(message: SseMessage): string | undefined {
-  if (message.event !== undefined) return message.event;
-  const { data } = message;
-  if (!data.startsWith(typePrefix)) return undefined;
-  const end = data.indexOf('"', typePrefix.length);
-  return end < 0 ? undefined : data.slice(typePrefix.length, end);
-}
-
-/** A `"model": "…"` member, whatever the spacing. */
-const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
-
-/**
- * The event's text with its Response naming `to`: the first `model` member, when it is the
- * Response's own (OpenAI writes it before any nested object), else the event re-serialised.
- */
-function renameModel(data: string, event: UpstreamStreamEvent, from: string, to: string): string {
-  const match = modelMember.exec(data);
-  if (match !== null && JSON.parse(`"${match[1]}"`) === from) {
-    return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;
-  }
-  return JSON.stringify({ ...event, response: { ...event.response, model: to } });
+/** The event's text with its Response naming `to` (re-serialised when the text cannot be edited in place). */
+function renameResponseModel(data: string, event: UpstreamStreamEvent, from: string, to: string): string {
+  return renameModel(data, from, to) ?? JSON.stringify({ ...event, response: { ...event.response, model: to } });
 }
 
 /**
@@ -86,7 +64,7 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
 
   return {
     relay(message: SseMessage): RelayBatch {
-      const type = typeOf(message);
+      const type = eventTypeOf(message);
       if (type?.endsWith('.delta') === true) {
         nextSequence++;
         return { wire: formatSse({ event: type, data: message.data }), events: noEvents };
@@ -98,7 +76,7 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       if (event === undefined) return { wire: '', events };
       note(event);
       const model = event.response?.model;
-      const data = typeof model === 'string' && model !== options.answerModel ? renameModel(message.data, event, model, options.answerModel) : message.data;
+      const data = typeof model === 'string' && model !== options.answerModel ? renameResponseModel(message.data, event, model, options.answerModel) : message.data;
       return { wire: formatSse({ event: message.event ?? event.type, data }), events };
     },
 

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CanonicalRequest, CanonicalResponse, EventBatches } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches } from '../../canonical/index.js';
 import {
   createMessagesStreamDecoder,
+  createMessagesStreamRelay,
   decodeMessagesCountTokensResponse,
   decodeMessagesResponse,
   encodeMessagesCountTokensRequest,
@@ -12,6 +13,7 @@ import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
 import { upstreamSignal } from '../transport/request-abort.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
+import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { anthropicCapabilities } from './capabilities.js';
 import { resolveAnthropicOptions, resolveDefaultMaxTokens, type AnthropicProviderOptions } from './options.js';
 
@@ -79,6 +81,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
       const open = async () => upstream.postSse(call('/v1/messages', encode(request, context, true), context));
       return new UpstreamEvents(open, createMessagesStreamDecoder());
+    },
+
+    relayStream(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches {
+      const open = async () => upstream.postSse(call('/v1/messages', encode(request, context, true), context));
+      return new UpstreamRelay(open, createMessagesStreamRelay({ answerModel, requestId: context.requestId }));
     },
 
     async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {

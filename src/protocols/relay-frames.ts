@@ -1,0 +1,29 @@
+import type { SseMessage } from '../sse/format-sse.js';
+
+const typePrefix = '{"type":"';
+
+/**
+ * The event type a message names, without parsing it: its `event:` line, else the `type` that
+ * OpenAI and Anthropic write first in `data`. Undefined when neither says.
+ */
+export function eventTypeOf(message: SseMessage): string | undefined {
+  if (message.event !== undefined) return message.event;
+  const { data } = message;
+  if (!data.startsWith(typePrefix)) return undefined;
+  const end = data.indexOf('"', typePrefix.length);
+  return end < 0 ? undefined : data.slice(typePrefix.length, end);
+}
+
+/** A `"model": "…"` member, whatever the spacing. */
+const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * `data` (one JSON event) with its first `model` member naming `to` — when that member names
+ * `from`, i.e. it is the answer's own (providers write it before any nested object that could
+ * hold another). Undefined otherwise: the caller re-serialises the event instead.
+ */
+export function renameModel(data: string, from: string, to: string): string | undefined {
+  const match = modelMember.exec(data);
+  if (match === null || JSON.parse(`"${match[1]}"`) !== from) return undefined;
+  return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;
+}
