@@ -30,7 +30,7 @@ export type {
 } from './request.js';
 export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
-export type { CanonicalResponse } from './response.js';
+export type { CanonicalResponse, RelayedAnswer } from './response.js';
 export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';
 export { GatewayError } from './errors.js';
 export type { GatewayErrorKind, GatewayErrorInit } from './errors.js';

@@ -15,3 +15,13 @@ export interface CanonicalResponse {
   usage: Usage;
   extensions?: Extensions;
 }
+
+/**
+ * An answer passed through to a caller who speaks the upstream's protocol
+ * (`ProviderAdapter.relayGenerate`): the upstream's body as the caller gets it, and what it says.
+ */
+export interface RelayedAnswer {
+  readonly response: CanonicalResponse;
+  /** The upstream's JSON body, naming the caller's model. */
+  readonly wire: string;
+}

@@ -2,7 +2,7 @@ import type { Caller, UpstreamResponseInfo, Usage } from '../canonical/index.js'
 import type { Admission } from '../limits/admit-stage.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
-import { sendJson } from '../http/send-json.js';
+import { sendJson, sendJsonText } from '../http/send-json.js';
 import type { EndpointHandler } from '../http/types.js';
 import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
@@ -52,8 +52,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
         usage = outcome.usage;
         ending = { status: 200, errorCode: outcome.errorCode };
       } else {
-        const response = await call.generate(route, context);
-        sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
+        const { response, wire } = await call.generate(route, context);
+        if (wire === undefined) sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
+        else sendJsonText(res, 200, wire, requestId);
         usage = response.usage;
       }
     } catch (error) {

@@ -16,7 +16,11 @@ export function requestIdHeaders(headers: OutgoingHttpHeaders, requestId: string
  * app set before.
  */
 export function sendJson(res: HttpResponse, status: number, body: unknown, requestId?: string, extraHeaders?: Record<string, string>): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), requestId, extraHeaders);
+}
+
+/** `sendJson` for a body already serialised (an upstream's, passed through). */
+export function sendJsonText(res: HttpResponse, status: number, text: string, requestId?: string, extraHeaders?: Record<string, string>): void {
   const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) };
   if (extraHeaders !== undefined) for (const name in extraHeaders) headers[name] = extraHeaders[name];
   res.writeHead(status, requestIdHeaders(headers, requestId));

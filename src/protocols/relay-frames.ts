@@ -1,3 +1,4 @@
+import type { CanonicalResponse, RelayedAnswer } from '../canonical/index.js';
 import type { SseMessage } from '../sse/format-sse.js';
 
 const typePrefix = '{"type":"';
@@ -26,4 +27,17 @@ export function renameModel(data: string, from: string, to: string): string | un
   const match = modelMember.exec(data);
   if (match === null || JSON.parse(`"${match[1]}"`) !== from) return undefined;
   return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;
+}
+
+/**
+ * A non-streamed answer passed through: decoded as the translated path decodes it (so a failed
+ * answer throws the same error, and the usage is known), sent as the upstream wrote it but for
+ * the model it names.
+ */
+export function relayJsonAnswer(text: string, body: unknown, answerModel: string, decode: (body: unknown) => CanonicalResponse): RelayedAnswer {
+  const response = decode(body);
+  const model = (body as { model?: unknown }).model;
+  if (model === answerModel) return { response, wire: text };
+  const renamed = typeof model === 'string' ? renameModel(text, model, answerModel) : undefined;
+  return { response, wire: renamed ?? JSON.stringify({ ...(body as object), model: answerModel }) };
 }

@@ -4,6 +4,7 @@ import type {
   CanonicalStreamEvent,
   ProtocolName,
   RelayBatches,
+  RelayedAnswer,
 } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamResponseInfo } from '../canonical/index.js';
@@ -95,6 +96,8 @@ export interface ProviderAdapter {
    * the protocols match; the request is the same one `stream` would send.
    */
   relayStream?(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches;
+  /** `relayStream`'s counterpart for a non-streamed answer: the upstream's body, naming `answerModel`. */
+  relayGenerate?(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer>;
   /** Input tokens `request` would use (`POST /v1/messages/count_tokens`). Without it the gateway estimates. */
   countTokens?(request: CanonicalRequest, context: ProviderContext): Promise<number>;
   /**

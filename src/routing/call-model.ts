@@ -1,5 +1,5 @@
 import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
-import type { ProviderContext } from '../providers/types.js';
+import type { ProviderAdapter, ProviderContext } from '../providers/types.js';
 import { mapEvents, readEvents, readRelay } from './event-reader.js';
 import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
 import { readAhead, type OpenedStream } from './read-ahead.js';
@@ -10,8 +10,15 @@ import type { Route } from './resolve-route.js';
  * once; retries, other deployments and fallback models replace it (they can, because a stream
  * is handed over only once it was read ahead to its first output event).
  */
+/** A non-streamed answer, with the upstream's own body when it was passed through. */
+export interface Answer {
+  readonly response: CanonicalResponse;
+  /** The body for the caller as the provider wrote it (same protocol): sent instead of encoding `response`. */
+  readonly wire?: string;
+}
+
 export interface CallStage {
-  generate(route: Route, context: ProviderContext): Promise<CanonicalResponse>;
+  generate(route: Route, context: ProviderContext): Promise<Answer>;
   /** Resolves once the stream reached its first output event; fails (with a status) before it. */
   stream(route: Route, context: ProviderContext): Promise<OpenedStream>;
 }
@@ -24,19 +31,30 @@ function providerRequestOf(route: Route) {
   return { request: flattened?.request ?? upstreamRequest, flattened };
 }
 
+/**
+ * Whether the provider may pass its answer through (DESIGN's same-protocol fast path, when it
+ * offers one): it speaks the caller's protocol, and no tools were flattened for it.
+ */
+function mayRelay(adapter: ProviderAdapter, route: Route, flattened: unknown): boolean {
+  return adapter.protocol === route.inbound && flattened === undefined;
+}
+
 /** One call to the route's model, no retries: the default "call" stage. */
 export const callModelOnce: CallStage = {
   async generate(route, context) {
     const { request, flattened } = providerRequestOf(route);
-    const response = await route.model.adapter.generate(request, context);
-    return flattened ? flattened.restoreResponse(response) : response;
+    const { adapter } = route.model;
+    if (adapter.relayGenerate !== undefined && mayRelay(adapter, route, flattened)) {
+      return adapter.relayGenerate(request, context, route.request.model);
+    }
+    const response = await adapter.generate(request, context);
+    return { response: flattened ? flattened.restoreResponse(response) : response };
   },
 
   stream(route, context) {
     const { request, flattened } = providerRequestOf(route);
     const { adapter } = route.model;
-    // A caller of the provider's own protocol gets the upstream's stream as it came (DESIGN's fast path).
-    if (adapter.relayStream !== undefined && adapter.protocol === route.inbound && flattened === undefined) {
+    if (adapter.relayStream !== undefined && mayRelay(adapter, route, flattened)) {
       return readAhead(readRelay(adapter.relayStream(request, context, route.request.model)));
     }
     const events = readEvents(route.model.adapter.stream(request, context));

@@ -134,6 +134,14 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       expect(relayed.wire).not.toContain(`"model":${JSON.stringify(model)}`);
     });
 
+    scenario('text', 'should relay an answer (when it can) that says what its translated answer says', async ({ adapter, model }) => {
+      if (adapter.relayGenerate === undefined) return;
+      const answer = await adapter.generate(request(model, false, false), context());
+      const relayed = await adapter.relayGenerate(request(model, false, false), context(), 'caller-model');
+      expect(relayed.response).toEqual(answer);
+      expect(JSON.parse(relayed.wire)).toMatchObject({ model: 'caller-model' });
+    });
+
     scenario('tool-call', 'should return the tool call with its arguments', async ({ adapter, model }) => {
       const response = await adapter.generate(request(model, false, true), context());
       const call = response.content.find((part) => part.type === 'tool-call');
@@ -158,6 +166,7 @@ export function runAdapterContract(options: AdapterContractOptions): void {
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
         ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
+        ...(adapter.relayGenerate === undefined ? [] : [() => adapter.relayGenerate!(request(model, false, false), context(), model)]),
       ]) {
         const error = await failureOf(work);
         expect(error).toMatchObject({ status: 429, kind: 'rate_limit', retryable: true, retryAfter: 3 });
@@ -169,6 +178,7 @@ export function runAdapterContract(options: AdapterContractOptions): void {
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
         ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
+        ...(adapter.relayGenerate === undefined ? [] : [() => adapter.relayGenerate!(request(model, false, false), context(), model)]),
       ]) {
         const error = await failureOf(work);
         expect(error).toMatchObject({ status: 400, retryable: false });

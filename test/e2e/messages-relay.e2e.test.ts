@@ -6,7 +6,7 @@ import { anthropicRules } from '../../src/endpoints/endpoint-rules.js';
 import { createAnthropicProvider } from '../../src/providers/anthropic/index.js';
 import { messagesCodec } from '../../src/protocols/messages/index.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
-import { chunkLinesFixture, sseFixture } from '../helpers/fixtures.js';
+import { chunkLinesFixture, jsonFixture, sseFixture } from '../helpers/fixtures.js';
 import { startMockUpstream, sseText, type MockUpstream } from '../helpers/mock-upstream.js';
 import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 
@@ -65,5 +65,15 @@ describe('a Messages stream passed through from an Anthropic upstream', () => {
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(failure.status).toBe(529);
     expect(failure.headers?.get('request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('a Messages answer passed through from an Anthropic upstream', () => {
+  it('should reach the client as the upstream wrote it, naming the model the client asked for, with its usage recorded', async () => {
+    const body = jsonFixture('messages', 'upstream-response');
+    upstream.reply({ json: body });
+    const message = await client.messages.create(hello);
+    expect(message).toEqual({ ...body, model: 'claude' });
+    expect(records[0]?.usage?.outputTokens).toBe((body.usage as { output_tokens: number }).output_tokens);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIResponsesProvider } from '../../src/providers/openai-responses/index.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
-import { chunkLinesFixture, sseFixture } from '../helpers/fixtures.js';
+import { chunkLinesFixture, jsonFixture, sseFixture } from '../helpers/fixtures.js';
 import { startMockUpstream, sseText, type MockUpstream } from '../helpers/mock-upstream.js';
 import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 
@@ -107,5 +107,25 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
     upstream.requests.length = 0;
     await streamEvents();
     expect(upstream.requests[0]?.body).toMatchObject({ model: 'gpt-5', stream: true, store: false, input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }] });
+  });
+});
+
+describe('a Responses answer passed through from an OpenAI Responses upstream', () => {
+  it('should reach the client as the upstream wrote it, naming the model the client asked for, with its usage recorded', async () => {
+    const body = jsonFixture('responses', 'upstream-response');
+    upstream.reply({ json: body });
+    const response = await client.responses.create({ model: 'smart-latest', input: 'Hi' });
+    const { output_text: _, ...fields } = response;
+    expect(fields).toEqual({ ...body, model: 'smart-latest' });
+    expect(records[0]).toMatchObject({ status: 200, stream: false });
+    expect(records[0]?.usage?.inputTokens).toBe((body.usage as { input_tokens: number }).input_tokens);
+  });
+
+  it('should answer a failed upstream answer with an HTTP error in the OpenAI shape', async () => {
+    upstream.reply({ json: { ...jsonFixture('responses', 'upstream-response'), status: 'failed', error: { code: 'server_error', message: 'The model crashed.' } } });
+    const failure = (await client.responses.create({ model: 'smart', input: 'Hi' }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure.status).toBeGreaterThanOrEqual(500);
+    expect(records[0]).toMatchObject({ status: failure.status, usage: undefined });
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventTypeOf, renameModel } from '../../src/protocols/relay-frames.js';
+import { GatewayError } from '../../src/canonical/index.js';
+import { eventTypeOf, relayJsonAnswer, renameModel } from '../../src/protocols/relay-frames.js';
+import { decodeResponsesResponse } from '../../src/protocols/responses/index.js';
+import { jsonFixture } from '../helpers/fixtures.js';
 
 describe('eventTypeOf', () => {
   it('should take the event line, else the leading type member, else nothing', () => {
@@ -24,5 +27,27 @@ describe('renameModel', () => {
 
   it('should not take a quoted model inside a string for a member', () => {
     expect(renameModel('{"text":"say \\"model\\": \\"gpt-5\\"","model":"gpt-5"}', 'gpt-5', 'mine')).toBe('{"text":"say \\"model\\": \\"gpt-5\\"","model":"mine"}');
+  });
+});
+
+describe('relayJsonAnswer', () => {
+  const body = jsonFixture('responses', 'upstream-response');
+  const text = JSON.stringify(body, null, 1); // an upstream's own spacing, kept
+
+  it('should keep the upstream\'s text but for the model, and decode it as the translated path does', () => {
+    const relayed = relayJsonAnswer(text, body, 'mine', decodeResponsesResponse);
+    expect(relayed.response).toEqual(decodeResponsesResponse(body));
+    expect(relayed.wire).toBe(text.replace(`"model": ${JSON.stringify(body.model)}`, '"model":"mine"'));
+  });
+
+  it('should send the text untouched when it already names the caller\'s model, and add the model when it names none', () => {
+    expect(relayJsonAnswer(text, body, String(body.model), decodeResponsesResponse).wire).toBe(text);
+    const { model: _, ...nameless } = body;
+    expect(JSON.parse(relayJsonAnswer(JSON.stringify(nameless), nameless, 'mine', decodeResponsesResponse).wire)).toEqual({ ...nameless, model: 'mine' });
+  });
+
+  it('should throw what the decoder throws for a failed answer', () => {
+    const failed = { ...body, status: 'failed', error: { code: 'server_error', message: 'boom' } };
+    expect(() => relayJsonAnswer(JSON.stringify(failed), failed, 'mine', decodeResponsesResponse)).toThrow(GatewayError);
   });
 });

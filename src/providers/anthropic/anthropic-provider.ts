@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches, RelayedAnswer } from '../../canonical/index.js';
 import {
   createMessagesStreamDecoder,
   createMessagesStreamRelay,
@@ -9,6 +9,7 @@ import {
   encodeMessagesRequest,
   parseMessagesError,
 } from '../../protocols/messages/index.js';
+import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
 import { upstreamSignal } from '../transport/request-abort.js';
@@ -76,6 +77,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       const body = encode(request, context, false);
       return decodeMessagesResponse(await upstream.postJson(call('/v1/messages', body, context)));
+    },
+
+    async relayGenerate(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer> {
+      const { body, text } = await upstream.postJsonText(call('/v1/messages', encode(request, context, false), context));
+      return relayJsonAnswer(text, body, answerModel, decodeMessagesResponse);
     },
 
     stream(request: CanonicalRequest, context: ProviderContext): EventBatches {

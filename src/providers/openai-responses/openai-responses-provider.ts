@@ -1,4 +1,4 @@
-import { type CanonicalRequest, type CanonicalResponse, type EventBatches, type RelayBatches } from '../../canonical/index.js';
+import { type CanonicalRequest, type CanonicalResponse, type EventBatches, type RelayBatches, type RelayedAnswer } from '../../canonical/index.js';
 import {
   createResponsesStreamDecoder,
   createResponsesStreamRelay,
@@ -6,6 +6,7 @@ import {
   encodeResponsesRequest,
   parseResponsesError,
 } from '../../protocols/responses/index.js';
+import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
 import { upstreamSignal } from '../transport/request-abort.js';
@@ -50,6 +51,11 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       return decodeResponsesResponse(await upstream.postJson(call(request, context, false)));
+    },
+
+    async relayGenerate(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer> {
+      const { body, text } = await upstream.postJsonText(call(request, context, false));
+      return relayJsonAnswer(text, body, answerModel, decodeResponsesResponse);
     },
 
     stream(request: CanonicalRequest, context: ProviderContext): EventBatches {

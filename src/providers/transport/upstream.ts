@@ -63,6 +63,8 @@ export interface UpstreamSse extends AsyncIterable<SseMessage> {
 /** An upstream HTTP API: one keep-alive undici Pool per origin, JSON and SSE calls. */
 export interface Upstream {
   postJson(call: UpstreamCall): Promise<unknown>;
+  /** `postJson`, with the body's text as it came (for an answer passed through). */
+  postJsonText(call: UpstreamCall): Promise<{ body: unknown; text: string }>;
   postSse(call: UpstreamCall): Promise<UpstreamSse>;
   close(): Promise<void>;
 }
@@ -147,19 +149,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     body: JSON.stringify(call.body),
   });
 
+  async function postJsonText(call: UpstreamCall): Promise<{ body: unknown; text: string }> {
+    let answer;
+    try {
+      answer = await collectAnswer(pool, post(call, 'application/json'), call.signal);
+    } catch (error) {
+      throw transportError(error, base.origin);
+    }
+    call.report?.(readUpstreamInfo(answer.status, answer.headers));
+    const body = parseBody(answer.text);
+    if (answer.status >= 400) throw withRetryAfter(options.parseError(answer.status, body, answer.headers), answer.headers);
+    return { body, text: answer.text };
+  }
+
   return {
-    async postJson(call) {
-      let answer;
-      try {
-        answer = await collectAnswer(pool, post(call, 'application/json'), call.signal);
-      } catch (error) {
-        throw transportError(error, base.origin);
-      }
-      call.report?.(readUpstreamInfo(answer.status, answer.headers));
-      const body = parseBody(answer.text);
-      if (answer.status >= 400) throw withRetryAfter(options.parseError(answer.status, body, answer.headers), answer.headers);
-      return body;
-    },
+    postJson: async (call) => (await postJsonText(call)).body,
+    postJsonText,
 
     async postSse(call) {
       const answer = new SseAnswer(call.signal, drainMs, (error) => transportError(error, base.origin));
