@@ -102,6 +102,28 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
     expect(records[0]).toMatchObject({ status: failure.status, usage: undefined });
   });
 
+  it('should keep the upstream connection for the next stream, and close it when the client leaves', async () => {
+    const opened = upstream.openedConnections;
+    upstream.reply({ sse: sseFixture('responses', 'upstream-text'), chunkBytes: 64, delayMs: 1 });
+    for (let call = 0; call < 3; call++) {
+      await streamEvents();
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the body's end arrives after its last event
+    }
+    expect(upstream.openedConnections - opened).toBeLessThanOrEqual(1);
+
+    const closed = upstream.closedConnections;
+    records.length = 0;
+    const firstEvents = chunkLinesFixture('responses', 'upstream-text').slice(0, 5).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: line }));
+    upstream.reply({ hang: true, sse: sseText(firstEvents) });
+    const controller = new AbortController();
+    const stream = await client.responses.create({ model: 'smart', input: 'Hi', stream: true }, { signal: controller.signal });
+    for await (const event of stream) if (event.type === 'response.output_text.delta') break; // leaving the loop aborts
+    await expect.poll(() => upstream.closedConnections, { timeout: 2_000 }).toBe(closed + 1);
+    await expect.poll(() => records.length).toBe(1);
+    // The stream had begun: 200, and no usage, since the upstream never reported any (never billed as 0).
+    expect(records.at(-1)).toMatchObject({ status: 200, usage: undefined });
+  });
+
   it('should send upstream the same request the translated path sends', async () => {
     upstream.reply({ sse: sseFixture('responses', 'upstream-text') });
     upstream.requests.length = 0;
