@@ -1,54 +1,42 @@
 import type { CanonicalStreamEvent, EventBatches } from '../../canonical/index.js';
 import type { StreamDecoder } from '../../protocols/codec.js';
+import type { SseMessage } from '../../sse/format-sse.js';
 import type { UpstreamSse } from './upstream.js';
+import { UpstreamReadLoop, type ReadStep } from './upstream-read-loop.js';
 
 /**
- * The one read loop every built-in adapter's stream uses: an upstream SSE answer decoded by its
- * protocol's stream decoder, handed over a batch at a time (the events of one upstream read).
- * The call is made on the first read. After a `finish` the answer is marked complete, so the rest
- * of its body is drained and the connection reused; after an `error` (or an early stop) the
- * connection is closed. Nothing is read after a `finish` or an `error`.
+ * A translated upstream stream: its SSE answer decoded by its protocol's stream decoder, handed
+ * over a batch at a time (the events of one upstream read), on the shared `UpstreamReadLoop`.
+ * Nothing is decoded after a `finish` or an `error`.
  */
 export class UpstreamEvents implements EventBatches {
-  readonly #open: () => Promise<UpstreamSse>;
-  readonly #decoder: StreamDecoder;
-  #answer: UpstreamSse | undefined;
-  #done = false;
+  readonly #loop: UpstreamReadLoop<readonly CanonicalStreamEvent[]>;
 
   /** `open` makes the upstream call; `decoder` turns its messages into events. */
   constructor(open: () => Promise<UpstreamSse>, decoder: StreamDecoder) {
-    this.#open = open;
-    this.#decoder = decoder;
-  }
-
-  async nextBatch(): Promise<readonly CanonicalStreamEvent[] | undefined> {
-    if (this.#done) return undefined;
-    const answer = (this.#answer ??= await this.#open());
-    for (;;) {
-      const messages = await answer.nextBatch();
-      if (messages === undefined) {
-        this.#done = true;
-        const owed = this.#decoder.end();
-        return owed.length > 0 ? owed : undefined;
-      }
+    const take = (messages: readonly SseMessage[]): ReadStep<readonly CanonicalStreamEvent[]> => {
       let events: CanonicalStreamEvent[] | undefined;
       for (const message of messages) {
-        for (const event of this.#decoder.decode(message)) {
+        for (const event of decoder.decode(message)) {
           (events ??= []).push(event);
-          if (event.type === 'finish' || event.type === 'error') {
-            if (event.type === 'finish') answer.complete();
-            await this.stop();
-            return events;
-          }
+          if (event.type === 'finish' || event.type === 'error') return { batch: events, ended: event.type };
         }
       }
-      if (events !== undefined) return events;
-    }
+      return { batch: events };
+    };
+    const owed = () => {
+      const events = decoder.end();
+      return events.length > 0 ? events : undefined;
+    };
+    this.#loop = new UpstreamReadLoop(open, take, owed);
   }
 
-  async stop(): Promise<void> {
-    this.#done = true;
-    await this.#answer?.return();
+  nextBatch(): Promise<readonly CanonicalStreamEvent[] | undefined> {
+    return this.#loop.next();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One event at a time, for callers that iterate; stopping early stops the upstream. */

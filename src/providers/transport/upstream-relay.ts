@@ -1,58 +1,49 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch, RelayBatches } from '../../canonical/index.js';
 import type { StreamRelay } from '../../protocols/codec.js';
+import type { SseMessage } from '../../sse/format-sse.js';
 import type { UpstreamSse } from './upstream.js';
+import { UpstreamReadLoop, type ReadStep } from './upstream-read-loop.js';
 
 const noEvents: readonly CanonicalStreamEvent[] = [];
 
 /**
- * The read loop of a stream passed through to a caller of the same protocol: what
- * `UpstreamEvents` is to a translated stream. One batch per upstream read, its frames as the
- * protocol's relay wrote them; after a `finish` the connection is kept for reuse, after an
- * `error` (or an early stop) it is closed. Nothing is read after either.
+ * An upstream stream passed through to a caller of the same protocol: what `UpstreamEvents` is to
+ * a translated stream. One batch per upstream read, its frames as the protocol's relay wrote
+ * them, on the shared `UpstreamReadLoop`.
  */
 export class UpstreamRelay implements RelayBatches {
-  readonly #open: () => Promise<UpstreamSse>;
   readonly #relay: StreamRelay;
-  #answer: UpstreamSse | undefined;
-  #done = false;
+  readonly #loop: UpstreamReadLoop<RelayBatch>;
 
   /** `open` makes the upstream call (on the first read); `relay` passes its messages on. */
   constructor(open: () => Promise<UpstreamSse>, relay: StreamRelay) {
-    this.#open = open;
     this.#relay = relay;
-  }
-
-  async nextBatch(): Promise<RelayBatch | undefined> {
-    if (this.#done) return undefined;
-    const answer = (this.#answer ??= await this.#open());
-    for (;;) {
-      const messages = await answer.nextBatch();
-      if (messages === undefined) {
-        this.#done = true;
-        const owed = this.#relay.end();
-        return owed.wire === '' && owed.events.length === 0 ? undefined : owed;
-      }
+    const take = (messages: readonly SseMessage[]): ReadStep<RelayBatch> => {
       let wire = '';
       let events: CanonicalStreamEvent[] | undefined;
       for (const message of messages) {
-        const part = this.#relay.relay(message);
+        const part = relay.relay(message);
         wire += part.wire;
         for (const event of part.events) {
           (events ??= []).push(event);
-          if (event.type === 'finish' || event.type === 'error') {
-            if (event.type === 'finish') answer.complete();
-            await this.stop();
-            return { wire, events };
-          }
+          if (event.type === 'finish' || event.type === 'error') return { batch: { wire, events }, ended: event.type };
         }
       }
-      if (wire !== '' || events !== undefined) return { wire, events: events ?? noEvents };
-    }
+      return { batch: wire !== '' || events !== undefined ? { wire, events: events ?? noEvents } : undefined };
+    };
+    const owed = () => {
+      const last = relay.end();
+      return last.wire === '' && last.events.length === 0 ? undefined : last;
+    };
+    this.#loop = new UpstreamReadLoop(open, take, owed);
   }
 
-  async stop(): Promise<void> {
-    this.#done = true;
-    await this.#answer?.return();
+  nextBatch(): Promise<RelayBatch | undefined> {
+    return this.#loop.next();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   fail(error: GatewayError): string {
