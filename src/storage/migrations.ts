@@ -1,0 +1,73 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+
+/**
+ * The schema's history, oldest first. A migration is never edited once released: a change is a
+ * new entry. Both engines run the
+ * same builder calls.
+ */
+function migrations(): Record<string, Migration> {
+  return {
+    '0001_keys_and_ledger': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('api_keys')
+          .addColumn('public_id', 'text', (column) => column.primaryKey())
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('secret_hash', 'text', (column) => column.notNull().unique())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('last_used_at', 'bigint')
+          .addColumn('expires_at', 'bigint')
+          .addColumn('revoked_at', 'bigint')
+          .addColumn('models', 'text')
+          .addColumn('budget_nano_usd', 'bigint')
+          .addColumn('budget_period', 'text')
+          .execute();
+        await db.schema
+          .createTable('usage_ledger')
+          .addColumn('request_id', 'text', (column) => column.notNull())
+          .addColumn('attempt', 'integer', (column) => column.notNull())
+          .addColumn('at', 'bigint', (column) => column.notNull())
+          .addColumn('key_public_id', 'text')
+          .addColumn('user_agent', 'text')
+          .addColumn('protocol', 'text', (column) => column.notNull())
+          .addColumn('model', 'text')
+          .addColumn('provider', 'text')
+          .addColumn('upstream_model', 'text')
+          .addColumn('stream', 'integer', (column) => column.notNull())
+          .addColumn('status', 'integer', (column) => column.notNull())
+          .addColumn('error_code', 'text')
+          .addColumn('input_tokens', 'integer')
+          .addColumn('cached_input_tokens', 'integer')
+          .addColumn('cache_write_tokens', 'integer')
+          .addColumn('output_tokens', 'integer')
+          .addColumn('reasoning_tokens', 'integer')
+          .addColumn('cost_nano_usd', 'bigint')
+          .addColumn('price_version', 'text')
+          .addColumn('latency_ms', 'integer')
+          .addColumn('first_token_ms', 'integer')
+          .addColumn('billing', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('usage_ledger_pk', ['request_id', 'attempt'])
+          .execute();
+        await db.schema.createIndex('usage_ledger_key_at').on('usage_ledger').columns(['key_public_id', 'at']).execute();
+        await db.schema.createIndex('usage_ledger_model_at').on('usage_ledger').columns(['model', 'at']).execute();
+      },
+    },
+  };
+}
+
+/**
+ * Brings the database's schema up to date; returns the names of the migrations it ran. Throws if
+ * one fails. `schema`: the PostgreSQL schema in use — the migrator's own tables are looked up
+ * there, not in whichever schema of the database happens to have them.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
+  const all = migrations();
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => all },
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error !== undefined) throw result.error;
+  return (result.results ?? []).filter((step) => step.status === 'Success').map((step) => step.migrationName);
+}

@@ -1,0 +1,94 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { configError } from '../canonical/index.js';
+import { migrateToLatest } from './migrations.js';
+import type { StorageSchema } from './schema.js';
+
+export type StorageEngine = 'sqlite' | 'postgres';
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` (or `postgresql://…`) for PostgreSQL; anything else is a SQLite file path (`:memory:` too). */
+  url: string;
+  /** PostgreSQL only: the schema to keep the tables in, created when missing (instances or tests sharing a database). */
+  schema?: string;
+  /** Bring the schema up to date on open. Default: true. */
+  migrate?: boolean;
+}
+
+/** An open store: the one query builder over either engine. */
+export interface Database {
+  readonly db: Kysely<StorageSchema>;
+  readonly engine: StorageEngine;
+  /** Where it is, for the operator: a file path, or the URL without its password. */
+  readonly location: string;
+  /** Migrations this open ran (empty when the schema was current). */
+  readonly migrated: readonly string[];
+  close(): Promise<void>;
+}
+
+const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+function sqliteDialect(path: string): SqliteDialect {
+  const file = new SQLite(path);
+  // WAL: readers never block the one writer; a busy writer is waited for rather than failed.
+  file.pragma('journal_mode = WAL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  return new SqliteDialect({ database: file });
+}
+
+function postgresDialect(url: string, schema: string | undefined): PostgresDialect {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Every connection works in the schema; the schema is made before the first query needs it.
+  if (schema !== undefined) pool.on('connect', (client) => void client.query(`SET search_path TO "${schema}"`));
+  return new PostgresDialect({ pool });
+}
+
+/**
+ * Opens the gateway's store — a SQLite file by default, PostgreSQL for several instances — and
+ * brings its schema up to date. Throws `CONFIG_DATABASE_SCHEMA_INVALID` for a schema name that is
+ * not a plain lower-case identifier.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const engine: StorageEngine = isPostgresUrl(options.url) ? 'postgres' : 'sqlite';
+  const { schema } = options;
+  if (schema !== undefined && !schemaName.test(schema)) {
+    throw configError('CONFIG_DATABASE_SCHEMA_INVALID', `The database schema '${schema}' must be a lower-case identifier (letters, digits, _).`);
+  }
+  if (engine === 'postgres' && schema !== undefined) {
+    const client = new pg.Client({ connectionString: options.url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const dialect = engine === 'postgres' ? postgresDialect(options.url, schema) : sqliteDialect(options.url);
+  const db = new Kysely<StorageSchema>({ dialect });
+  let migrated: string[] = [];
+  try {
+    if (options.migrate !== false) migrated = await migrateToLatest(db as unknown as Kysely<unknown>, engine === 'postgres' ? schema : undefined);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    engine,
+    location: engine === 'postgres' ? withoutPassword(options.url) : options.url,
+    migrated,
+    close: () => db.destroy(),
+  };
+}

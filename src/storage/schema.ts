@@ -1,0 +1,62 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * The tables the gateway keeps, as the query builder sees them. Times are epoch milliseconds;
+ * money is integer nano-US-dollars (1e-9 USD), so a single cheap token is never rounded to 0.
+ * A count or cost that is unknown is NULL, never 0.
+ */
+export interface StorageSchema {
+  api_keys: ApiKeyTable;
+  usage_ledger: UsageLedgerTable;
+}
+
+/** PostgreSQL returns BIGINT as a string; written as a number. */
+type BigIntColumn = ColumnType<number | string, number, number>;
+type NullableBigIntColumn = ColumnType<number | string | null, number | null, number | null>;
+
+/** A stored gateway key: its public id and a one-way hash of its secret, never the secret. */
+export interface ApiKeyTable {
+  /** Safe to show and log. */
+  public_id: string;
+  name: string;
+  /** One-way hash of the secret part. */
+  secret_hash: string;
+  created_at: BigIntColumn;
+  last_used_at: NullableBigIntColumn;
+  expires_at: NullableBigIntColumn;
+  revoked_at: NullableBigIntColumn;
+  /** JSON array of model ids the key may call; NULL: every model. */
+  models: string | null;
+  budget_nano_usd: NullableBigIntColumn;
+  /** `day`, `month` or `never`; NULL without a budget. */
+  budget_period: string | null;
+}
+
+/** One upstream attempt of one request: append-only, keyed by the gateway's own ids. */
+export interface UsageLedgerTable {
+  request_id: string;
+  attempt: number;
+  at: BigIntColumn;
+  key_public_id: string | null;
+  user_agent: string | null;
+  protocol: string;
+  model: string | null;
+  provider: string | null;
+  upstream_model: string | null;
+  /** 0 or 1 (SQLite has no boolean). */
+  stream: number;
+  status: number;
+  error_code: string | null;
+  input_tokens: number | null;
+  cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
+  output_tokens: number | null;
+  reasoning_tokens: number | null;
+  /** NULL when a price was unknown: the row is unpriced, not free. */
+  cost_nano_usd: NullableBigIntColumn;
+  price_version: string | null;
+  latency_ms: number | null;
+  first_token_ms: number | null;
+  /** `complete`, `partial` (the client left mid-stream) or `failed`. */
+  billing: string;
+}
