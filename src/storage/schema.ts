@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Kysely, Selectable } from 'kysely';
 
 /**
  * The tables the gateway keeps, as the query builder sees them. Times are epoch milliseconds;
@@ -9,6 +9,9 @@ export interface StorageSchema {
   api_keys: ApiKeyTable;
   usage_ledger: UsageLedgerTable;
 }
+
+/** The query builder over the store: what the subsystems that keep data (keys, usage) are handed. */
+export type StorageDb = Kysely<StorageSchema>;
 
 /** PostgreSQL returns BIGINT as a string; written as a number. */
 type BigIntColumn = ColumnType<number | string, number, number>;
@@ -60,3 +63,6 @@ export interface UsageLedgerTable {
   /** `complete`, `partial` (the client left mid-stream) or `failed`. */
   billing: string;
 }
+
+/** A key row as read back. */
+export type ApiKeyRow = Selectable<ApiKeyTable>;

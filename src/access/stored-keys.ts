@@ -1,0 +1,91 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRow, StorageDb } from '../storage/schema.js';
+import { mintKey, parseKey } from './key-format.js';
+
+export type BudgetPeriod = 'day' | 'month' | 'never';
+
+export interface NewKey {
+  name: string;
+  /** Model ids the key may call; every model when absent. */
+  models?: readonly string[];
+  /** Epoch milliseconds after which the key is refused. */
+  expiresAt?: number;
+  budget?: { nanoUsd: number; period: BudgetPeriod };
+}
+
+/** A stored key as it may be shown: never its secret. */
+export interface StoredKey {
+  publicId: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | undefined;
+  expiresAt: number | undefined;
+  revokedAt: number | undefined;
+  models: readonly string[] | undefined;
+  budget: { nanoUsd: number; period: BudgetPeriod } | undefined;
+}
+
+export type KeyLookup =
+  | { ok: true; key: StoredKey }
+  /** `not-ours`: not a stored-key shape; `checksum`: mistyped; the rest: a real key that may not be used. */
+  | { ok: false; reason: 'not-ours' | 'checksum' | 'unknown' | 'revoked' | 'expired' };
+
+const optional = (value: number | string | null): number | undefined => (value === null ? undefined : Number(value));
+
+function storedKeyOf(row: ApiKeyRow): StoredKey {
+  return {
+    publicId: row.public_id,
+    name: row.name,
+    createdAt: Number(row.created_at),
+    lastUsedAt: optional(row.last_used_at),
+    expiresAt: optional(row.expires_at),
+    revokedAt: optional(row.revoked_at),
+    models: row.models === null ? undefined : (JSON.parse(row.models) as string[]),
+    budget: row.budget_nano_usd === null ? undefined : { nanoUsd: Number(row.budget_nano_usd), period: (row.budget_period ?? 'never') as BudgetPeriod },
+  };
+}
+
+/** Creates a key. The returned `key` is the only time the whole key exists outside its owner's hands. */
+export async function createKey(db: StorageDb, init: NewKey, now = Date.now()): Promise<{ key: string; stored: StoredKey }> {
+  const minted = mintKey();
+  const row = {
+    public_id: minted.publicId,
+    name: init.name,
+    secret_hash: minted.secretHash,
+    created_at: now,
+    last_used_at: null,
+    expires_at: init.expiresAt ?? null,
+    revoked_at: null,
+    models: init.models === undefined ? null : JSON.stringify(init.models),
+    budget_nano_usd: init.budget?.nanoUsd ?? null,
+    budget_period: init.budget?.period ?? null,
+  };
+  await db.insertInto('api_keys').values(row).execute();
+  return { key: minted.key, stored: storedKeyOf(row) };
+}
+
+/** Finds the stored key a caller presented, and whether it may be used at `now`. */
+export async function findKey(db: StorageDb, presented: string, now = Date.now()): Promise<KeyLookup> {
+  const parsed = parseKey(presented);
+  if (!parsed.ok) return parsed;
+  const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', parsed.publicId).executeTakeFirst();
+  // Compared in constant time, though a hash of a random secret leaks little by its timing.
+  const matches = row !== undefined && row.secret_hash.length === parsed.secretHash.length && timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));
+  if (!matches) return { ok: false, reason: 'unknown' };
+  const key = storedKeyOf(row);
+  if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
+  if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, key };
+}
+
+/** Every stored key, oldest first. */
+export async function listKeys(db: StorageDb): Promise<StoredKey[]> {
+  const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('public_id').execute();
+  return rows.map(storedKeyOf);
+}
+
+/** Revokes a key for good; false when no key has that public id or it was revoked already. */
+export async function revokeKey(db: StorageDb, publicId: string, now = Date.now()): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('public_id', '=', publicId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KEY_LENGTH, KEY_PREFIX, hashSecret, mintKey, parseKey } from '../../src/access/key-format.js';
+
+describe('mintKey and parseKey', () => {
+  it('should read back the public id and secret hash of every minted key', () => {
+    for (let index = 0; index < 200; index++) {
+      const minted = mintKey();
+      expect(minted.key).toHaveLength(KEY_LENGTH);
+      expect(minted.key.startsWith(KEY_PREFIX)).toBe(true);
+      expect(parseKey(minted.key)).toEqual({ ok: true, publicId: minted.publicId, secretHash: minted.secretHash });
+    }
+  });
+
+  it('should never store or show the secret: the hash and the public id are not in the key\'s secret part', () => {
+    const minted = mintKey();
+    const secret = minted.key.slice(KEY_PREFIX.length + minted.publicId.length, -6);
+    expect(secret).toHaveLength(43);
+    expect(minted.secretHash).toBe(hashSecret(secret));
+    expect(minted.secretHash).not.toContain(secret);
+    expect(minted.publicId).not.toContain(secret);
+  });
+
+  it('should catch any one mistyped character with the checksum', () => {
+    const { key } = mintKey();
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    fc.assert(
+      fc.property(fc.integer({ min: KEY_PREFIX.length, max: KEY_LENGTH - 1 }), fc.constantFrom(...alphabet), (at, character) => {
+        fc.pre(key[at] !== character);
+        const typo = `${key.slice(0, at)}${character}${key.slice(at + 1)}`;
+        expect(parseKey(typo)).toEqual({ ok: false, reason: 'checksum' });
+      }),
+    );
+  });
+
+  it('should say a key of another shape is not one of ours', () => {
+    const { key } = mintKey();
+    for (const other of ['sk-test-123', key.slice(0, -1), `${key}x`, key.replace(KEY_PREFIX, 'sk-xx-'), `${key.slice(0, 20)} ${key.slice(21)}`]) {
+      expect(parseKey(other)).toEqual({ ok: false, reason: 'not-ours' });
+    }
+  });
+
+  it('should mint distinct keys', () => {
+    const keys = new Set(Array.from({ length: 1000 }, () => mintKey().publicId));
+    expect(keys.size).toBe(1000);
+  });
+});
