@@ -5,11 +5,6 @@ import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
 import { readAhead, type OpenedStream } from './read-ahead.js';
 import type { Route } from './resolve-route.js';
 
-/**
- * The "call" stage: gets a route's answer from a provider. The default calls the route's model
- * once; retries, other deployments and fallback models replace it (they can, because a stream
- * is handed over only once it was read ahead to its first output event).
- */
 /** A non-streamed answer, with the upstream's own body when it was passed through. */
 export interface Answer {
   readonly response: CanonicalResponse;
@@ -17,6 +12,11 @@ export interface Answer {
   readonly wire?: string;
 }
 
+/**
+ * The "call" stage: gets a route's answer from a provider. The default calls the route's model
+ * once; retries, other deployments and fallback models replace it (they can, because a stream
+ * is handed over only once it was read ahead to its first output event).
+ */
 export interface CallStage {
   generate(route: Route, context: ProviderContext): Promise<Answer>;
   /** Resolves once the stream reached its first output event; fails (with a status) before it. */
