@@ -6,6 +6,8 @@ import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
 import { resolveOptions, type GatewayOptions } from './options.js';
+import type { KeyService } from './access/key-service.js';
+import type { UsageQuery, UsageTotals } from './usage/usage-queries.js';
 import type { ProviderAdapter } from './providers/types.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { chatCodec } from './protocols/chat-completions/index.js';
@@ -24,10 +26,21 @@ import { createModelsEndpoints } from './endpoints/models.js';
 export interface Gateway {
   (req: IncomingMessage, res: ServerResponse, next?: Next): void;
   /**
-   * Releases what the providers hold (upstream connections). Call it once the server stopped
-   * taking requests; the standalone server does on shutdown. Resolves when every provider closed.
+   * Releases what the gateway holds: upstream connections, then — once the requests still in
+   * flight ended and were recorded — the ledger (rows still waiting are written, or stay in the
+   * outbox for the next start), Redis and the database. Call it once the server stopped taking
+   * requests; the standalone server does on shutdown.
    */
   close(): Promise<void>;
+  /**
+   * Resolves once the `database` is open and migrated (at once without one). Requests do not
+   * wait for it; the standalone server does, to report where the database is.
+   */
+  ready(): Promise<void>;
+  /** Stored keys — create, list, revoke — with a `database`; undefined without one. */
+  readonly keys: KeyService | undefined;
+  /** Usage totals per key, model or day from the ledger; throws `NO_DATABASE` without a `database`. */
+  usage(query: UsageQuery): Promise<UsageTotals[]>;
 }
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
@@ -79,8 +92,12 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   ]);
   const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
 
+  /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
+  const inFlight = new Set<Promise<void>>();
   // Endpoint handlers answer their own errors; this only catches a bug that escaped one.
   const settle = (req: HttpRequest, res: ServerResponse, path: string, answering: Promise<void>) => {
+    inFlight.add(answering);
+    void answering.finally(() => inFlight.delete(answering)).catch(() => undefined);
     answering.catch((error: unknown) => {
       const requestId = createRequestId();
       const gatewayError = toGatewayError(error, resolved.logger, requestId);
@@ -115,7 +132,29 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       sendGatewayError(req, res, path, new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message }));
     }
   };
-  return Object.assign(serve, { close: () => closeAdapters(resolved.adapters) });
+  const { persistence } = resolved;
+  let closing: Promise<void> | undefined;
+  return Object.assign(serve, {
+    close() {
+      closing ??= (async () => {
+        // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.
+        await closeAdapters(resolved.adapters);
+        await Promise.allSettled([...inFlight]);
+        await persistence?.close();
+      })();
+      return closing;
+    },
+    async ready() {
+      await persistence?.database.ready();
+    },
+    keys: persistence?.keys,
+    async usage(query: UsageQuery) {
+      if (persistence === undefined) {
+        throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });
+      }
+      return persistence.usage(query);
+    },
+  });
 }
 
 /** Closes every adapter that can be closed; one that fails to close does not stop the others. */

@@ -20,3 +20,14 @@ export type { GeminiProviderOptions } from './providers/gemini/index.js';
 
 export { GatewayError } from './canonical/index.js';
 export type * from './canonical/index.js';
+
+export { openDatabase } from './storage/open-database.js';
+export type { Database, OpenDatabaseOptions, StorageEngine } from './storage/open-database.js';
+export { createKey, findKey, listKeys, revokeKey } from './access/stored-keys.js';
+export type { NewKey, StoredKey, KeyLookup, BudgetPeriod } from './access/stored-keys.js';
+export type { KeyService } from './access/key-service.js';
+export { queryUsage } from './usage/usage-queries.js';
+export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
+export type { LedgerOptions } from './persistence.js';
+export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
+export type { Gateway } from './gateway.js';

@@ -1,19 +1,22 @@
 import { z } from 'zod';
 import { configError, configIssueError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
-import { createKeyCheck } from './access/authenticate-stage.js';
+import { anyCaller, createKeyCheck } from './access/authenticate-stage.js';
+import { refuseUnlistedModel } from './access/model-allowlist.js';
 import { verifyConfiguredKeys } from './access/configured-keys.js';
 import type { EndpointSetup } from './endpoints/stages.js';
 import { parseBodyLimit } from './http/body-limit.js';
-import { admitEverything } from './limits/admit-stage.js';
+import { admitEverything, type AdmitStage } from './limits/admit-stage.js';
 import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ProviderAdapter } from './providers/types.js';
 import { callModelOnce } from './routing/call-model.js';
 import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig } from './routing/model-config.js';
+import type { Database } from './storage/open-database.js';
 import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
+import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
 
 export type { ModelConfig } from './routing/model-config.js';
 
@@ -40,6 +43,20 @@ export interface GatewayOptions {
   diagnoseBaseUrl?: boolean;
   /** Where warnings and errors go. Default: JSON lines on stderr, warnings and errors only. */
   logger?: Logger;
+  /**
+   * Where stored keys and the usage ledger live: a SQLite file path (`'switchyard.db'`), a
+   * `postgres://` URL (several instances share it; `{ url, schema }` picks a schema), or a
+   * database opened with `openDatabase`. Without it there are no stored keys and no ledger.
+   */
+  database?: PersistenceOptions['database'];
+  /** A `redis://` URL or an ioredis client shared by every instance: key revocations reach them all at once. */
+  redis?: PersistenceOptions['redis'];
+  /** Prefix of the gateway's Redis keys and channels. Default `'switchyard:'`. */
+  redisPrefix?: string;
+  /** How long a stored key's lookup is trusted, in ms: a revoked key is refused at most this late without Redis. Default 5000. */
+  keyCacheTtlMs?: number;
+  /** The usage ledger's settings; `false` turns it off. On by default with a `database`. */
+  ledger?: LedgerOptions | false;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -47,6 +64,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   diagnoseBaseUrl: boolean;
   /** Every distinct adapter the models use, to close on shutdown. */
   adapters: readonly ProviderAdapter[];
+  /** Stored keys and the ledger, with a `database`. */
+  persistence: Persistence | undefined;
 }
 
 const capabilitiesSchema = z
@@ -86,6 +105,27 @@ const optionsSchema = z.object({
   bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)]).optional(),
   diagnoseBaseUrl: z.boolean().optional(),
   logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null).optional(),
+  database: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ url: z.string().min(1), schema: z.string().optional() }),
+      z.custom<Database>((value) => typeof value === 'object' && value !== null && 'db' in value, 'a database from openDatabase'),
+    ])
+    .optional(),
+  redis: z.union([z.string().regex(/^rediss?:\/\//, 'a redis:// URL'), z.custom<object>((value) => typeof value === 'object' && value !== null, 'an ioredis client')]).optional(),
+  redisPrefix: z.string().optional(),
+  keyCacheTtlMs: z.number().int().nonnegative().optional(),
+  ledger: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        outbox: z.string().min(1).optional(),
+        interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
+        batchSize: z.number().int().positive().max(5000).optional(),
+        intervalMs: z.number().int().nonnegative().optional(),
+      }),
+    ])
+    .optional(),
 });
 
 const knownKeys = new Set(Object.keys(optionsSchema.shape));
@@ -115,16 +155,18 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers);
 
   const apiKeys = options.apiKeys;
+  const hasDatabase = options.database !== undefined;
   const onlyMock = list.every((model) => model.adapter === builtInMock);
-  const requireApiKey = options.requireApiKey ?? (apiKeys !== undefined || !onlyMock);
-  if (requireApiKey && apiKeys === undefined) {
+  const requireApiKey = options.requireApiKey ?? (apiKeys !== undefined || hasDatabase || !onlyMock);
+  if (requireApiKey && apiKeys === undefined && !hasDatabase) {
     throw configError(
       'CONFIG_API_KEYS_MISSING',
-      "No API keys are configured, and real providers are. Pass gateway({ apiKeys: ['<a long random key>'] }), or requireApiKey: false to accept anyone.",
+      "No API keys are configured, and real providers are. Pass gateway({ apiKeys: ['<a long random key>'] }) or a database for stored keys, or requireApiKey: false to accept anyone.",
     );
   }
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
+  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database), logger);
 
   return {
     models: table,
@@ -132,12 +174,38 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
     logger,
     stages: {
-      authenticate: createKeyCheck(verifyKey, requireApiKey),
-      admit: admitEverything,
+      authenticate:
+        persistence === undefined
+          ? createKeyCheck(verifyKey, requireApiKey)
+          : requireApiKey
+            ? persistence.authentication(verifyKey)
+            : { authenticate: () => anyCaller },
+      admit: persistence === undefined ? admitEverything : withModelAllowlist(admitEverything),
       call: callModelOnce,
-      record: recordNothing,
+      record: persistence?.ledger ?? recordNothing,
     },
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     adapters: [...new Set(Object.values(providers))],
+    persistence,
+  };
+}
+
+function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database']): PersistenceOptions {
+  return {
+    database,
+    redis: options.redis,
+    redisPrefix: options.redisPrefix,
+    keyCacheTtlMs: options.keyCacheTtlMs,
+    ledger: options.ledger,
+  };
+}
+
+/** Stored keys may name the models they can call: refused before any limit is spent. */
+function withModelAllowlist(inner: AdmitStage): AdmitStage {
+  return {
+    admit(request) {
+      refuseUnlistedModel(request.caller, request.model);
+      return inner.admit(request);
+    },
   };
 }

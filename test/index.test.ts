@@ -2,18 +2,24 @@ import { describe, expect, it } from 'vitest';
 import * as switchyard from '../src/index.js';
 
 describe('the package entry point', () => {
-  it('should export the gateway, every built-in provider factory and GatewayError, and nothing internal', () => {
+  it('should export the gateway, every built-in provider factory, GatewayError and the typed API over the store, and nothing internal', () => {
     expect(Object.keys(switchyard).sort()).toEqual([
       'DEFAULT_MOCK_REPLY',
       'GatewayError',
       'createAnthropicProvider',
       'createGeminiProvider',
+      'createKey',
       'createMockProvider',
       'createOpenAICompatibleProvider',
       'createOpenAIProvider',
       'createOpenAIResponsesProvider',
+      'findKey',
       'gateway',
+      'listKeys',
       'openAICompatibleProfiles',
+      'openDatabase',
+      'queryUsage',
+      'revokeKey',
     ]);
   });
 });

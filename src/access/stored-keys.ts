@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRow, StorageDb } from '../storage/schema.js';
-import { mintKey, parseKey } from './key-format.js';
+import { mintKey, parseKey, type ParsedKey } from './key-format.js';
 
 export type BudgetPeriod = 'day' | 'month' | 'never';
 
@@ -67,7 +67,11 @@ export async function createKey(db: StorageDb, init: NewKey, now = Date.now()): 
 /** Finds the stored key a caller presented, and whether it may be used at `now`. */
 export async function findKey(db: StorageDb, presented: string, now = Date.now()): Promise<KeyLookup> {
   const parsed = parseKey(presented);
-  if (!parsed.ok) return parsed;
+  return parsed.ok ? findParsedKey(db, parsed, now) : parsed;
+}
+
+/** `findKey` for a key already parsed (its shape and checksum checked). */
+export async function findParsedKey(db: StorageDb, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): Promise<KeyLookup> {
   const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', parsed.publicId).executeTakeFirst();
   // Compared in constant time, though a hash of a random secret leaks little by its timing.
   const matches = row !== undefined && row.secret_hash.length === parsed.secretHash.length && timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));

@@ -8,4 +8,6 @@ export interface Caller {
   readonly keyId?: string;
   /** The key's name, for logs and the console. */
   readonly keyName?: string;
+  /** The model ids the key may call; every model when absent. */
+  readonly models?: readonly string[];
 }

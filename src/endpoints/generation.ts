@@ -1,4 +1,5 @@
 import type { Caller, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
@@ -28,6 +29,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     let admission: Admission | undefined;
     let usage: Usage | undefined;
     let upstream: UpstreamResponseInfo | undefined;
+    let firstOutputAt: number | undefined;
+    let cut: CutStream | undefined;
+    let attempts = 0;
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       caller = await authenticate.authenticate(req.headers, rules.acceptXApiKey);
@@ -46,11 +50,17 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
         ...(record.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (upstream = info) } : {}),
       });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
+      attempts = 1;
       if (request.stream) {
         const opened = await call.stream(route, context);
         const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger);
         usage = outcome.usage;
+        firstOutputAt = outcome.firstOutputAt;
         ending = { status: 200, errorCode: outcome.errorCode };
+        if (usage === undefined) {
+          const { startUsage, outputChars } = outcome;
+          cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
+        }
       } else {
         const { response, wire } = await call.generate(route, context);
         if (wire === undefined) sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
@@ -75,6 +85,10 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       upstream,
       startedAt: started.startedAt,
       durationMs: Date.now() - started.startedAt,
+      attempts,
+      firstOutputMs: firstOutputAt === undefined ? undefined : firstOutputAt - started.startedAt,
+      userAgent: req.headers['user-agent'],
+      cut,
     });
   };
 }

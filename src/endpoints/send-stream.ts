@@ -13,6 +13,12 @@ export interface StreamOutcome {
   usage: Usage | undefined;
   /** The in-band error's code when the stream failed after its first event. */
   errorCode: string | undefined;
+  /** The usage the provider reported as the answer began (Anthropic's input count), for a stream cut short. */
+  startUsage: Usage | undefined;
+  /** Characters of output sent (deltas; on a passed-through stream, the delta frames): a cut stream's output is estimated from it. */
+  outputChars: number;
+  /** Epoch milliseconds when the first output went out. */
+  firstOutputAt: number | undefined;
 }
 
 /**
@@ -28,7 +34,7 @@ export async function sendStream(
   abort: RequestAbort,
   logger: Logger,
 ): Promise<StreamOutcome> {
-  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined };
+  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: undefined, outputChars: 0, firstOutputAt: undefined };
   let encoder: StreamEncoder | undefined; // not needed when the provider passes its stream through
   const writer = new SseWriter(res);
   const { rest } = opened;
@@ -36,8 +42,14 @@ export async function sendStream(
   /** Notes a batch's usage or error, and whether it ended the answer; returns its wire text. */
   const textOf = (events: readonly CanonicalStreamEvent[], wire: string | undefined): string => {
     let text = '';
+    // Passed-through delta frames come without events: their size stands in for the output.
+    if (wire !== undefined && events.length === 0) outcome.outputChars += wire.length;
     for (const event of events) {
-      if (event.type === 'finish') {
+      if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta' || event.type === 'refusal-delta') {
+        outcome.outputChars += event.delta.length;
+      } else if (event.type === 'start') {
+        outcome.startUsage = event.usage;
+      } else if (event.type === 'finish') {
         outcome.usage = event.usage;
         finished = true;
       } else if (event.type === 'error') {
@@ -51,6 +63,7 @@ export async function sendStream(
   /** The in-band error, in the caller's protocol: continuing the relayed frames when they were passed through. */
   const failure = (error: GatewayError): string => textOf([{ type: 'error', error }], rest.fail?.(error));
   try {
+    outcome.firstOutputAt = Date.now();
     await startSse(res, encodeContext.requestId, textOf(opened.opening, opened.openingWire));
     while (!finished && !abort.aborted) {
       let text: string;

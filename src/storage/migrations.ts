@@ -5,7 +5,7 @@ import { Migrator, type Kysely, type Migration, type MigrationResultSet } from '
  * new entry. Both engines run the
  * same builder calls.
  */
-function migrations(): Record<string, Migration> {
+export function migrations(): Record<string, Migration> {
   return {
     '0001_keys_and_ledger': {
       async up(db: Kysely<unknown>) {
@@ -50,6 +50,21 @@ function migrations(): Record<string, Migration> {
           .execute();
         await db.schema.createIndex('usage_ledger_key_at').on('usage_ledger').columns(['key_public_id', 'at']).execute();
         await db.schema.createIndex('usage_ledger_model_at').on('usage_ledger').columns(['model', 'at']).execute();
+      },
+    },
+    '0002_usage_source_and_tokens': {
+      async up(db: Kysely<unknown>) {
+        // Whether a row's counts were reported by the provider or estimated (a stream cut short).
+        await db.schema.alterTable('usage_ledger').addColumn('usage_source', 'text').execute();
+        // The browser token a request came with, for the token's own spend cap.
+        await db.schema.alterTable('usage_ledger').addColumn('token_id', 'text').execute();
+        // Secrets every instance must share (the key that signs browser tokens).
+        await db.schema
+          .createTable('gateway_secrets')
+          .addColumn('name', 'text', (column) => column.primaryKey())
+          .addColumn('value', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .execute();
       },
     },
   };

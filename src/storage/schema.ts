@@ -1,4 +1,4 @@
-import type { ColumnType, Kysely, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Kysely, Selectable } from 'kysely';
 
 /**
  * The tables the gateway keeps, as the query builder sees them. Times are epoch milliseconds;
@@ -8,6 +8,14 @@ import type { ColumnType, Kysely, Selectable } from 'kysely';
 export interface StorageSchema {
   api_keys: ApiKeyTable;
   usage_ledger: UsageLedgerTable;
+  gateway_secrets: GatewaySecretTable;
+}
+
+/** A secret the instances share, made once by whichever instance needs it first. */
+export interface GatewaySecretTable {
+  name: string;
+  value: string;
+  created_at: BigIntColumn;
 }
 
 /** The query builder over the store: what the subsystems that keep data (keys, usage) are handed. */
@@ -60,9 +68,16 @@ export interface UsageLedgerTable {
   price_version: string | null;
   latency_ms: number | null;
   first_token_ms: number | null;
-  /** `complete`, `partial` (the client left mid-stream) or `failed`. */
+  /** `complete`, `partial` (a stream cut short: the client left, or it failed in-band) or `failed`. */
   billing: string;
+  /** `reported` (the provider's counts) or `estimated` (a stream cut short); NULL without counts. */
+  usage_source: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The browser token the request came with; NULL for a key. */
+  token_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A key row as read back. */
 export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+/** A ledger row as written. */
+export type UsageLedgerRow = Insertable<UsageLedgerTable>;

@@ -1,4 +1,4 @@
-import type { Caller, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {
@@ -26,6 +26,29 @@ export interface RequestRecord {
   /** Epoch milliseconds when the request arrived. */
   readonly startedAt: number;
   readonly durationMs: number;
+  /** Upstream attempts made: 0 when the request ended before a provider was called (refused, invalid). */
+  readonly attempts: number;
+  /** Milliseconds from arrival to the first output sent: streams only. */
+  readonly firstOutputMs: number | undefined;
+  /** The caller's `User-Agent`. */
+  readonly userAgent: string | undefined;
+  /**
+   * Set for a stream that began and did not finish (the client left, or it failed in-band), whose
+   * `usage` the provider never reported: what the gateway knows to bill it by.
+   */
+  readonly cut: CutStream | undefined;
+}
+
+/** What is known of a stream cut short. */
+export interface CutStream {
+  /** True when the client left; false when the stream failed. */
+  readonly clientLeft: boolean;
+  /** The usage reported as the answer began (Anthropic reports the input count there). */
+  readonly startUsage: Usage | undefined;
+  /** Characters of output sent before the cut. */
+  readonly outputChars: number;
+  /** The request, to estimate its input when the provider did not report it. */
+  readonly request: CanonicalRequest;
 }
 
 /**

@@ -21,9 +21,9 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   routing: { imports: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
   catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|node:.*)$/ },
   storage: { imports: ['canonical', 'storage'], packages: /^(kysely|better-sqlite3|pg|node:.*)$/ },
-  access: { imports: ['canonical', 'storage', 'access'], packages: /^node:.*$/ },
+  access: { imports: ['canonical', 'storage', 'access'], packages: /^(ioredis|node:.*)$/ },
   limits: { imports: ['canonical', 'storage', 'limits'], packages: /^(ioredis|rate-limiter-flexible|node:.*)$/ },
-  usage: { imports: ['canonical', 'storage', 'catalog', 'usage'], packages: /^(gpt-tokenizer\/.*|node:.*)$/ },
+  usage: { imports: ['canonical', 'storage', 'catalog', 'usage'], packages: /^(kysely|gpt-tokenizer\/.*|node:.*)$/ },
   observability: { imports: ['canonical', 'observability', 'logger.ts'], packages: /^(pino|prom-client|@opentelemetry\/api|node:.*)$/ },
   http: { imports: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
   endpoints: {
@@ -37,15 +37,17 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   'logger.ts': { imports: [], packages: /^$/ },
   'options.ts': {
-    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'providers', 'routing', 'storage', 'usage', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'logger.ts'],
     packages: /^(zod|node:.*)$/,
   },
+  // Opens the database, the outbox and Redis, and builds the stages that use them.
+  'persistence.ts': { imports: ['canonical', 'access', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'endpoints', 'http', 'protocols', 'providers', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'endpoints', 'http', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'storage', 'usage', 'gateway.ts', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).

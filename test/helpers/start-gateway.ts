@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
-import { gateway } from '../../src/gateway.js';
+import { gateway, type Gateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/options.js';
 
@@ -13,6 +13,9 @@ export interface RunningGateway {
   /** `root + '/v1'`: OpenAI clients' base URL. */
   openAIBaseURL: string;
   app: Express;
+  /** The mounted gateway (its `keys`, `usage`, `close`). */
+  gateway: Gateway;
+  /** Stops the server; the gateway itself is closed only by `gateway.close()`. */
   close(): Promise<void>;
 }
 
@@ -25,7 +28,8 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const app = express();
   prepare?.(app);
-  app.use(mountPath, gateway({ apiKeys: [TEST_KEY], logger: silentLogger, ...options }));
+  const mounted = gateway({ apiKeys: [TEST_KEY], logger: silentLogger, ...options });
+  app.use(mountPath, mounted);
   finish?.(app);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -36,6 +40,7 @@ export async function startGateway(
     root,
     openAIBaseURL: `${root}/v1`,
     app,
+    gateway: mounted,
     close: () =>
       new Promise((resolve, reject) => {
         server.closeAllConnections();

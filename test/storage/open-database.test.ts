@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Migrator, type Kysely } from 'kysely';
+import { migrations } from '../../src/storage/migrations.js';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
 import type { StorageSchema } from '../../src/storage/schema.js';
 import { DATABASE_URL, testDatabase, type TestDatabase } from '../helpers/test-database.js';
@@ -29,6 +31,8 @@ const row = (requestId: string, attempt = 0) => ({
   latency_ms: 812,
   first_token_ms: 240,
   billing: 'complete',
+  usage_source: 'reported',
+  token_id: null,
 });
 
 describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) => {
@@ -48,10 +52,33 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     store = testDatabase(engine);
     const first = await open();
     expect(first.engine).toBe(engine);
-    expect(first.migrated).toEqual(['0001_keys_and_ledger']);
+    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens']);
     await first.close();
     opened.length = 0;
     expect((await open()).migrated).toEqual([]);
+  });
+
+  it('should keep rows written before an upgrade, with the new columns unknown', async () => {
+    store = testDatabase(engine);
+    const early = await store.open({ migrate: false });
+    opened.push(early);
+    const schema =
+      engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(early.db)).rows[0]?.schema : undefined;
+    const { '0001_keys_and_ledger': first } = migrations();
+    // The database as the first release left it: only its migration ran.
+    const firstRelease = new Migrator({
+      db: early.db as unknown as Kysely<unknown>,
+      provider: { getMigrations: async () => ({ '0001_keys_and_ledger': first! }) },
+      ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+    });
+    expect((await firstRelease.migrateToLatest()).error).toBeUndefined();
+    const { usage_source: _source, token_id: _token, ...firstReleaseRow } = row('req_old');
+    await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('usage_ledger').values(firstReleaseRow).execute();
+
+    const upgraded = await open();
+    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens']);
+    const read = await upgraded.db.selectFrom('usage_ledger').selectAll().where('request_id', '=', 'req_old').executeTakeFirstOrThrow();
+    expect({ ...read, at: Number(read.at), cost_nano_usd: Number(read.cost_nano_usd) }).toEqual({ ...row('req_old'), usage_source: null });
   });
 
   it('should keep a ledger row as written: unknown counts stay NULL, a 64-bit cost stays exact', async () => {

@@ -1,0 +1,146 @@
+import { Redis } from 'ioredis';
+import type { AuthenticateStage } from './access/authenticate-stage.js';
+import type { ApiKeyVerifier } from './access/authenticate.js';
+import { KeyCache } from './access/key-cache.js';
+import { KeyService } from './access/key-service.js';
+import { LastUsedWriter } from './access/last-used-writer.js';
+import { openRevocationChannel, type RevocationChannel } from './access/revocation-channel.js';
+import { createStoredKeyAuthentication } from './access/stored-key-authentication.js';
+import { DatabaseHandle } from './storage/database-handle.js';
+import type { Database } from './storage/open-database.js';
+import { Outbox } from './storage/outbox.js';
+import type { StorageDb } from './storage/schema.js';
+import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
+import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
+import { LedgerWriter, type LedgerCounters } from './usage/ledger-writer.js';
+import { queryUsage, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
+import type { Logger } from './logger.js';
+
+export interface LedgerOptions {
+  /** The durable outbox file rows wait in while the database is away. Default: `<database file>.outbox`, or `./switchyard-outbox.db` with PostgreSQL. */
+  outbox?: string;
+  /** How a stream cut short is billed (README "Interrupted streams"). Default `'estimate'`. */
+  interruptedStreams?: InterruptedStreamPolicy;
+  /** Rows per database write. Default 500. */
+  batchSize?: number;
+  /** How long rows gather before a write, in ms. Default 200. */
+  intervalMs?: number;
+}
+
+export interface PersistenceOptions {
+  /** A SQLite file path, a `postgres://` URL (with a schema), or a database opened with `openDatabase`. */
+  database: string | { url: string; schema?: string } | Database;
+  /** A `redis://` URL or an ioredis client: revocations reach every instance at once. */
+  redis?: string | Redis | undefined;
+  /** Prefix of every Redis key and channel. Default `switchyard:`. */
+  redisPrefix?: string | undefined;
+  /** How long a stored-key lookup is trusted, in ms. Default 5000. */
+  keyCacheTtlMs?: number | undefined;
+  /** The usage ledger; on by default with a database, `false` turns it off. */
+  ledger?: LedgerOptions | false | undefined;
+  price?: PriceUsage | undefined;
+}
+
+/** What the gateway keeps in a database (and shares through Redis): stored keys and the usage ledger. */
+export interface Persistence {
+  readonly database: DatabaseHandle;
+  readonly keys: KeyService;
+  /** The "authenticate" stage over stored keys, beside the keys from the options. */
+  authentication(verifyConfigured: ApiKeyVerifier | undefined): AuthenticateStage;
+  /** The "record" stage writing the ledger; undefined when the ledger is off. */
+  readonly ledger: LedgerStage | undefined;
+  /** The ledger writer's counters: rows written, waiting, failed writes. */
+  ledgerCounters(): LedgerCounters | undefined;
+  usage(query: UsageQuery): Promise<UsageTotals[]>;
+  /** Writes what waits (ledger rows, last-used times), then closes what it opened. */
+  close(): Promise<void>;
+}
+
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** A good key keeps working from the cache this long while the database is unreachable. */
+const KEY_STALE_MS = 3_600_000;
+const LAST_USED_INTERVAL_MS = 30_000;
+
+function defaultOutboxPath(database: PersistenceOptions['database']): string {
+  if (typeof database !== 'string') return 'switchyard-outbox.db';
+  if (database === ':memory:') return ':memory:';
+  return database.startsWith('postgres://') || database.startsWith('postgresql://') ? 'switchyard-outbox.db' : `${database}.outbox`;
+}
+
+export function openPersistence(options: PersistenceOptions, logger: Logger): Persistence {
+  const source = typeof options.database === 'string' ? { url: options.database } : options.database;
+  const database = new DatabaseHandle(source, (error, retryInMs) =>
+    logger.error(
+      { error, ...(retryInMs === undefined ? {} : { retryInMs }) },
+      retryInMs === undefined ? 'switchyard: the database cannot be opened' : 'switchyard: the database cannot be reached yet; retrying',
+    ),
+  );
+  const current = (): StorageDb | undefined => database.current?.db;
+  const ready = async (): Promise<StorageDb> => (await database.ready()).db;
+
+  const cache = new KeyCache({ ttlMs: options.keyCacheTtlMs ?? 5_000, staleMs: KEY_STALE_MS, maxEntries: KEY_CACHE_MAX_ENTRIES });
+  const keys = new KeyService(ready, cache, (event, keyId, name) =>
+    logger.info({ keyId, ...(name === undefined ? {} : { keyName: name }) }, `switchyard: key ${event}`),
+  );
+  const lastUsed = new LastUsedWriter(current, LAST_USED_INTERVAL_MS, (error) => logger.warn({ error }, 'switchyard: could not save keys\' last-used times'));
+
+  const ownsRedis = typeof options.redis === 'string';
+  const redis = typeof options.redis === 'string' ? new Redis(options.redis, { lazyConnect: false }) : options.redis;
+  let channel: Promise<RevocationChannel | undefined> = Promise.resolve(undefined);
+  if (redis !== undefined) {
+    redis.on('error', (error: unknown) => logger.warn({ error }, 'switchyard: Redis error'));
+    channel = openRevocationChannel(redis, options.redisPrefix ?? 'switchyard:', (publicId) => cache.forget(publicId)).then(
+      (opened) => {
+        keys.useRevocationChannel(opened);
+        return opened;
+      },
+      (error: unknown) => {
+        logger.error({ error }, 'switchyard: cannot subscribe to key revocations in Redis; other instances learn of them within the key cache TTL');
+        return undefined;
+      },
+    );
+  }
+
+  let writer: LedgerWriter | undefined;
+  let ledger: LedgerStage | undefined;
+  if (options.ledger !== false) {
+    const ledgerOptions = options.ledger ?? {};
+    writer = new LedgerWriter({
+      db: current,
+      outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database)),
+      ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),
+      ...(ledgerOptions.intervalMs === undefined ? {} : { intervalMs: ledgerOptions.intervalMs }),
+      onError: (error, where) =>
+        logger.warn({ error }, where === 'outbox' ? 'switchyard: cannot write usage rows to the outbox' : 'switchyard: cannot write usage rows to the database; they wait in the outbox'),
+    });
+    ledger = createLedgerStage({
+      writer,
+      ...(ledgerOptions.interruptedStreams === undefined ? {} : { interruptedStreams: ledgerOptions.interruptedStreams }),
+      ...(options.price === undefined ? {} : { price: options.price }),
+      onError: (error) => logger.warn({ error }, 'switchyard: could not estimate the usage of an interrupted stream'),
+    });
+  }
+
+  return {
+    database,
+    keys,
+    authentication: (verifyConfigured) =>
+      createStoredKeyAuthentication({
+        db: current,
+        cache,
+        ...(verifyConfigured === undefined ? {} : { verifyConfigured }),
+        onUsed: (publicId) => lastUsed.used(publicId),
+      }),
+    ledger,
+    ledgerCounters: () => writer?.counters,
+    usage: async (query) => queryUsage(await ready(), query),
+    async close() {
+      await ledger?.settled();
+      await writer?.close();
+      await lastUsed.close();
+      await (await channel)?.close();
+      if (ownsRedis) redis?.disconnect();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import SQLite from 'better-sqlite3';
+
+/** One entry waiting in the outbox: its place in the queue and what was put in. */
+export interface OutboxEntry {
+  seq: number;
+  value: unknown;
+}
+
+/**
+ * A durable local queue (a SQLite file in WAL mode) for rows that must reach the database even
+ * while it is away. `append` returns once the row is committed to the file: a crashed process
+ * loses nothing appended. Rows leave only through `remove`, after they were written elsewhere.
+ * Synchronous on purpose: an append is one small local transaction (microseconds), cheaper than
+ * any asynchronous hand-off.
+ */
+export class Outbox {
+  readonly path: string;
+  readonly #file: SQLite.Database;
+  readonly #insert: SQLite.Statement<[string]>;
+  readonly #insertMany: (values: readonly unknown[]) => void;
+  readonly #select: SQLite.Statement<[number], { seq: number; value: string }>;
+  readonly #delete: SQLite.Statement<[number]>;
+  readonly #count: SQLite.Statement<[], { n: number }>;
+
+  constructor(path: string) {
+    this.path = path;
+    this.#file = new SQLite(path);
+    this.#file.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives a process crash; only a power loss may lose the last ones.
+    this.#file.pragma('synchronous = NORMAL');
+    this.#file.pragma('busy_timeout = 5000');
+    this.#file.exec('CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL)');
+    this.#insert = this.#file.prepare('INSERT INTO outbox (value) VALUES (?)');
+    this.#insertMany = this.#file.transaction((values: readonly unknown[]) => {
+      for (const value of values) this.#insert.run(JSON.stringify(value));
+    });
+    this.#select = this.#file.prepare('SELECT seq, value FROM outbox ORDER BY seq LIMIT ?');
+    this.#delete = this.#file.prepare('DELETE FROM outbox WHERE seq <= ?');
+    this.#count = this.#file.prepare('SELECT count(*) AS n FROM outbox');
+  }
+
+  /** Commits `values` to the file, in one transaction. */
+  append(values: readonly unknown[]): void {
+    if (values.length > 0) this.#insertMany(values);
+  }
+
+  /** The oldest `limit` entries, oldest first. */
+  peek(limit: number): OutboxEntry[] {
+    return this.#select.all(limit).map((row) => ({ seq: row.seq, value: JSON.parse(row.value) as unknown }));
+  }
+
+  /** Removes every entry up to and including `seq` (entries are taken oldest first). */
+  removeThrough(seq: number): void {
+    this.#delete.run(seq);
+  }
+
+  get size(): number {
+    return this.#count.get()?.n ?? 0;
+  }
+
+  close(): void {
+    this.#file.close();
+  }
+}

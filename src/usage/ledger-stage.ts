@@ -1,0 +1,59 @@
+import type { Usage } from '../canonical/index.js';
+import { interruptedUsage, type InterruptedStreamPolicy } from './interrupted-usage.js';
+import { ledgerRowOf, type RowCost } from './ledger-row.js';
+import type { LedgerWriter } from './ledger-writer.js';
+import type { RecordStage, RequestRecord } from './record-stage.js';
+
+/** Prices a row's usage; undefined when a price is unknown (the row stays unpriced). */
+export type PriceUsage = (record: RequestRecord, usage: Usage) => RowCost | undefined;
+
+export interface LedgerStageOptions {
+  writer: LedgerWriter;
+  interruptedStreams?: InterruptedStreamPolicy;
+  price?: PriceUsage;
+  onError?: (error: unknown) => void;
+}
+
+/** The "record" stage that keeps the usage ledger; `settled` waits for rows still being built. */
+export interface LedgerStage extends RecordStage {
+  settled(): Promise<void>;
+}
+
+/**
+ * Writes one ledger row per upstream attempt of each request (none for a request refused before
+ * any provider was called). A stream cut short is billed by the interrupted-stream policy; its
+ * row is built asynchronously (counting its input may load the tokenizer), every other row at once.
+ */
+export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
+  const { writer, price } = options;
+  const policy = options.interruptedStreams ?? 'estimate';
+  const onError = options.onError ?? (() => undefined);
+  const building = new Set<Promise<void>>();
+
+  const write = (record: RequestRecord, usage: Usage | undefined, estimated: boolean) => {
+    const cost = usage === undefined ? undefined : price?.(record, usage);
+    writer.enqueue(ledgerRowOf(record, record.attempts, usage, estimated, cost));
+  };
+
+  return {
+    record(record) {
+      if (record.attempts === 0) return;
+      const { cut } = record;
+      if (cut === undefined) {
+        write(record, record.usage, false);
+        return;
+      }
+      const pending = interruptedUsage(cut, policy)
+        .then(({ usage, estimated }) => write(record, usage, estimated))
+        .catch((error: unknown) => {
+          onError(error);
+          write(record, cut.startUsage, false);
+        })
+        .finally(() => building.delete(pending));
+      building.add(pending);
+    },
+    async settled() {
+      await Promise.all(building);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { Outbox } from '../storage/outbox.js';
+import type { StorageDb, UsageLedgerRow as LedgerRow } from '../storage/schema.js';
+
+export interface LedgerWriterOptions {
+  /** The database to write to; undefined while it is not open (rows wait in the outbox). */
+  db: () => StorageDb | undefined;
+  outbox: Outbox;
+  /** Rows per database insert. Default 500. */
+  batchSize?: number;
+  /** How long rows gather before a write. Default 200 ms. */
+  intervalMs?: number;
+  /** Longest wait between attempts while the database fails. Default 30 s. */
+  maxBackoffMs?: number;
+  onError?: (error: unknown, context: 'outbox' | 'database') => void;
+}
+
+/** What the writer has done since it started, for metrics. */
+export interface LedgerCounters {
+  /** Rows inserted into the database (a row already there counts once, when first written). */
+  written: number;
+  /** Rows in the outbox or about to enter it. */
+  waiting: number;
+  /** Database writes that failed (their rows stayed in the outbox and were retried). */
+  failedWrites: number;
+}
+
+/**
+ * Moves ledger rows off the request path: `enqueue` only buffers; at the end of the tick the
+ * buffer is committed to the durable outbox, and batches go from the outbox to the database.
+ * A row leaves the outbox only after the database took it; inserts ignore a row whose
+ * (request id, attempt) is already there, so a crash between the two never writes one twice.
+ */
+export class LedgerWriter {
+  readonly #db: () => StorageDb | undefined;
+  readonly #outbox: Outbox;
+  readonly #batchSize: number;
+  readonly #intervalMs: number;
+  readonly #maxBackoffMs: number;
+  readonly #onError: NonNullable<LedgerWriterOptions['onError']>;
+  #buffer: LedgerRow[] = [];
+  #bufferScheduled = false;
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  #backoffMs = 0;
+  #inOutbox: number;
+  #written = 0;
+  #failedWrites = 0;
+  #closed = false;
+
+  constructor(options: LedgerWriterOptions) {
+    this.#db = options.db;
+    this.#outbox = options.outbox;
+    this.#batchSize = options.batchSize ?? 500;
+    this.#intervalMs = options.intervalMs ?? 200;
+    this.#maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.#onError = options.onError ?? (() => undefined);
+    // Rows left by a previous run (the database was away, or the process stopped) go first.
+    this.#inOutbox = this.#outbox.size;
+    if (this.#inOutbox > 0) this.#schedule(0);
+  }
+
+  enqueue(row: LedgerRow): void {
+    this.#buffer.push(row);
+    if (this.#bufferScheduled) return;
+    this.#bufferScheduled = true;
+    setImmediate(() => this.#commitBuffer());
+  }
+
+  get counters(): LedgerCounters {
+    return { written: this.#written, waiting: this.#inOutbox + this.#buffer.length, failedWrites: this.#failedWrites };
+  }
+
+  /** Commits the buffer to the outbox. If the outbox itself fails (a full disk), rows stay buffered and are retried. */
+  #commitBuffer(): void {
+    this.#bufferScheduled = false;
+    if (this.#buffer.length === 0) return;
+    if (this.#closed) {
+      this.#onError(new Error(`${this.#buffer.length} usage rows arrived after the ledger was closed and are not kept`), 'outbox');
+      this.#buffer = [];
+      return;
+    }
+    try {
+      this.#outbox.append(this.#buffer);
+    } catch (error) {
+      this.#onError(error, 'outbox');
+      this.#schedule(this.#intervalMs);
+      return;
+    }
+    this.#inOutbox += this.#buffer.length;
+    this.#buffer = [];
+    this.#schedule(this.#backoffMs > 0 ? this.#backoffMs : this.#intervalMs);
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#timer !== undefined || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#drain();
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  /** Writes outbox batches to the database until it is empty or a write fails. */
+  #drain(): Promise<void> {
+    this.#draining ??= this.#drainOnce().finally(() => {
+      this.#draining = undefined;
+    });
+    return this.#draining;
+  }
+
+  async #drainOnce(): Promise<void> {
+    if (this.#buffer.length > 0) this.#commitBuffer();
+    for (;;) {
+      const entries = this.#outbox.peek(this.#batchSize);
+      const last = entries.at(-1);
+      if (last === undefined) {
+        this.#inOutbox = 0;
+        return;
+      }
+      try {
+        const db = this.#db();
+        if (db === undefined) throw new Error('the database is not open yet');
+        const rows = entries.map((entry) => entry.value as LedgerRow);
+        const result = await db
+          .insertInto('usage_ledger')
+          .values(rows)
+          .onConflict((conflict) => conflict.columns(['request_id', 'attempt']).doNothing())
+          .executeTakeFirst();
+        this.#written += Number(result.numInsertedOrUpdatedRows ?? 0n);
+      } catch (error) {
+        this.#failedWrites += 1;
+        this.#backoffMs = Math.min(this.#maxBackoffMs, Math.max(this.#intervalMs, this.#backoffMs * 2));
+        this.#onError(error, 'database');
+        this.#schedule(this.#backoffMs);
+        return;
+      }
+      this.#backoffMs = 0;
+      this.#outbox.removeThrough(last.seq);
+      this.#inOutbox = Math.max(0, this.#inOutbox - entries.length);
+    }
+  }
+
+  /**
+   * Commits what is buffered and writes what it can: resolves once the outbox is empty, or the
+   * database failed (the rows stay in the outbox for the next start).
+   */
+  async flush(): Promise<void> {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    await this.#draining;
+    await this.#drain();
+  }
+
+  /** Flushes, then stops; the outbox file stays, holding whatever could not be written. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#outbox.close();
+  }
+}

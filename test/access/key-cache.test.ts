@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { KeyCache } from '../../src/access/key-cache.js';
+import type { KeyLookup, StoredKey } from '../../src/access/stored-keys.js';
+
+const key = (publicId: string): StoredKey => ({
+  publicId,
+  name: publicId,
+  createdAt: 0,
+  lastUsedAt: undefined,
+  expiresAt: undefined,
+  revokedAt: undefined,
+  models: undefined,
+  budget: undefined,
+});
+const found = (publicId: string): KeyLookup => ({ ok: true, key: key(publicId) });
+
+function clock() {
+  let now = 1_000;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+describe('KeyCache', () => {
+  it('should answer a fresh entry synchronously, without a lookup', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, now: time.now });
+    let lookups = 0;
+    const find = async () => {
+      lookups += 1;
+      return found('a');
+    };
+    expect(await cache.lookup('digest-a', find)).toEqual(found('a'));
+    time.advance(4_999);
+    expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    expect(lookups).toBe(1);
+  });
+
+  it('should look the key up again once the entry is older than the TTL', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, now: time.now });
+    const answers: KeyLookup[] = [found('a'), { ok: false, reason: 'revoked' }];
+    const find = async () => answers.shift() ?? found('never');
+    await cache.lookup('digest-a', find);
+    time.advance(5_000);
+    expect(await cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('should make one lookup for a burst of requests refreshing the same key', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 10, staleMs: 60_000, maxEntries: 10, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    time.advance(10);
+    let lookups = 0;
+    let release: (lookup: KeyLookup) => void = () => undefined;
+    const find = () => {
+      lookups += 1;
+      return new Promise<KeyLookup>((resolve) => (release = resolve));
+    };
+    const burst = [cache.lookup('digest-a', find), cache.lookup('digest-a', find), cache.lookup('digest-a', find)];
+    release(found('a'));
+    expect(await Promise.all(burst)).toEqual([found('a'), found('a'), found('a')]);
+    expect(lookups).toBe(1);
+  });
+
+  it('should keep a good key working from its last answer while the database fails, up to staleMs', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 1_000, staleMs: 10_000, maxEntries: 10, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    const failing = async (): Promise<KeyLookup> => {
+      throw new Error('connection refused');
+    };
+    time.advance(5_000);
+    expect(await cache.lookup('digest-a', failing)).toEqual(found('a'));
+    time.advance(5_000);
+    await expect(cache.lookup('digest-a', failing)).rejects.toThrow('connection refused');
+  });
+
+  it('should not keep a refused key working while the database fails', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 1_000, staleMs: 10_000, maxEntries: 10, now: time.now });
+    await cache.lookup('digest-a', async () => ({ ok: false, reason: 'unknown' }));
+    time.advance(1_000);
+    await expect(cache.lookup('digest-a', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+  });
+
+  it('should forget every answer about a revoked key at once', async () => {
+    const cache = new KeyCache({ ttlMs: 60_000, staleMs: 60_000, maxEntries: 10 });
+    await cache.lookup('digest-a', async () => found('a'));
+    await cache.lookup('digest-b', async () => found('b'));
+    cache.forget('a');
+    expect(cache.size).toBe(1);
+    expect(await cache.lookup('digest-a', async () => ({ ok: false, reason: 'revoked' }))).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('should drop the oldest entry beyond maxEntries', async () => {
+    const cache = new KeyCache({ ttlMs: 60_000, staleMs: 60_000, maxEntries: 2 });
+    for (const id of ['a', 'b', 'c']) await cache.lookup(`digest-${id}`, async () => found(id));
+    expect(cache.size).toBe(2);
+    let looked = false;
+    await cache.lookup('digest-a', async () => {
+      looked = true;
+      return found('a');
+    });
+    expect(looked).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/storage/open-database.js';
+import { Outbox } from '../../src/storage/outbox.js';
+import type { StorageDb, UsageLedgerRow } from '../../src/storage/schema.js';
+import { LedgerWriter } from '../../src/usage/ledger-writer.js';
+import { testDatabase, type TestDatabase } from '../helpers/test-database.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function outboxFile(): string {
+  const file = join(tmpdir(), `switchyard-ledger-outbox-${randomBytes(6).toString('hex')}.db`);
+  cleanups.push(() => {
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
+  });
+  return file;
+}
+
+async function openTestDatabase(engine: 'sqlite' | 'postgres'): Promise<{ store: TestDatabase; database: Database }> {
+  const store = testDatabase(engine);
+  const database = await store.open();
+  cleanups.push(() => store.remove());
+  cleanups.push(() => database.close());
+  return { store, database };
+}
+
+function row(requestId: string, attempt = 1): UsageLedgerRow {
+  return {
+    request_id: requestId,
+    attempt,
+    at: 1_790_000_000_000,
+    key_public_id: 'pub',
+    user_agent: null,
+    protocol: 'chat',
+    model: 'm',
+    provider: 'p',
+    upstream_model: 'u',
+    stream: 0,
+    status: 200,
+    error_code: null,
+    input_tokens: 10,
+    cached_input_tokens: null,
+    cache_write_tokens: null,
+    output_tokens: 5,
+    reasoning_tokens: null,
+    cost_nano_usd: null,
+    price_version: null,
+    latency_ms: 3,
+    first_token_ms: null,
+    billing: 'complete',
+    usage_source: 'reported',
+  };
+}
+
+async function ledgerIds(db: StorageDb): Promise<string[]> {
+  const rows = await db.selectFrom('usage_ledger').select(['request_id', 'attempt']).orderBy('request_id').orderBy('attempt').execute();
+  return rows.map((entry) => `${entry.request_id}#${entry.attempt}`);
+}
+
+describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) => {
+  it('should write enqueued rows in batches and leave the outbox empty', async () => {
+    const { database } = await openTestDatabase(engine);
+    const writer = new LedgerWriter({ db: () => database.db, outbox: new Outbox(outboxFile()), batchSize: 7, intervalMs: 5 });
+    for (let i = 0; i < 30; i += 1) writer.enqueue(row(`req_${String(i).padStart(2, '0')}`));
+    await writer.close();
+    expect(await ledgerIds(database.db)).toHaveLength(30);
+    expect(writer.counters).toEqual({ written: 30, waiting: 0, failedWrites: 0 });
+  });
+
+  it('should write a (request id, attempt) once, however often it is enqueued', async () => {
+    const { database } = await openTestDatabase(engine);
+    const writer = new LedgerWriter({ db: () => database.db, outbox: new Outbox(outboxFile()), intervalMs: 5 });
+    writer.enqueue(row('req_a'));
+    writer.enqueue(row('req_a'));
+    writer.enqueue(row('req_a', 2));
+    await writer.flush();
+    writer.enqueue(row('req_a'));
+    await writer.close();
+    expect(await ledgerIds(database.db)).toEqual(['req_a#1', 'req_a#2']);
+    expect(writer.counters.written).toBe(2);
+  });
+
+  it('should keep rows in the outbox while the database is away and write them all once it is back', async () => {
+    const { database } = await openTestDatabase(engine);
+    let available = false;
+    const errors: string[] = [];
+    const writer = new LedgerWriter({
+      db: () => (available ? database.db : undefined),
+      outbox: new Outbox(outboxFile()),
+      intervalMs: 5,
+      maxBackoffMs: 20,
+      onError: (_error, where) => errors.push(where),
+    });
+    for (let i = 0; i < 10; i += 1) writer.enqueue(row(`req_${i}`));
+    await writer.flush();
+    expect(writer.counters).toMatchObject({ written: 0, waiting: 10 });
+    expect(writer.counters.failedWrites).toBeGreaterThan(0);
+    expect(errors).toContain('database');
+    available = true;
+    await writer.close();
+    expect(await ledgerIds(database.db)).toHaveLength(10);
+    expect(writer.counters.waiting).toBe(0);
+  });
+
+  it('should write what a stopped writer left in the outbox when the next one starts, without duplicates', async () => {
+    const { database } = await openTestDatabase(engine);
+    const file = outboxFile();
+    const first = new LedgerWriter({ db: () => undefined, outbox: new Outbox(file), intervalMs: 5 });
+    first.enqueue(row('req_1'));
+    first.enqueue(row('req_2'));
+    await first.close();
+    // req_1 reached the database before the stop, but its outbox entry was not yet removed.
+    await database.db.insertInto('usage_ledger').values(row('req_1')).execute();
+    const second = new LedgerWriter({ db: () => database.db, outbox: new Outbox(file), intervalMs: 5 });
+    expect(second.counters.waiting).toBe(2);
+    await second.close();
+    expect(await ledgerIds(database.db)).toEqual(['req_1#1', 'req_2#1']);
+  });
+});
