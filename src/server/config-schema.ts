@@ -15,6 +15,8 @@ export interface ServerSettings {
 export interface ServerConfig {
   server: Partial<ServerSettings>;
   gateway: GatewayOptions;
+  /** `database: false` in the file: no stored keys and no ledger (the server otherwise keeps them in `switchyard.db`). */
+  withoutDatabase?: boolean;
 }
 
 const portSchema = z
@@ -40,6 +42,21 @@ export const configFileSchema = z
     models: z.array(modelConfigSchema).min(1).optional(),
     bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes, or a size like '32mb'")]).optional(),
     diagnoseBaseUrl: z.boolean().optional(),
+    database: z.union([z.literal(false), z.string().min(1), z.strictObject({ url: z.string().min(1), schema: z.string().min(1).optional() })]).optional(),
+    redis: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+    redisPrefix: z.string().optional(),
+    keyCacheTtlMs: z.number().int().nonnegative().optional(),
+    ledger: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          outbox: z.string().min(1).optional(),
+          interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
+          batchSize: z.number().int().positive().max(5000).optional(),
+          intervalMs: z.number().int().nonnegative().optional(),
+        }),
+      ])
+      .optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);
@@ -57,11 +74,11 @@ export type ConfigFile = z.output<typeof configFileSchema>;
 
 /** Splits a validated file into server settings and the options object `gateway()` takes. */
 export function splitConfigFile(file: ConfigFile): ServerConfig {
-  const { server = {}, ...options } = file;
+  const { server = {}, database, ...rest } = file;
   const settings: Partial<ServerSettings> = {};
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
-  const gateway: GatewayOptions = options;
-  return { server: settings, gateway };
+  const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
+  return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

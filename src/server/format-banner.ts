@@ -9,6 +9,16 @@ export interface BannerInfo {
   models: readonly string[];
   /** The config file, or undefined for the zero-config start. */
   configPath: string | undefined;
+  /** Where keys and usage are kept (password hidden); undefined without a database. */
+  database?: string | undefined;
+  /** Whether the database opened before the server listened. */
+  databaseReady?: boolean | undefined;
+}
+
+function databaseLine(info: BannerInfo): string {
+  if (info.database === undefined) return '';
+  const state = info.databaseReady === false ? '  (not reachable yet; retrying)' : '';
+  return `  Keys and usage:                         ${info.database}${state}\n`;
 }
 
 const shellSafe = /^[A-Za-z0-9._~+/=:@%-]+$/;
@@ -48,7 +58,7 @@ export function formatBanner(info: BannerInfo): string {
   OpenAI base URL:                        ${info.openAIBaseURL}
   API key:                                ${keyLine(info)}
   Models:                                 ${info.models.join(', ')}
-
+${databaseLine(info)}
 curl:
   curl ${info.openAIBaseURL}/chat/completions \\
     -H ${singleQuoted(`Authorization: Bearer ${key}`)} -H 'Content-Type: application/json' \\

@@ -1,25 +1,15 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
+import { allowOnly, cliOptions, flagError, USAGE } from './cli-flags.js';
+import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
+
+export { USAGE } from './cli-flags.js';
 
 export type CliCommand =
-  | { command: 'serve'; configPath?: string; port?: number; host?: string }
+  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string }
+  | StoreCommand
   | { command: 'help' }
   | { command: 'version' };
-
-export const USAGE = `Usage:
-  switchyard [serve] [--config FILE] [--port PORT] [--host HOST]
-
-  With no --config, serves the built-in mock model plus the providers whose keys are set
-  (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
-  or a development key generated for this run.
-
-Options:
-  -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)
-  -p, --port PORT     port to listen on (default 8787; 0 picks a free one)
-      --host HOST     address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  -h, --help          show this help
-  -v, --version       print the version
-`;
 
 function parsePort(text: string): number {
   const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -29,22 +19,14 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** The flags each command takes; any other flag given is an error. */
+const serveFlags = new Set(['config', 'port', 'host', 'database']);
+
 /** The command `argv` (without node and the script) asks for; a bad flag is a `CONFIG_FLAG_INVALID` error. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: cliOptions });
   } catch (error) {
     throw configError('CONFIG_FLAG_INVALID', `${(error as Error).message}\n\n${USAGE}`, error);
   }
@@ -52,13 +34,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.help || positionals[0] === 'help') return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command = 'serve', ...rest] = positionals;
-  if (command !== 'serve' || rest.length > 0) {
-    throw configError('CONFIG_FLAG_INVALID', `Unknown command '${[command, ...rest].join(' ')}'.\n\n${USAGE}`);
-  }
+  if (command === 'keys' || command === 'usage' || command === 'migrate') return parseStoreFlags(command, rest, values);
+  if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.`);
+  allowOnly(values, serveFlags, 'serve');
   return {
     command: 'serve',
     ...(values.config === undefined ? {} : { configPath: values.config }),
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
     ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values.database === undefined ? {} : { database: values.database }),
   };
 }

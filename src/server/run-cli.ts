@@ -5,6 +5,8 @@ import type { ServerSettings } from './config-schema.js';
 import { formatBanner } from './format-banner.js';
 import { loadConfig } from './load-config.js';
 import { parseCliArgs, USAGE, type CliCommand } from './parse-cli-args.js';
+import { describeDatabase, resolveServerDatabase } from './resolve-database.js';
+import { runStoreCommand } from './store-commands.js';
 import { resolveServerKey } from './resolve-server-key.js';
 import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from './start-server.js';
 import { createZeroConfig } from './zero-config.js';
@@ -51,7 +53,9 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...(command.port === undefined ? {} : { port: command.port }),
     ...(command.host === undefined ? {} : { host: command.host }),
   };
-  const { options, key, source } = resolveServerKey(config.gateway, env);
+  const database = resolveServerDatabase(config, env, command.database);
+  const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };
+  const { options, key, source } = resolveServerKey(withDatabase, env);
   const running = await startServer(options, settings);
   stopOnSignals(running, settings);
   process.stdout.write(
@@ -62,6 +66,8 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
       keySource: source,
       models: (options.models ?? [{ id: 'mock' }]).map((model) => model.id),
       configPath: command.configPath,
+      database: describeDatabase(database),
+      databaseReady: running.databaseReady,
     }),
   );
 }
@@ -72,7 +78,8 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): P
     const command = parseCliArgs(argv);
     if (command.command === 'help') process.stdout.write(USAGE);
     else if (command.command === 'version') process.stdout.write(`${version()}\n`);
-    else await serve(command, env);
+    else if (command.command === 'serve') await serve(command, env);
+    else await runStoreCommand(command, env);
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;
     process.stderr.write(`switchyard: ${error.message}\n`);

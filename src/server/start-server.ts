@@ -17,6 +17,8 @@ export interface RunningServer {
   openAIBaseURL: string;
   /** Requests being answered right now. */
   openRequests(): number;
+  /** Whether the database (if any) was open before the server began listening; undefined without one. */
+  databaseReady: boolean | undefined;
   /**
    * Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then closes the rest;
    * once every connection is closed, the providers' upstream connections are closed too.
@@ -47,6 +49,20 @@ function listen(server: Server, settings: ServerSettings): Promise<Server> {
   });
 }
 
+/** How long the server waits for its database before it listens anyway (and keeps retrying). */
+const DATABASE_WAIT_MS = 5_000;
+
+/** True once open; false when it is still unreachable after a while. A configuration error (a bad schema name) throws. */
+async function waitForDatabase(ready: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DATABASE_WAIT_MS)));
+  try {
+    return await Promise.race([ready.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The standalone server: a bare `node:http` server (no framework on the hot path) with
  * `GET /health` (no key needed) and the gateway at the root, listening on `settings`.
@@ -54,6 +70,7 @@ function listen(server: Server, settings: ServerSettings): Promise<Server> {
  */
 export async function startServer(options: GatewayOptions, settings: ServerSettings = DEFAULT_SERVER_SETTINGS): Promise<RunningServer> {
   const handle = gateway(options);
+  const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
@@ -70,6 +87,7 @@ export async function startServer(options: GatewayOptions, settings: ServerSetti
     root,
     openAIBaseURL: `${root}/v1`,
     openRequests: () => open,
+    databaseReady,
     close: () => {
       const closing = closeGracefully(server, settings.shutdownTimeoutMs);
       return { ...closing, done: closing.done.then(async (result) => (await handle.close(), result)) };

@@ -1,14 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The repository root: where `npm start` runs. */
 export const projectRoot = join(import.meta.dirname, '../..');
 
-/** The environment without provider keys, so a test never reaches a real provider by accident. */
+/**
+ * The environment without provider keys, so a test never reaches a real provider by accident, and
+ * with a database file of its own in the temporary directory (not `switchyard.db` in the repository).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'SWITCHYARD_API_KEY']) delete env[name];
-  return { ...env, ...extra };
+  const database = join(tmpdir(), `switchyard-cli-${randomBytes(6).toString('hex')}.db`);
+  return { ...env, SWITCHYARD_DATABASE: database, ...extra };
 }
 
 export interface Exit {

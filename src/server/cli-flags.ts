@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { configError } from '../canonical/index.js';
+
+export const USAGE = `Usage:
+  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB]
+  switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never] [--json]
+  switchyard keys list [--json]
+  switchyard keys revoke PUBLIC_ID
+  switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
+  switchyard migrate
+
+  With no --config, serves the built-in mock model plus the providers whose keys are set
+  (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
+  or a development key generated for this run; stored keys (switchyard keys create) work too.
+
+  Keys and usage live in the database: --database, else the config file's 'database', else
+  SWITCHYARD_DATABASE, else ./switchyard.db (SQLite). A postgres:// URL shares one database
+  between instances. keys, usage and migrate read the same settings (and --config) as serve.
+
+Options:
+  -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)
+  -p, --port PORT     port to listen on (default 8787; 0 picks a free one)
+      --host HOST     address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+      --database DB   SQLite file or postgres:// URL for keys and usage
+  -h, --help          show this help
+  -v, --version       print the version
+`;
+
+export const flagError = (message: string) => configError('CONFIG_FLAG_INVALID', `${message}\n\n${USAGE}`);
+
+export const cliOptions = {
+  config: { type: 'string', short: 'c' },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  database: { type: 'string' },
+  name: { type: 'string' },
+  models: { type: 'string' },
+  expires: { type: 'string' },
+  budget: { type: 'string' },
+  'budget-period': { type: 'string' },
+  by: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  key: { type: 'string' },
+  model: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export type CliFlags = ReturnType<typeof parseArgs<{ options: typeof cliOptions; allowPositionals: true; strict: true }>>['values'];
+
+/** Refuses flags `command` does not take. */
+export function allowOnly(values: CliFlags, allowed: ReadonlySet<string>, command: string): void {
+  const extra = Object.keys(values).filter((flag) => !allowed.has(flag) && flag !== 'help' && flag !== 'version');
+  if (extra.length > 0) throw flagError(`'${command}' does not take ${extra.map((flag) => `--${flag}`).join(', ')}.`);
+}
+

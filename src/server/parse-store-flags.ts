@@ -1,0 +1,110 @@
+import type { BudgetPeriod } from '../access/stored-keys.js';
+import type { UsageGrouping } from '../usage/usage-queries.js';
+import { allowOnly, flagError, type CliFlags } from './cli-flags.js';
+
+/** Where a store command finds the database: the same settings `serve` reads. */
+export interface StoreFlags {
+  configPath?: string;
+  database?: string;
+}
+
+export type StoreCommand =
+  | {
+      command: 'keys-create';
+      store: StoreFlags;
+      name: string;
+      models?: string[];
+      expiresAt?: number;
+      budget?: { nanoUsd: number; period: BudgetPeriod };
+      json: boolean;
+    }
+  | { command: 'keys-list'; store: StoreFlags; json: boolean }
+  | { command: 'keys-revoke'; store: StoreFlags; publicId: string }
+  | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
+  | { command: 'migrate'; store: StoreFlags };
+
+const storeFlags = ['config', 'database'];
+const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30d`, `12h`, `90m` from now, or a date (`2027-01-31`, UTC midnight) or date-time. */
+export function parseExpiry(text: string, now = Date.now()): number {
+  const duration = /^(\d+)([mhd])$/.exec(text);
+  if (duration) return now + Number(duration[1]) * (durationUnits[duration[2] ?? 'd'] ?? 0);
+  const at = parseDate(text, '--expires');
+  if (at <= now) throw flagError(`--expires must be in the future; got '${text}'.`);
+  return at;
+}
+
+function parseDate(text: string, flag: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text) : Number.NaN;
+  if (Number.isNaN(at)) throw flagError(`${flag} takes a date like 2027-01-31 (or a duration like 30d for --expires); got '${text}'.`);
+  return at;
+}
+
+/** US dollars, e.g. `25` or `0.50`, as nano-USD. */
+function parseBudget(text: string): number {
+  if (!/^\d+(\.\d{1,9})?$/.test(text) || Number(text) <= 0) throw flagError(`--budget takes an amount in US dollars, e.g. --budget 25; got '${text}'.`);
+  const [whole = '0', fraction = ''] = text.split('.');
+  return Number(whole) * 1e9 + Number(fraction.padEnd(9, '0'));
+}
+
+function storeOf(values: CliFlags): StoreFlags {
+  return {
+    ...(values.config === undefined ? {} : { configPath: values.config }),
+    ...(values.database === undefined ? {} : { database: values.database }),
+  };
+}
+
+function parseKeys(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
+  const json = values.json === true;
+  if (action === 'create' && rest.length === 0) {
+    allowOnly(values, new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'json']), 'keys create');
+    const name = values.name?.trim();
+    if (!name) throw flagError("'keys create' needs --name, e.g. --name ci-bot: the key's owner, shown in lists and logs.");
+    const period = values['budget-period'] ?? 'month';
+    if (period !== 'day' && period !== 'month' && period !== 'never') throw flagError(`--budget-period is day, month or never; got '${period}'.`);
+    if (values['budget-period'] !== undefined && values.budget === undefined) throw flagError('--budget-period needs --budget.');
+    const models = values.models?.split(',').map((model) => model.trim()).filter((model) => model !== '');
+    return {
+      command: 'keys-create',
+      store: storeOf(values),
+      name,
+      ...(models === undefined ? {} : { models }),
+      ...(values.expires === undefined ? {} : { expiresAt: parseExpiry(values.expires) }),
+      ...(values.budget === undefined ? {} : { budget: { nanoUsd: parseBudget(values.budget), period } }),
+      json,
+    };
+  }
+  if (action === 'list' && rest.length === 0) {
+    allowOnly(values, new Set([...storeFlags, 'json']), 'keys list');
+    return { command: 'keys-list', store: storeOf(values), json };
+  }
+  if (action === 'revoke' && rest.length === 1) {
+    allowOnly(values, new Set(storeFlags), 'keys revoke');
+    return { command: 'keys-revoke', store: storeOf(values), publicId: rest[0] ?? '' };
+  }
+  throw flagError(action === 'revoke' ? "'keys revoke' takes the key's public id, e.g. switchyard keys revoke AbCd…" : `Unknown command 'keys ${[action, ...rest].join(' ').trim()}'.`);
+}
+
+/** `keys …`, `usage` and `migrate`: the commands that work on the database. */
+export function parseStoreFlags(command: 'keys' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
+  if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
+  if (positionals.length > 0) throw flagError(`Unknown command '${[command, ...positionals].join(' ')}'.`);
+  if (command === 'migrate') {
+    allowOnly(values, new Set(storeFlags), 'migrate');
+    return { command: 'migrate', store: storeOf(values) };
+  }
+  allowOnly(values, new Set([...storeFlags, 'by', 'from', 'to', 'key', 'model', 'json']), 'usage');
+  const by = values.by ?? 'day';
+  if (by !== 'key' && by !== 'model' && by !== 'day') throw flagError(`--by is key, model or day; got '${by}'.`);
+  return {
+    command: 'usage',
+    store: storeOf(values),
+    by,
+    ...(values.from === undefined ? {} : { from: parseDate(values.from, '--from') }),
+    ...(values.to === undefined ? {} : { to: parseDate(values.to, '--to') }),
+    ...(values.key === undefined ? {} : { keyId: values.key }),
+    ...(values.model === undefined ? {} : { model: values.model }),
+    json: values.json === true,
+  };
+}
