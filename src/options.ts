@@ -17,6 +17,10 @@ import type { Database } from './storage/open-database.js';
 import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
+import { configuredPrice, costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
+import { withBudgets } from './limits/budget-stage.js';
+import type { PriceUsage } from './usage/ledger-stage.js';
+import { inputTokenBound } from './usage/input-token-bound.js';
 
 export type { ModelConfig } from './routing/model-config.js';
 
@@ -90,6 +94,14 @@ export const modelConfigSchema = z.strictObject({
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
   hostedTools: z.enum(['refuse', 'omit']).optional(),
+  price: z
+    .strictObject({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      cachedInput: z.number().nonnegative().optional(),
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 const optionsSchema = z.object({
@@ -166,7 +178,9 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   }
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
-  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database), logger);
+  const prices = new Map<string, VersionedPrice>();
+  for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
+  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
 
   return {
     models: table,
@@ -180,7 +194,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
           : requireApiKey
             ? persistence.authentication(verifyKey)
             : { authenticate: () => anyCaller },
-      admit: persistence === undefined ? admitEverything : withModelAllowlist(admitEverything),
+      admit: persistence === undefined ? admitEverything : withModelAllowlist(withKeyBudgets(admitEverything, persistence, prices)),
       call: callModelOnce,
       record: persistence?.ledger ?? recordNothing,
     },
@@ -190,14 +204,39 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   };
 }
 
-function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database']): PersistenceOptions {
+function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database'], prices: ReadonlyMap<string, VersionedPrice>): PersistenceOptions {
+  const price: PriceUsage = (record, usage) => {
+    const known = record.model === undefined ? undefined : prices.get(record.model);
+    const nanoUsd = known === undefined ? undefined : costOf(usage, known.price);
+    return known === undefined || nanoUsd === undefined ? undefined : { nanoUsd, priceVersion: known.version };
+  };
   return {
     database,
     redis: options.redis,
     redisPrefix: options.redisPrefix,
     keyCacheTtlMs: options.keyCacheTtlMs,
     ledger: options.ledger,
+    price,
   };
+}
+
+/** Output allowance reserved for a request that sets no maximum (a budgeted key's request is then held to this much). */
+const DEFAULT_RESERVED_OUTPUT_TOKENS = 32_768;
+
+/** Keys with a budget: each request reserves its largest possible cost at the model's price. */
+function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>): AdmitStage {
+  return withBudgets(inner, {
+    store: persistence.budgets,
+    maxCost: ({ model, request }) => {
+      const known = prices.get(model);
+      return known === undefined ? undefined : maxCostOf(inputTokenBound(request), request.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS, known.price);
+    },
+    cost: (model, usage) => {
+      const known = prices.get(model);
+      return known === undefined ? undefined : costOf(usage, known.price);
+    },
+    spentInLedger: (keyId, since) => persistence.spentInLedger(keyId, since),
+  });
 }
 
 /** Stored keys may name the models they can call: refused before any limit is spent. */

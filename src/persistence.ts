@@ -13,7 +13,9 @@ import type { StorageDb } from './storage/schema.js';
 import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
 import { LedgerWriter, type LedgerCounters } from './usage/ledger-writer.js';
-import { queryUsage, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
+import { queryUsage, spentSince, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
+import { MemoryBudgetStore, type BudgetStore } from './limits/budget-store.js';
+import { RedisBudgetStore } from './limits/redis-budget-store.js';
 import type { Logger } from './logger.js';
 
 export interface LedgerOptions {
@@ -52,6 +54,10 @@ export interface Persistence {
   /** The ledger writer's counters: rows written, waiting, failed writes. */
   ledgerCounters(): LedgerCounters | undefined;
   usage(query: UsageQuery): Promise<UsageTotals[]>;
+  /** Budget counters: in Redis when configured (shared by every instance), else in memory. */
+  readonly budgets: BudgetStore;
+  /** What a key's ledger rows cost since `since` (epoch ms), in nano-USD. */
+  spentInLedger(keyId: string, since: number): Promise<number>;
   /** Writes what waits (ledger rows, last-used times), then closes what it opened. */
   close(): Promise<void>;
 }
@@ -121,9 +127,15 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     });
   }
 
+  const prefix = options.redisPrefix ?? 'switchyard:';
+  const budgets: BudgetStore =
+    redis === undefined ? new MemoryBudgetStore() : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'));
+
   return {
     database,
     keys,
+    budgets,
+    spentInLedger: async (keyId, since) => spentSince(await ready(), keyId, since),
     authentication: (verifyConfigured) =>
       createStoredKeyAuthentication({
         db: current,

@@ -53,7 +53,12 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     // A cached answer may outlive the key's expiry by up to the cache's lifetime; not the check.
     if (key.expiresAt !== undefined && key.expiresAt <= now()) throw refusals.expired();
     onUsed?.(key.publicId);
-    return { keyId: key.publicId, keyName: key.name, ...(key.models === undefined ? {} : { models: key.models }) };
+    return {
+      keyId: key.publicId,
+      keyName: key.name,
+      ...(key.models === undefined ? {} : { models: key.models }),
+      ...(key.budget === undefined ? {} : { budget: key.budget }),
+    };
   };
 
   const storedCaller = (presented: string): Caller | Promise<Caller> => {

@@ -10,4 +10,6 @@ export interface Caller {
   readonly keyName?: string;
   /** The model ids the key may call; every model when absent. */
   readonly models?: readonly string[];
+  /** The key's spend limit, in nano-USD per period (UTC days and months); none when absent. */
+  readonly budget?: { readonly nanoUsd: number; readonly period: 'day' | 'month' | 'never' };
 }

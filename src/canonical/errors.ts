@@ -4,6 +4,8 @@ export type GatewayErrorKind =
   | 'permission'
   | 'not_found'
   | 'rate_limit'
+  /** A spend limit (a key's budget) is used up: not worth retrying until it resets. */
+  | 'quota'
   | 'overloaded'
   | 'upstream'
   | 'timeout'
@@ -30,6 +32,7 @@ const defaultStatus: Record<GatewayErrorKind, number> = {
   permission: 403,
   not_found: 404,
   rate_limit: 429,
+  quota: 429,
   overloaded: 503,
   upstream: 502,
   timeout: 504,

@@ -30,6 +30,7 @@ export type {
 } from './request.js';
 export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
+export type { ModelPrice } from './model-price.js';
 export type { CanonicalResponse, RelayedAnswer } from './response.js';
 export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';
 export { GatewayError } from './errors.js';

@@ -70,7 +70,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     } catch (error) {
       ending = started.fail(res, codec, error, setup.logger);
     }
-    admission?.release(usage);
+    admission?.release(usage, cut);
     record.record({
       requestId,
       caller,

@@ -11,10 +11,21 @@ export interface AdmissionRequest {
   readonly request: CanonicalRequest;
 }
 
+/** What was sent of a stream cut short (the client left, or it failed in-band) before the provider reported usage. */
+export interface CutShort {
+  /** The usage reported as the answer began (Anthropic reports the input count there). */
+  readonly startUsage: Usage | undefined;
+  /** Characters of output sent. */
+  readonly outputChars: number;
+}
+
 /** A request let in. `release` is called exactly once when it ends: success, error or the client leaving. */
 export interface Admission {
-  /** `usage` is what the answer reported (counts unknown stay `undefined`), or undefined when it failed first. */
-  release(usage: Usage | undefined): void;
+  /**
+   * `usage` is what the answer reported (counts unknown stay `undefined`), or undefined when it
+   * failed first or was cut short; `cut` says what was sent of a stream cut short.
+   */
+  release(usage: Usage | undefined, cut?: CutShort): void;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 
 /** One model callers can name. */
@@ -20,4 +21,10 @@ export interface ModelConfig {
    * for clients such as Codex CLI that always send `web_search`.
    */
   hostedTools?: 'refuse' | 'omit';
+  /**
+   * What the model costs, in USD per million tokens: the ledger prices each row with it, and key
+   * budgets need it. Without a price, rows are recorded as unpriced (never as free).
+   * @example price: { input: 2.5, output: 10, cachedInput: 1.25 }
+   */
+  price?: ModelPrice;
 }

@@ -81,3 +81,14 @@ export async function queryUsage(db: StorageDb, query: UsageQuery): Promise<Usag
     unpriced: Number(row.unpriced),
   }));
 }
+
+/** What a key has spent since `since` (epoch ms), in nano-USD: the sum of its priced rows. */
+export async function spentSince(db: StorageDb, keyId: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('usage_ledger')
+    .select(sql<number | string | null>`sum(cost_nano_usd)`.as('spent'))
+    .where('key_public_id', '=', keyId)
+    .where('at', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.spent ?? 0);
+}

@@ -41,7 +41,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     packages: /^(zod|node:.*)$/,
   },
   // Opens the database, the outbox and Redis, and builds the stages that use them.
-  'persistence.ts': { imports: ['canonical', 'access', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
+  'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
     imports: ['canonical', 'access', 'endpoints', 'http', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,

@@ -11,6 +11,7 @@ const openAICodes: Readonly<Record<string, string>> = {
   UNKNOWN_MODEL: 'model_not_found',
   INVALID_API_KEY: 'invalid_api_key',
   RATE_LIMITED: 'rate_limit_exceeded',
+  BUDGET_EXCEEDED: 'insufficient_quota',
 };
 
 /** OpenAI clients know no 529 (Anthropic "overloaded"); it becomes 503. */
@@ -18,8 +19,9 @@ function chatStatus(status: number): number {
   return status === 529 ? 503 : status;
 }
 
-/** The `type` the protocol doc recommends for a status; clients key on the status, not on it. */
-function chatErrorType(status: number): string {
+/** The `type` the protocol doc recommends for a status (OpenAI's own `insufficient_quota` for a spent budget); clients key on the status, not on it. */
+function chatErrorType(status: number, kind: GatewayError['kind']): string {
+  if (kind === 'quota') return 'insufficient_quota';
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 429) return 'rate_limit_error';
@@ -33,7 +35,7 @@ export function encodeChatErrorBody(error: GatewayError): ChatErrorBody {
   return {
     error: {
       message: error.message,
-      type: chatErrorType(chatStatus(error.status)),
+      type: chatErrorType(chatStatus(error.status), error.kind),
       param: error.param ?? null,
       code: openAICodes[error.code] ?? error.code.toLowerCase(),
     },

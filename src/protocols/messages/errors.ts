@@ -8,8 +8,12 @@ export interface MessagesErrorBody {
   request_id: string;
 }
 
-/** Overload is 529 on this wire (the SDKs' OverloadedError); other errors keep their status. */
+/**
+ * Overload is 529 on this wire (the SDKs' OverloadedError); a spent budget is Anthropic's 402
+ * `billing_error` (a 429 would have Claude Code retry for nothing); other errors keep their status.
+ */
 function renderStatus(error: GatewayError): number {
+  if (error.kind === 'quota') return 402;
   return error.kind === 'overloaded' ? 529 : error.status;
 }
 
