@@ -7,6 +7,7 @@ import { sendError, toGatewayError } from './http/send-error.js';
 import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
 import { resolveOptions, type GatewayOptions } from './options.js';
 import type { KeyService } from './access/key-service.js';
+import { createAdminApi } from './admin/admin-api.js';
 import type { UsageQuery, UsageTotals } from './usage/usage-queries.js';
 import type { ProviderAdapter } from './providers/types.js';
 import type { InboundCodec } from './protocols/codec.js';
@@ -91,6 +92,11 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     ['/v1/messages/count_tokens', createCountTokensEndpoint(resolved)],
   ]);
   const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
+  const { persistence } = resolved;
+  const admin =
+    resolved.adminKey === undefined || persistence === undefined
+      ? undefined
+      : createAdminApi({ adminKey: resolved.adminKey, backend: persistence, logger: resolved.logger, errors: chatCodec });
 
   /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
   const inFlight = new Set<Promise<void>>();
@@ -109,6 +115,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   const serve = function switchyard(incoming: IncomingMessage, res: ServerResponse, next?: Next): void {
     const req = incoming as HttpRequest;
     const path = pathOf(req.url);
+    if (admin?.(req, res, path)) return;
     const post = posts.get(path);
     if (post !== undefined) {
       if (req.method === 'POST') settle(req, res, path, post(req, res));
@@ -132,7 +139,6 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       sendGatewayError(req, res, path, new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message }));
     }
   };
-  const { persistence } = resolved;
   let closing: Promise<void> | undefined;
   return Object.assign(serve, {
     close() {

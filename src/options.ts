@@ -61,6 +61,11 @@ export interface GatewayOptions {
   keyCacheTtlMs?: number;
   /** The usage ledger's settings; `false` turns it off. On by default with a `database`. */
   ledger?: LedgerOptions | false;
+  /**
+   * Turns on the admin API (`/admin/keys`, `/admin/usage`, `/admin/ledger`) guarded by this key,
+   * which is not a gateway key. Needs a `database`; at least 16 characters.
+   */
+  adminKey?: string;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -70,6 +75,7 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   adapters: readonly ProviderAdapter[];
   /** Stored keys and the ledger, with a `database`. */
   persistence: Persistence | undefined;
+  adminKey: string | undefined;
 }
 
 const capabilitiesSchema = z
@@ -127,6 +133,7 @@ const optionsSchema = z.object({
   redis: z.union([z.string().regex(/^rediss?:\/\//, 'a redis:// URL'), z.custom<object>((value) => typeof value === 'object' && value !== null, 'an ioredis client')]).optional(),
   redisPrefix: z.string().optional(),
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
+  adminKey: z.string().optional(),
   ledger: z
     .union([
       z.literal(false),
@@ -178,6 +185,12 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   }
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
+  if (options.adminKey !== undefined && options.database === undefined) {
+    throw configError('CONFIG_ADMIN_NEEDS_DATABASE', 'adminKey turns on the admin API, which manages stored keys: give a database too.');
+  }
+  if (options.adminKey !== undefined && options.adminKey.length < 16) {
+    throw configError('CONFIG_ADMIN_KEY_WEAK', 'adminKey must be at least 16 characters: it can create keys. Generate one with: openssl rand -hex 24');
+  }
   const prices = new Map<string, VersionedPrice>();
   for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
@@ -201,6 +214,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     adapters: [...new Set(Object.values(providers))],
     persistence,
+    adminKey: options.adminKey,
   };
 }
 

@@ -46,6 +46,7 @@ export const configFileSchema = z
     redis: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
     redisPrefix: z.string().optional(),
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
+    adminKey: z.string().min(1).optional(),
     ledger: z
       .union([
         z.literal(false),

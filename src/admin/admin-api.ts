@@ -1,0 +1,133 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { GatewayError } from '../canonical/index.js';
+import type { KeyService } from '../access/key-service.js';
+import type { BudgetPeriod, NewKey } from '../access/stored-keys.js';
+import { createJsonBodyReader } from '../http/read-json-body.js';
+import { createRequestId } from '../http/request-id.js';
+import { sendError, toGatewayError } from '../http/send-error.js';
+import { sendJson } from '../http/send-json.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
+import type { Logger } from '../logger.js';
+import type { InboundCodec } from '../protocols/codec.js';
+import type { LedgerCounters } from '../usage/ledger-writer.js';
+import type { UsageGrouping, UsageQuery, UsageTotals } from '../usage/usage-queries.js';
+
+/** What the admin API works on: the gateway's stored keys and ledger. */
+export interface AdminBackend {
+  keys: KeyService;
+  usage(query: UsageQuery): Promise<UsageTotals[]>;
+  ledgerCounters(): LedgerCounters | undefined;
+}
+
+export interface AdminApiOptions {
+  /** The key that guards the admin API (not a gateway key). */
+  adminKey: string;
+  backend: AdminBackend;
+  logger: Logger;
+  /** How errors are shaped: the OpenAI codec, `{ error: { message, type, code } }`. */
+  errors: InboundCodec;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+const invalid = (message: string, param?: string) => new GatewayError({ kind: 'invalid_request', code: 'ADMIN_REQUEST_INVALID', message, ...(param ? { param } : {}) });
+
+function readNewKey(body: unknown): NewKey {
+  if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "name": "…" }.');
+  const { name, models, expires_at: expiresAt, budget } = body as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') throw invalid("'name' is required: who the key is for.", 'name');
+  if (models !== undefined && (!Array.isArray(models) || !models.every((model) => typeof model === 'string'))) throw invalid("'models' must be an array of model ids.", 'models');
+  if (expiresAt !== undefined && (typeof expiresAt !== 'number' || expiresAt <= Date.now())) throw invalid("'expires_at' must be a future time in epoch milliseconds.", 'expires_at');
+  let parsedBudget: NewKey['budget'];
+  if (budget !== undefined) {
+    const { usd, period = 'month' } = (budget ?? {}) as { usd?: unknown; period?: unknown };
+    if (typeof usd !== 'number' || !(usd > 0)) throw invalid("'budget.usd' must be a positive amount in US dollars.", 'budget.usd');
+    if (period !== 'day' && period !== 'month' && period !== 'never') throw invalid("'budget.period' is day, month or never.", 'budget.period');
+    parsedBudget = { nanoUsd: Math.round(usd * 1e9), period: period as BudgetPeriod };
+  }
+  return {
+    name: name.trim(),
+    ...(models === undefined ? {} : { models: models as string[] }),
+    ...(expiresAt === undefined ? {} : { expiresAt: expiresAt as number }),
+    ...(parsedBudget === undefined ? {} : { budget: parsedBudget }),
+  };
+}
+
+function readUsageQuery(search: URLSearchParams): UsageQuery {
+  const by = search.get('by') ?? 'day';
+  if (by !== 'key' && by !== 'model' && by !== 'day') throw invalid("'by' is key, model or day.", 'by');
+  const time = (name: string) => {
+    const text = search.get(name);
+    if (text === null) return undefined;
+    const at = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+    if (Number.isNaN(at)) throw invalid(`'${name}' is a date (2026-11-01) or epoch milliseconds.`, name);
+    return at;
+  };
+  const since = time('from');
+  const until = time('to');
+  const key = search.get('key');
+  const model = search.get('model');
+  return {
+    groupBy: by as UsageGrouping,
+    ...(since === undefined ? {} : { from: since }),
+    ...(until === undefined ? {} : { to: until }),
+    ...(key === null ? {} : { keyId: key }),
+    ...(model === null ? {} : { model }),
+  };
+}
+
+/**
+ * The admin HTTP API, under `/admin/` where the gateway is mounted, guarded by the admin key:
+ * `POST /admin/keys`, `GET /admin/keys`, `DELETE /admin/keys/{public id}`, `GET /admin/usage`,
+ * `GET /admin/ledger`. Returns false for paths it does not own.
+ */
+export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res: HttpResponse, path: string) => boolean {
+  const expected = digest(options.adminKey);
+  const readBody = createJsonBodyReader(64 * 1024);
+  const { backend } = options;
+
+  const authorize = (req: HttpRequest) => {
+    const header = req.headers.authorization ?? '';
+    const presented = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
+    if (presented === '' || !timingSafeEqual(digest(presented), expected)) {
+      throw new GatewayError({ kind: 'authentication', code: 'INVALID_ADMIN_KEY', message: "The admin API needs 'Authorization: Bearer <admin key>' (the adminKey option; gateway keys are not accepted)." });
+    }
+  };
+
+  const route = async (req: HttpRequest, res: HttpResponse, path: string, requestId: string) => {
+    authorize(req);
+    const method = req.method ?? 'GET';
+    if (path === '/admin/keys' && method === 'POST') {
+      const { key, stored } = await backend.keys.create(readNewKey(await readBody(req)));
+      sendJson(res, 201, { key, ...stored }, requestId);
+    } else if (path === '/admin/keys' && method === 'GET') {
+      const spend = new Map((await backend.usage({ groupBy: 'key' })).map((totals) => [totals.group, totals]));
+      const keys = await backend.keys.list();
+      sendJson(res, 200, { data: keys.map((key) => ({ ...key, usage: spend.get(key.publicId) ?? null })) }, requestId);
+    } else if (path.startsWith('/admin/keys/') && method === 'DELETE') {
+      const publicId = decodeURIComponent(path.slice('/admin/keys/'.length));
+      if (!(await backend.keys.revoke(publicId))) {
+        throw new GatewayError({ kind: 'not_found', code: 'KEY_NOT_FOUND', message: `No active stored key has the public id '${publicId}'.` });
+      }
+      sendJson(res, 200, { publicId, revoked: true }, requestId);
+    } else if (path === '/admin/usage' && method === 'GET') {
+      const search = new URL(req.url ?? '/', 'http://gateway').searchParams;
+      sendJson(res, 200, { data: await backend.usage(readUsageQuery(search)) }, requestId);
+    } else if (path === '/admin/ledger' && method === 'GET') {
+      sendJson(res, 200, backend.ledgerCounters() ?? { written: 0, waiting: 0, failedWrites: 0, enabled: false }, requestId);
+    } else {
+      throw new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}. The admin API has /admin/keys, /admin/keys/{id}, /admin/usage and /admin/ledger.` });
+    }
+  };
+
+  return (req, res, path) => {
+    if (path !== '/admin' && !path.startsWith('/admin/')) return false;
+    const requestId = createRequestId();
+    route(req, res, path, requestId).catch((error: unknown) => {
+      const gatewayError = toGatewayError(error, options.logger, requestId);
+      if (res.headersSent) res.end();
+      else sendError(res, options.errors, gatewayError, requestId);
+    });
+    return true;
+  };
+}
