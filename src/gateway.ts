@@ -8,6 +8,8 @@ import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
 import { resolveOptions, type GatewayOptions } from './options.js';
 import type { KeyService } from './access/key-service.js';
 import { createAdminApi } from './admin/admin-api.js';
+import { createTokenEndpoint } from './admin/token-endpoint.js';
+import { createCors } from './http/cors.js';
 import type { UsageQuery, UsageTotals } from './usage/usage-queries.js';
 import type { ProviderAdapter } from './providers/types.js';
 import type { InboundCodec } from './protocols/codec.js';
@@ -93,6 +95,10 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   ]);
   const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
   const { persistence } = resolved;
+  if (persistence !== undefined) {
+    posts.set('/v1/tokens', createTokenEndpoint(resolved.stages.authenticate, persistence.tokens, resolved.logger, chatCodec));
+  }
+  const cors = resolved.allowedOrigins.length === 0 ? undefined : createCors(resolved.allowedOrigins);
   const admin =
     resolved.adminKey === undefined || persistence === undefined
       ? undefined
@@ -115,6 +121,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   const serve = function switchyard(incoming: IncomingMessage, res: ServerResponse, next?: Next): void {
     const req = incoming as HttpRequest;
     const path = pathOf(req.url);
+    if (cors?.(req, res)) return;
     if (admin?.(req, res, path)) return;
     const post = posts.get(path);
     if (post !== undefined) {

@@ -66,6 +66,11 @@ export interface GatewayOptions {
    * which is not a gateway key. Needs a `database`; at least 16 characters.
    */
   adminKey?: string;
+  /**
+   * Origins whose browser pages may call the gateway (with a browser token from `POST /v1/tokens`),
+   * e.g. `['https://app.example.com']`; `['*']` allows any. Default: none (no CORS headers).
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -76,6 +81,7 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   /** Stored keys and the ledger, with a `database`. */
   persistence: Persistence | undefined;
   adminKey: string | undefined;
+  allowedOrigins: readonly string[];
 }
 
 const capabilitiesSchema = z
@@ -134,6 +140,7 @@ const optionsSchema = z.object({
   redisPrefix: z.string().optional(),
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
+  allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: z
     .union([
       z.literal(false),
@@ -215,6 +222,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     adapters: [...new Set(Object.values(providers))],
     persistence,
     adminKey: options.adminKey,
+    allowedOrigins: options.allowedOrigins ?? [],
   };
 }
 
@@ -250,6 +258,7 @@ function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: Rea
       return known === undefined ? undefined : costOf(usage, known.price);
     },
     spentInLedger: (keyId, since) => persistence.spentInLedger(keyId, since),
+    spentByToken: (tokenId) => persistence.spentByToken(tokenId),
   });
 }
 

@@ -6,6 +6,8 @@ import { KeyService } from './access/key-service.js';
 import { LastUsedWriter } from './access/last-used-writer.js';
 import { openRevocationChannel, type RevocationChannel } from './access/revocation-channel.js';
 import { createStoredKeyAuthentication } from './access/stored-key-authentication.js';
+import { sharedSecret } from './access/shared-secret.js';
+import { TokenService } from './access/token-service.js';
 import { DatabaseHandle } from './storage/database-handle.js';
 import type { Database } from './storage/open-database.js';
 import { Outbox } from './storage/outbox.js';
@@ -13,7 +15,7 @@ import type { StorageDb } from './storage/schema.js';
 import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
 import { LedgerWriter, type LedgerCounters } from './usage/ledger-writer.js';
-import { queryUsage, spentSince, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
+import { queryUsage, spentByToken, spentSince, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
 import { MemoryBudgetStore, type BudgetStore } from './limits/budget-store.js';
 import { RedisBudgetStore } from './limits/redis-budget-store.js';
 import type { Logger } from './logger.js';
@@ -47,6 +49,8 @@ export interface PersistenceOptions {
 export interface Persistence {
   readonly database: DatabaseHandle;
   readonly keys: KeyService;
+  /** Mints browser tokens (`POST /v1/tokens`). */
+  readonly tokens: TokenService;
   /** The "authenticate" stage over stored keys, beside the keys from the options. */
   authentication(verifyConfigured: ApiKeyVerifier | undefined): AuthenticateStage;
   /** The "record" stage writing the ledger; undefined when the ledger is off. */
@@ -58,6 +62,7 @@ export interface Persistence {
   readonly budgets: BudgetStore;
   /** What a key's ledger rows cost since `since` (epoch ms), in nano-USD. */
   spentInLedger(keyId: string, since: number): Promise<number>;
+  spentByToken(tokenId: string): Promise<number>;
   /** Writes what waits (ledger rows, last-used times), then closes what it opened. */
   close(): Promise<void>;
 }
@@ -83,6 +88,11 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
   );
   const current = (): StorageDb | undefined => database.current?.db;
   const ready = async (): Promise<StorageDb> => (await database.ready()).db;
+  const openNow = (): StorageDb => {
+    const db = current();
+    if (db === undefined) throw new Error('the database is not open yet');
+    return db;
+  };
 
   const cache = new KeyCache({ ttlMs: options.keyCacheTtlMs ?? 5_000, staleMs: KEY_STALE_MS, maxEntries: KEY_CACHE_MAX_ENTRIES });
   const keys = new KeyService(ready, cache, (event, keyId, name) =>
@@ -127,6 +137,24 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     });
   }
 
+  let secret: Buffer | undefined;
+  let loadingSecret: Promise<Buffer> | undefined;
+  const tokenSecret = (): Buffer | Promise<Buffer> =>
+    secret ??
+    (loadingSecret ??= Promise.resolve(current())
+      .then((db) => {
+        // Fails at once while the database is away, rather than holding the request.
+        if (db === undefined) throw new Error('the database is not open yet');
+        return sharedSecret(db, 'browser-token-signing');
+      })
+      .then(
+        (loaded) => (secret = loaded),
+        (error: unknown) => {
+          loadingSecret = undefined;
+          throw error;
+        },
+      ));
+
   const prefix = options.redisPrefix ?? 'switchyard:';
   const budgets: BudgetStore =
     redis === undefined ? new MemoryBudgetStore() : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'));
@@ -135,13 +163,17 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     database,
     keys,
     budgets,
-    spentInLedger: async (keyId, since) => spentSince(await ready(), keyId, since),
+    tokens: new TokenService(tokenSecret),
+    // Fail at once while the database is away (the request gets a 503), rather than hold the request.
+    spentInLedger: async (keyId, since) => spentSince(openNow(), keyId, since),
+    spentByToken: async (tokenId) => spentByToken(openNow(), tokenId),
     authentication: (verifyConfigured) =>
       createStoredKeyAuthentication({
         db: current,
         cache,
         ...(verifyConfigured === undefined ? {} : { verifyConfigured }),
         onUsed: (publicId) => lastUsed.used(publicId),
+        tokenSecret,
       }),
     ledger,
     ledgerCounters: () => writer?.counters,

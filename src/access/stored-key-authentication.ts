@@ -6,7 +6,8 @@ import { anyCaller } from './authenticate-stage.js';
 import { authError, invalidKey, requirePresentedKey, type ApiKeyVerifier } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
 import { parseKey } from './key-format.js';
-import { findParsedKey, type KeyLookup, type StoredKey } from './stored-keys.js';
+import { findKeyById, findParsedKey, type KeyLookup, type StoredKey } from './stored-keys.js';
+import { TOKEN_PREFIX, verifyToken, type TokenClaims } from './browser-tokens.js';
 
 export interface StoredKeyAuthenticationOptions {
   /** The key store; undefined while it is not open (only cached keys work then). */
@@ -16,6 +17,8 @@ export interface StoredKeyAuthenticationOptions {
   verifyConfigured?: ApiKeyVerifier;
   /** Told of every accepted stored key (for its "last used" time); must not block. */
   onUsed?: (publicId: string) => void;
+  /** The key browser tokens are signed with: synchronous once loaded. */
+  tokenSecret: () => Buffer | Promise<Buffer>;
   now?: () => number;
 }
 
@@ -61,7 +64,54 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     };
   };
 
+  const lookupById = (publicId: string) =>
+    cache.lookup(`id:${publicId}`, async () => {
+      const store = db();
+      if (store === undefined) throw new Error('the key store is not open yet');
+      return findKeyById(store, publicId, now());
+    });
+
+  /** A browser token's caller: its parent key's, narrowed to the token's models, with the token's id and cap. */
+  const tokenCallerOf = (claims: TokenClaims, parent: KeyLookup): Caller => {
+    const caller = callerOf(parent);
+    const models = claims.models === undefined ? caller.models : claims.models.filter((model) => caller.models?.includes(model) ?? true);
+    return {
+      ...caller,
+      ...(models === undefined ? {} : { models }),
+      token: { id: claims.id, expiresAt: claims.expiresAt, ...(claims.spendCapNanoUsd === undefined ? {} : { spendCapNanoUsd: claims.spendCapNanoUsd }) },
+    };
+  };
+
+  const tokenCallerWith = (secret: Buffer, presented: string): Caller | Promise<Caller> => {
+    const check = verifyToken(secret, presented, now());
+    if (!check.ok) {
+      throw check.reason === 'expired'
+        ? authError('TOKEN_EXPIRED', 'The browser token has expired. Ask your server for a new one.')
+        : invalidKey();
+    }
+    const parent = lookupById(check.claims.parent);
+    if (!(parent instanceof Promise)) return tokenCallerOf(check.claims, parent);
+    return parent.then(
+      (lookup) => tokenCallerOf(check.claims, lookup),
+      (error: unknown) => {
+        throw keyStoreUnavailable(error);
+      },
+    );
+  };
+
+  const tokenCaller = (presented: string): Caller | Promise<Caller> => {
+    const secret = options.tokenSecret();
+    if (!(secret instanceof Promise)) return tokenCallerWith(secret, presented);
+    return secret.then(
+      (loaded) => tokenCallerWith(loaded, presented),
+      (error: unknown) => {
+        throw keyStoreUnavailable(error);
+      },
+    );
+  };
+
   const storedCaller = (presented: string): Caller | Promise<Caller> => {
+    if (presented.startsWith(TOKEN_PREFIX)) return tokenCaller(presented);
     const parsed = parseKey(presented);
     if (!parsed.ok) throw refusals[parsed.reason]();
     const lookup = cache.lookup(parsed.secretHash, async () => {

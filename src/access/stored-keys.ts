@@ -93,3 +93,13 @@ export async function revokeKey(db: StorageDb, publicId: string, now = Date.now(
   const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('public_id', '=', publicId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** The stored key with this public id, and whether it may be used at `now` (a browser token's parent). */
+export async function findKeyById(db: StorageDb, publicId: string, now = Date.now()): Promise<KeyLookup> {
+  const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  if (row === undefined) return { ok: false, reason: 'unknown' };
+  const key = storedKeyOf(row);
+  if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
+  if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, key };
+}

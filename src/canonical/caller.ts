@@ -12,4 +12,6 @@ export interface Caller {
   readonly models?: readonly string[];
   /** The key's spend limit, in nano-USD per period (UTC days and months); none when absent. */
   readonly budget?: { readonly nanoUsd: number; readonly period: 'day' | 'month' | 'never' };
+  /** Set when the caller holds a browser token (`keyId` is then its parent key's). */
+  readonly token?: { readonly id: string; readonly expiresAt: number; readonly spendCapNanoUsd?: number };
 }

@@ -11,6 +11,8 @@ export interface BudgetStageOptions {
   cost(model: string, usage: Usage): number | undefined;
   /** What the ledger holds for the key since `since` (nano-USD). */
   spentInLedger(keyId: string, since: number): Promise<number>;
+  /** What the ledger holds for a browser token (nano-USD). */
+  spentByToken(tokenId: string): Promise<number>;
   now?: () => number;
 }
 
@@ -27,6 +29,26 @@ function budgetExceeded(caller: Caller, limit: number, spent: number, resetsAt: 
     message: `The key ${caller.keyId ?? ''} has used ${dollars(spent)} of its ${dollars(limit)} budget, and this request could cost more than is left. ${when}`,
     ...(resetsAt === undefined ? {} : { retryAfter: Math.max(1, Math.ceil((resetsAt - now) / 1000)) }),
     retryable: false,
+  });
+}
+
+function tokenCapReached(tokenId: string, cap: number, spent: number): GatewayError {
+  return new GatewayError({
+    kind: 'quota',
+    code: 'BUDGET_EXCEEDED',
+    message: `The browser token ${tokenId} has used ${dollars(spent)} of its ${dollars(cap)} spend cap, and this request could cost more than is left. Ask your server for a new token.`,
+    retryable: false,
+  });
+}
+
+/** The counters (Redis) or the ledger they start from cannot be reached: the budget cannot be checked, so nothing is spent. */
+function budgetUnavailable(cause: unknown): GatewayError {
+  return new GatewayError({
+    kind: 'overloaded',
+    code: 'BUDGET_UNAVAILABLE',
+    message: "The gateway cannot check this key's budget right now (its store is unreachable). Retry shortly.",
+    retryAfter: 1,
+    cause,
   });
 }
 
@@ -47,37 +69,65 @@ function unpricedModel(caller: Caller, model: string): GatewayError {
  */
 export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): AdmitStage {
   const now = options.now ?? Date.now;
+
+  /** The counters a caller's request is held to: its key's budget, and its browser token's cap. */
+  const limitsOf = (caller: Caller, at: number): Array<{ account: BudgetAccount; refuse: (spent: number) => GatewayError }> => {
+    const limits: Array<{ account: BudgetAccount; refuse: (spent: number) => GatewayError }> = [];
+    const { keyId, budget, token } = caller;
+    if (keyId === undefined) return limits;
+    if (budget !== undefined) {
+      const window = budgetWindowOf(budget.period, at);
+      limits.push({
+        account: { keyId, periodStart: window.start, periodEnd: window.resetsAt, limitNanoUsd: budget.nanoUsd, spentInLedger: () => options.spentInLedger(keyId, window.start) },
+        refuse: (spent) => budgetExceeded(caller, budget.nanoUsd, spent, window.resetsAt, at),
+      });
+    }
+    if (token?.spendCapNanoUsd !== undefined) {
+      const cap = token.spendCapNanoUsd;
+      limits.push({
+        account: { keyId: `token:${token.id}`, periodStart: 0, periodEnd: token.expiresAt, limitNanoUsd: cap, spentInLedger: () => options.spentByToken(token.id) },
+        refuse: (spent) => tokenCapReached(token.id, cap, spent),
+      });
+    }
+    return limits;
+  };
+
   return {
     async admit(request) {
       const { caller } = request;
-      const budget = caller.budget;
-      if (budget === undefined || caller.keyId === undefined) return inner.admit(request);
-      const keyId = caller.keyId;
+      const at = now();
+      const limits = limitsOf(caller, at);
+      if (limits.length === 0) return inner.admit(request);
       const largest = options.maxCost(request);
       if (largest === undefined) throw unpricedModel(caller, request.model);
       const reserved: number = largest;
-      const at = now();
-      const window = budgetWindowOf(budget.period, at);
-      const account: BudgetAccount = {
-        keyId,
-        periodStart: window.start,
-        periodEnd: window.resetsAt,
-        limitNanoUsd: budget.nanoUsd,
-        spentInLedger: () => options.spentInLedger(keyId, window.start),
+      const held: BudgetAccount[] = [];
+      const releaseHeld = () => {
+        for (const account of held) options.store.settle(account, reserved, 0);
       };
-      const reservation = await options.store.reserve(account, reserved);
-      if (!reservation.ok) throw budgetExceeded(caller, budget.nanoUsd, reservation.spentNanoUsd, window.resetsAt, at);
+      for (const { account, refuse } of limits) {
+        const reservation = await options.store.reserve(account, reserved).catch((error: unknown) => {
+          releaseHeld();
+          throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
+        });
+        if (!reservation.ok) {
+          releaseHeld();
+          throw refuse(reservation.spentNanoUsd);
+        }
+        held.push(account);
+      }
       let admitted: Admission;
       try {
         admitted = await inner.admit(request);
       } catch (error) {
-        options.store.settle(account, reserved, 0);
+        releaseHeld();
         throw error;
       }
       return {
         release(usage, cut) {
           admitted.release(usage, cut);
-          options.store.settle(account, reserved, actualCost(usage, cut));
+          const actual = actualCost(usage, cut);
+          for (const account of held) options.store.settle(account, reserved, actual);
         },
       };
 

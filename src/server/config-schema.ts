@@ -47,6 +47,7 @@ export const configFileSchema = z
     redisPrefix: z.string().optional(),
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
+    allowedOrigins: z.array(z.string().min(1)).optional(),
     ledger: z
       .union([
         z.literal(false),

@@ -49,9 +49,12 @@ function sqliteDialect(path: string): SqliteDialect {
 }
 
 function postgresDialect(url: string, schema: string | undefined): PostgresDialect {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Bounded waits: a database that vanishes without closing its connections fails a query instead of hanging it.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, query_timeout: 30_000 });
+  // An idle connection dropped by the server (a restart, a network cut) is removed by the pool; not a crash.
+  pool.on('error', () => undefined);
   // Every connection works in the schema; the schema is made before the first query needs it.
-  if (schema !== undefined) pool.on('connect', (client) => void client.query(`SET search_path TO "${schema}"`));
+  if (schema !== undefined) pool.on('connect', (client) => void client.query(`SET search_path TO "${schema}"`).catch(() => undefined));
   return new PostgresDialect({ pool });
 }
 

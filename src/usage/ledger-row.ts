@@ -45,5 +45,6 @@ export function ledgerRowOf(record: RequestRecord, attempt: number, usage: Usage
     first_token_ms: record.firstOutputMs ?? null,
     billing: billingStatusOf(record),
     usage_source: usage === undefined ? null : usageEstimated ? 'estimated' : 'reported',
+    token_id: record.caller?.token?.id ?? null,
   };
 }

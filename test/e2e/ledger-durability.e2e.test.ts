@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenDatabaseOptions } from '../../src/storage/open-database.js';
+import { DATABASE_URL } from '../helpers/test-database.js';
+import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
+import { cleanEnv, readBanner, spawnCli } from '../server/spawn-cli.js';
+
+const ADMIN_KEY = 'admin-durability-0123456789';
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempFile(name: string): string {
+  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
+  cleanups.push(() => {
+    for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}.outbox`, `${file}.outbox-wal`, `${file}.outbox-shm`]) rmSync(path, { force: true });
+  });
+  return file;
+}
+
+async function ledgerRequestIds(database: OpenDatabaseOptions): Promise<string[]> {
+  const direct = await openDatabase({ ...database, migrate: false });
+  try {
+    const rows = await direct.db.selectFrom('usage_ledger').select('request_id').execute();
+    return rows.map((row) => row.request_id);
+  } finally {
+    await direct.close();
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('the ledger when PostgreSQL goes away', () => {
+  it('should keep serving, hold rows in the outbox, and write every one once the database is back', async () => {
+    const relay = await startTcpRelay('127.0.0.1', Number(new URL(DATABASE_URL).port || 5432));
+    cleanups.push(() => relay.close());
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const viaRelay = new URL(DATABASE_URL);
+    viaRelay.port = String(relay.port);
+    cleanups.push(async () => {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    });
+    const running: RunningGateway = await startGateway({
+      database: { url: viaRelay.toString(), schema },
+      adminKey: ADMIN_KEY,
+      keyCacheTtlMs: 600_000,
+      ledger: { outbox: tempFile('outbox'), intervalMs: 5 },
+    });
+    cleanups.push(() => running.gateway.close());
+    cleanups.push(() => running.close());
+    await running.gateway.ready();
+    const { key } = await running.gateway.keys!.create({ name: 'through an outage' });
+    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const acknowledged: string[] = [];
+    const ask = async () => {
+      const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+      acknowledged.push(answer._request_id ?? '');
+    };
+    const direct = { url: DATABASE_URL, schema };
+
+    for (let i = 0; i < 10; i += 1) await ask();
+    await waitFor(async () => (await ledgerRequestIds(direct)).length === 10, 'the first rows');
+
+    await relay.cut();
+    // Every request is still answered while the database is unreachable.
+    for (let i = 0; i < 30; i += 1) await ask();
+    const during = (await (await fetch(`${running.root}/admin/ledger`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json()) as { waiting: number; failedWrites: number };
+    expect(during.waiting).toBeGreaterThan(0);
+    expect((await ledgerRequestIds(direct)).length).toBe(10);
+
+    await relay.restore();
+    await waitFor(async () => (await ledgerRequestIds(direct)).length === 40, 'the rows held in the outbox');
+    const ids = await ledgerRequestIds(direct);
+    expect(new Set(ids).size).toBe(40);
+    expect([...ids].sort()).toEqual([...acknowledged].sort());
+  });
+});
+
+describe('the ledger when the server is killed', () => {
+  it('should write, after a restart, every row of every answered request, none twice', async () => {
+    const database = tempFile('killed');
+    const env = cleanEnv({ SWITCHYARD_DATABASE: database, SWITCHYARD_API_KEY: 'sk-dev-killed' });
+    const first = spawnCli(['--port', '0'], env);
+    cleanups.push(() => first.stop(2_000));
+    const banner = await readBanner(first);
+    const openai = new OpenAI({ apiKey: banner.key, baseURL: banner.openAIBaseURL, maxRetries: 0 });
+    const acknowledged: string[] = [];
+    let killed = false;
+    // Requests keep coming, four at a time, when the process is killed.
+    const load = async () => {
+      while (!killed) {
+        const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }).catch(() => undefined);
+        if (answer !== undefined) acknowledged.push(answer._request_id ?? '');
+      }
+    };
+    const loaders = Array.from({ length: 4 }, load);
+    await waitFor(async () => acknowledged.length >= 200, '200 answers');
+    first.signal('SIGKILL');
+    killed = true;
+    await first.exited;
+    await Promise.all(loaders);
+
+    const second = spawnCli(['--port', '0'], env);
+    cleanups.push(() => second.stop(2_000));
+    await readBanner(second);
+    await second.stop();
+    const ids = await ledgerRequestIds({ url: database });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThanOrEqual(acknowledged.length);
+    const written = new Set(ids);
+    expect(acknowledged.filter((id) => !written.has(id))).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { once } from 'node:events';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/** A loopback TCP relay to a real server, that a test can cut and restore: the network failing, not a fake server. */
+export interface TcpRelay {
+  port: number;
+  /** Drops every open connection and refuses new ones (the port closes). */
+  cut(): Promise<void>;
+  /** Accepts connections again, on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpRelay(targetHost: string, targetPort: number): Promise<TcpRelay> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const makeServer = () =>
+    createServer((client) => {
+      const upstream = createConnection(targetPort, targetHost);
+      track(client);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+  let server: Server = makeServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  let open = true;
+
+  const stop = async () => {
+    if (!open) return;
+    open = false;
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    port,
+    cut: stop,
+    async restore() {
+      if (open) return;
+      server = makeServer();
+      server.listen(port, '127.0.0.1');
+      await once(server, 'listening');
+      open = true;
+    },
+    close: stop,
+  };
+}
