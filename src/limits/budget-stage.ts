@@ -134,7 +134,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
       /** The real cost; a count that is unknown keeps its share of the reservation. */
       function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
         if (cut !== undefined) {
-          const sent = { ...cut.startUsage, outputTokens: Math.ceil(cut.outputChars / CHARS_PER_TOKEN) };
+          const sent = { ...cut.startUsage, outputTokens: Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN)) };
           // Without a reported input count the reservation's input share stays spent: never less than the truth.
           if (sent.inputTokens === undefined) return reserved;
           return Math.min(reserved, options.cost(request.model, sent) ?? reserved);

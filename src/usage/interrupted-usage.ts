@@ -26,7 +26,8 @@ export async function interruptedUsage(cut: CutStream, policy: InterruptedStream
   if (policy === 'reported-only') return { usage: reported, estimated: false };
   const inputTokens = reported.inputTokens ?? (await estimateInputTokens(cut.request));
   const counted = Math.ceil(cut.outputChars / CHARS_PER_TOKEN);
-  // A start event's output count (Anthropic's is 1 or so) is a floor, not the answer.
-  const outputTokens = Math.max(counted, reported.outputTokens ?? 0);
+  // The stream began with an output event, so at least one token was generated; a start event's
+  // output count (Anthropic's is 1 or so) is a floor too, not the answer.
+  const outputTokens = Math.max(counted, reported.outputTokens ?? 0, 1);
   return { usage: { ...reported, inputTokens, outputTokens }, estimated: true };
 }

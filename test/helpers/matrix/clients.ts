@@ -77,10 +77,10 @@ function messagesFields(ask: Ask): Body {
   };
 }
 
-/** One official client per inbound protocol, folded to the same shape. */
-export function createClients(gateway: RunningGateway) {
-  const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: gateway.openAIBaseURL, maxRetries: 0 });
-  const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: gateway.root, maxRetries: 0 });
+/** One official client per inbound protocol, folded to the same shape; `headers` go with every request (e.g. a distinct User-Agent). */
+export function createClients(gateway: RunningGateway, headers: Record<string, string> = {}) {
+  const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: gateway.openAIBaseURL, maxRetries: 0, defaultHeaders: headers });
+  const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: gateway.root, maxRetries: 0, defaultHeaders: headers });
 
   async function chat(model: string, stream: boolean, messages: OpenAI.Chat.ChatCompletionMessageParam[], ask: Ask = {}) {
     const body = { model, messages, ...chatFields(ask) } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
