@@ -19,12 +19,14 @@ interface Entry {
 
 /**
  * Stored-key lookups, cached in process so that the request path does not wait for the database:
- * a cached answer is returned synchronously. Entries are keyed by the hash of the key's secret,
- * never the key itself. A lookup that fails (the database is away) keeps a good key working from
- * its last answer for `staleMs`; anything else fails the request.
+ * a cached answer is returned synchronously, and refreshed in the background once older than the
+ * TTL. Entries are keyed by the hash of the key's secret, never the key itself. While lookups fail
+ * (the database is away) a good key keeps working from its last answer for `staleMs`; after that,
+ * and for a key never seen, the request fails.
  */
 export class KeyCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #firstLookups = new Map<string, Promise<KeyLookup>>();
   readonly #options: KeyCacheOptions;
   readonly #now: () => number;
 
@@ -36,12 +38,23 @@ export class KeyCache {
   /** The lookup of the key whose secret hashes to `digest`: from the cache while fresh, else from `find`. */
   lookup(digest: string, find: () => Promise<KeyLookup>): KeyLookup | Promise<KeyLookup> {
     const entry = this.#entries.get(digest);
-    const now = this.#now();
-    if (entry !== undefined && now - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
-    if (entry?.refreshing !== undefined) return entry.refreshing;
-    const refreshing = this.#refresh(digest, find, entry);
-    if (entry !== undefined) entry.refreshing = refreshing;
-    return refreshing;
+    if (entry === undefined) {
+      // A key not seen yet: one lookup however many requests bring it at once.
+      let first = this.#firstLookups.get(digest);
+      if (first === undefined) {
+        first = this.#refresh(digest, find, undefined).finally(() => this.#firstLookups.delete(digest));
+        this.#firstLookups.set(digest, first);
+      }
+      return first;
+    }
+    if (this.#now() - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
+    // Past its TTL: answered from the cache once more while one lookup refreshes it, so a slow or
+    // stalled database never holds a request; the next request after the refresh gets the new answer.
+    if (entry.refreshing === undefined) {
+      entry.refreshing = this.#refresh(digest, find, entry);
+      entry.refreshing.catch(() => undefined);
+    }
+    return this.#now() - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok ? entry.lookup : entry.refreshing;
   }
 
   async #refresh(digest: string, find: () => Promise<KeyLookup>, previous: Entry | undefined): Promise<KeyLookup> {

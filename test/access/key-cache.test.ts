@@ -34,14 +34,34 @@ describe('KeyCache', () => {
     expect(lookups).toBe(1);
   });
 
-  it('should look the key up again once the entry is older than the TTL', async () => {
+  it('should refresh an entry older than the TTL in the background, answering from the cache meanwhile', async () => {
     const time = clock();
     const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, now: time.now });
     const answers: KeyLookup[] = [found('a'), { ok: false, reason: 'revoked' }];
-    const find = async () => answers.shift() ?? found('never');
+    let lookups = 0;
+    const find = async () => {
+      lookups += 1;
+      return answers.shift() ?? found('never');
+    };
     await cache.lookup('digest-a', find);
     time.advance(5_000);
-    expect(await cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
+    // Not held: the old answer at once, and one lookup started.
+    expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    expect(lookups).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('should make one lookup for a burst of requests bringing a key not seen yet', async () => {
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10 });
+    let lookups = 0;
+    const find = async () => {
+      lookups += 1;
+      return found('a');
+    };
+    const burst = await Promise.all([cache.lookup('digest-a', find), cache.lookup('digest-a', find), cache.lookup('digest-a', find)]);
+    expect(burst).toEqual([found('a'), found('a'), found('a')]);
+    expect(lookups).toBe(1);
   });
 
   it('should make one lookup for a burst of requests refreshing the same key', async () => {
@@ -74,11 +94,16 @@ describe('KeyCache', () => {
     await expect(cache.lookup('digest-a', failing)).rejects.toThrow('connection refused');
   });
 
-  it('should not keep a refused key working while the database fails', async () => {
+  it('should keep refusing a refused key while the database fails', async () => {
     const time = clock();
     const cache = new KeyCache({ ttlMs: 1_000, staleMs: 10_000, maxEntries: 10, now: time.now });
-    await cache.lookup('digest-a', async () => ({ ok: false, reason: 'unknown' }));
-    time.advance(1_000);
+    await cache.lookup('digest-a', async () => ({ ok: false, reason: 'revoked' }));
+    time.advance(20_000);
+    expect(await cache.lookup('digest-a', async () => Promise.reject(new Error('down')))).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('should fail a request for a key never seen while the database fails', async () => {
+    const cache = new KeyCache({ ttlMs: 1_000, staleMs: 10_000, maxEntries: 10 });
     await expect(cache.lookup('digest-a', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
   });
 
