@@ -32,6 +32,7 @@ const summary = {
   bytes: result.throughput.total,
   p50Us: Math.round(percentile(0.5) * 1000),
   p99Us: Math.round(percentile(0.99) * 1000),
+  maxUs: Math.round((sorted.at(-1) ?? 0) * 1000),
   meanUs: latencies.length === 0 ? 0 : (latencies.reduce((sum, value) => sum + value, 0) / latencies.length) * 1000,
   // autocannon counts timeouts among its errors; wrk keeps them apart.
   errors: { connect: result.errors - result.timeouts, read: 0, write: 0, status: result.non2xx, timeout: result.timeouts },

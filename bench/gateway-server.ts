@@ -4,6 +4,8 @@
 // `node:http` server, as the standalone server does; `BENCH_HOST=express` mounts it in an Express
 // app instead. Usage: node gateway-server.js <upstream url>
 // `BENCH_PROVIDER=mock` serves the built-in mock provider instead (no upstream; harness checks only).
+// `BENCH_STORE=sqlite|postgres` turns on stored keys and the usage ledger (BENCH_DATABASE: the SQLite
+// file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -27,12 +29,21 @@ const models: GatewayOptions['models'] = [
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
+const store = process.env.BENCH_STORE;
+const database = store === undefined ? undefined : store === 'postgres' ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' } : (process.env.BENCH_DATABASE ?? '');
+
 const handler = gateway({
   apiKeys: [BENCH_KEY],
   providers,
   models,
   logger: silentLogger,
+  ...(database === undefined ? {} : { database, ...(process.env.BENCH_OUTBOX ? { ledger: { outbox: process.env.BENCH_OUTBOX } } : {}) }),
 });
+if (database !== undefined) {
+  await handler.ready();
+  const { key } = await handler.keys!.create({ name: 'bench' });
+  process.stdout.write(`key ${key}\n`);
+}
 
 const server = process.env.BENCH_HOST === 'express' ? createServer(express().use(handler)) : createServer(handler);
 server.keepAliveTimeout = 60_000;
@@ -40,4 +51,7 @@ server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 });
 // `--cpu-prof` writes its profile on a normal exit, so SIGTERM exits normally.
-process.on('SIGTERM', () => process.exit(0));
+process.on('SIGTERM', () => {
+  // The ledger's rows are written before the exit, as a graceful stop does.
+  void handler.close().finally(() => process.exit(0));
+});

@@ -200,3 +200,44 @@ export function renderPeerTable(sideBySide: Partial<Record<string, PeerMeasured[
   }
   return rows.join('\n');
 }
+
+/** One configuration with stored keys and the ledger, against the gateway without them. */
+export interface StoreConfigurationMeasured {
+  /** Median of each round's CPU per request over the baseline's in the same round (concurrency 64). */
+  cpuPerRequestRatio: number;
+  perSecondRatio: number;
+  /** Median of each round's concurrency-1 p50 minus the baseline's. */
+  p50AddedMs: number;
+  cpuPerRequestUs: number;
+  p50Ms: number;
+}
+
+export interface StoreMeasured {
+  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  sqlite: StoreConfigurationMeasured;
+  postgres: StoreConfigurationMeasured;
+  /** Concurrency-1 latency on PostgreSQL without and with a 2 s database stall in the middle of the load. */
+  stall: { calm: { p50Ms: number; p99Ms: number; maxMs: number }; stalled: { p50Ms: number; p99Ms: number; maxMs: number; errors: number } };
+}
+
+/** The stored keys + ledger rows of the README table. */
+export function renderStoreTable(stores: StoreMeasured): string {
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const row = (name: string, measured: StoreConfigurationMeasured) =>
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.1)} |`;
+  const { calm, stalled } = stores.stall;
+  const stallAdded = (stalled.p99Ms - calm.p99Ms) * 1000;
+  return [
+    'Stored keys + usage ledger (chat path, non-streaming; ratios are per-round medians against the same gateway without them):',
+    '',
+    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 100 µs) |',
+    '|---|---|---|---|---|---|',
+    `| without (configured key, no ledger) | ${stores.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${stores.baseline.p50Ms.toFixed(3)} ms | — |`,
+    row('stored key + ledger, SQLite', stores.sqlite),
+    row('stored key + ledger, PostgreSQL', stores.postgres),
+    '',
+    `PostgreSQL stalled 2 s mid-load (concurrency 1): p50 ${calm.p50Ms.toFixed(3)} → ${stalled.p50Ms.toFixed(3)} ms, ` +
+      `p99 ${calm.p99Ms.toFixed(3)} → ${stalled.p99Ms.toFixed(3)} ms (${stallAdded.toFixed(0)} µs; ≤ 1 ms ${mark(stallAdded <= 1000)}), ` +
+      `max ${calm.maxMs.toFixed(1)} → ${stalled.maxMs.toFixed(1)} ms, ${stalled.errors} errors.`,
+  ].join('\n');
+}

@@ -7,6 +7,8 @@
 //   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
+//   --no-stores    skip the stored keys + ledger rows (SQLite, PostgreSQL at DATABASE_URL, a 2 s stall)
+//   --stores-only  only those rows
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -18,7 +20,8 @@ import { parseArgs } from 'node:util';
 import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
-import { renderPeerTable, renderTable, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
+import { startDbRelay } from './db-relay.js';
+import { renderPeerTable, renderStoreTable, renderTable, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +32,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
+    stores: { type: 'boolean', default: true },
+    'stores-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -91,10 +96,14 @@ function startServer(core: number, script: string, args: string[], nodeFlags: st
   child.on('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    let printed = '';
     child.stdout?.on('data', (text: Buffer) => {
-      const match = /listening (\d+)/.exec(text.toString());
+      printed += text.toString();
+      const match = /listening (\d+)/.exec(printed);
+      // A server with stored keys prints the key the load must send.
+      const key = /key (sk-sy-\S+)/.exec(printed)?.[1];
       if (match && child.pid !== undefined) {
-        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}` });
+        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}`, ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}) });
       }
     });
   });
@@ -151,6 +160,7 @@ interface WrkResult {
   durationUs: number;
   p50Us: number;
   p99Us: number;
+  maxUs: number;
   errors: Record<string, number>;
 }
 
@@ -203,6 +213,7 @@ async function wrk(server: Started, path: BenchPath, stream: boolean, connection
     perSecond: result.requests / (result.durationUs / 1e6),
     p50Ms: result.p50Us / 1000,
     p99Ms: result.p99Us / 1000,
+    maxMs: result.maxUs / 1000,
     cpuPerRequestUs: cpu / result.requests,
     errors: failed,
   };
@@ -433,6 +444,79 @@ async function measurePeers(path: BenchPath, upstream: Started, passthrough: Sta
   });
 }
 
+/**
+ * Stored keys and the usage ledger on the chat path: the same gateway with a stored key and the
+ * ledger on SQLite, and on PostgreSQL (through a relay that can stall it), against the gateway with
+ * neither, in alternating rounds; then a 2 s stall of PostgreSQL in the middle of a concurrency-1
+ * load, against the same load without one.
+ */
+async function measureStores(upstream: Started, baseline: Started): Promise<StoreMeasured> {
+  const path: BenchPath = 'chat';
+  const target = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  const relay = await startDbRelay(target.hostname, Number(target.port || 5432));
+  const viaRelay = new URL(target);
+  viaRelay.port = String(relay.port);
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const sqlite = await startServer(0, 'gateway-server.js', [upstream.url], [], {
+    BENCH_STORE: 'sqlite',
+    BENCH_DATABASE: join(scratch, 'bench.db'),
+  });
+  const postgres = await startServer(0, 'gateway-server.js', [upstream.url], [], {
+    BENCH_STORE: 'postgres',
+    BENCH_DATABASE: viaRelay.toString(),
+    BENCH_SCHEMA: schema,
+    BENCH_OUTBOX: join(scratch, 'bench-postgres.outbox'),
+  });
+  const servers = { baseline, sqlite, postgres };
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  log(`stored keys + ledger (${path}): ${rounds} alternating rounds`);
+  for (const server of Object.values(servers)) {
+    await checkTarget(server, path);
+    await wrk(server, path, false, 64, 2);
+  }
+  const runs = { baseline: [] as { c1: Wrk; c64: Wrk }[], sqlite: [] as { c1: Wrk; c64: Wrk }[], postgres: [] as { c1: Wrk; c64: Wrk }[] };
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, server] of Object.entries(servers) as [keyof typeof servers, Started][]) {
+      const c1 = await wrk(server, path, false, 1, seconds);
+      const c64 = await wrk(server, path, false, 64, seconds);
+      runs[name].push({ c1, c64 });
+      log(`  ${name.padEnd(9)} c1 p50 ${c1.p50Ms.toFixed(3)} ms · c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
+    }
+  }
+  const paired = (name: 'sqlite' | 'postgres', get: (run: { c1: Wrk; c64: Wrk }) => number, combine: (own: number, base: number) => number) =>
+    median(runs[name].map((run, index) => combine(get(run), get(runs.baseline[index]!))));
+  const configuration = (name: 'sqlite' | 'postgres') => ({
+    cpuPerRequestRatio: paired(name, (run) => run.c64.cpuPerRequestUs, (own, base) => own / base),
+    perSecondRatio: paired(name, (run) => run.c64.perSecond, (own, base) => own / base),
+    p50AddedMs: paired(name, (run) => run.c1.p50Ms, (own, base) => own - base),
+    cpuPerRequestUs: median(runs[name].map((run) => run.c64.cpuPerRequestUs)),
+    p50Ms: median(runs[name].map((run) => run.c1.p50Ms)),
+  });
+
+  // The stall: concurrency 1 for 3 × STALL_MS, PostgreSQL held for the middle STALL_MS.
+  const STALL_MS = 2_000;
+  log(`  PostgreSQL stalled ${STALL_MS / 1000} s in a ${(3 * STALL_MS) / 1000} s concurrency-1 load`);
+  const calm = await wrk(postgres, path, false, 1, (3 * STALL_MS) / 1000);
+  const loading = wrk(postgres, path, false, 1, (3 * STALL_MS) / 1000);
+  await sleep(STALL_MS);
+  await relay.stall(STALL_MS);
+  const stalled = await loading;
+  log(`    calm    p50 ${calm.p50Ms.toFixed(3)} ms, p99 ${calm.p99Ms.toFixed(3)} ms, max ${calm.maxMs.toFixed(1)} ms`);
+  log(`    stalled p50 ${stalled.p50Ms.toFixed(3)} ms, p99 ${stalled.p99Ms.toFixed(3)} ms, max ${stalled.maxMs.toFixed(1)} ms, ${stalled.errors} errors`);
+  await stopServer(sqlite);
+  await stopServer(postgres);
+  await relay.close();
+  return {
+    sqlite: configuration('sqlite'),
+    postgres: configuration('postgres'),
+    baseline: { cpuPerRequestUs: median(runs.baseline.map((run) => run.c64.cpuPerRequestUs)), p50Ms: median(runs.baseline.map((run) => run.c1.p50Ms)) },
+    stall: {
+      calm: { p50Ms: calm.p50Ms, p99Ms: calm.p99Ms, maxMs: calm.maxMs },
+      stalled: { p50Ms: stalled.p50Ms, p99Ms: stalled.p99Ms, maxMs: stalled.maxMs, errors: stalled.errors },
+    },
+  };
+}
+
 async function profile(upstream: Started, path: BenchPath): Promise<void> {
   const dir = join(benchDir, '.profiles', `${path}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
@@ -464,21 +548,23 @@ async function main(): Promise<void> {
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
-  for (const path of paths) {
+  for (const path of values['stores-only'] ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
     if (values.compare) sideBySide[path] = await measurePeers(path, upstream, passthrough, gatewayServer);
   }
+  const stores = values.stores || values['stores-only'] ? await measureStores(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
   await stopServer(floor);
-  const table =
+  const table = values['stores-only'] && stores !== undefined ? renderStoreTable(stores) :
     renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors) +
-    (values.compare ? `\n\n${renderPeerTable(sideBySide)}` : '');
+    (values.compare ? `\n\n${renderPeerTable(sideBySide)}` : '') +
+    (stores === undefined ? '' : `\n\n${renderStoreTable(stores)}`);
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);

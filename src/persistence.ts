@@ -11,7 +11,8 @@ import { TokenService } from './access/token-service.js';
 import { DatabaseHandle } from './storage/database-handle.js';
 import type { Database } from './storage/open-database.js';
 import { Outbox } from './storage/outbox.js';
-import type { StorageDb } from './storage/schema.js';
+import { SqliteLedgerAppender } from './storage/sqlite-ledger-appender.js';
+import type { StorageDb, UsageLedgerRow } from './storage/schema.js';
 import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
 import { LedgerWriter, type LedgerCounters } from './usage/ledger-writer.js';
@@ -119,10 +120,20 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
 
   let writer: LedgerWriter | undefined;
   let ledger: LedgerStage | undefined;
+  // A local SQLite database takes rows directly (the outbox then only holds rows while it is not open).
+  let appender: SqliteLedgerAppender | undefined;
+  const direct = () => {
+    const open = database.current;
+    if (open === undefined || open.engine !== 'sqlite' || open.location === ':memory:') return undefined;
+    appender ??= new SqliteLedgerAppender(open.location);
+    const target = appender;
+    return (rows: readonly UsageLedgerRow[]) => target.append(rows);
+  };
   if (options.ledger !== false) {
     const ledgerOptions = options.ledger ?? {};
     writer = new LedgerWriter({
       db: current,
+      direct,
       outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database)),
       ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),
       ...(ledgerOptions.intervalMs === undefined ? {} : { intervalMs: ledgerOptions.intervalMs }),
@@ -181,6 +192,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     async close() {
       await ledger?.settled();
       await writer?.close();
+      appender?.close();
       await lastUsed.close();
       await (await channel)?.close();
       if (ownsRedis) redis?.disconnect();

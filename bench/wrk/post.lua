@@ -17,8 +17,8 @@ end
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    'BENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"p50Us":%d,"p99Us":%d,"meanUs":%.1f,' ..
+    'BENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d,"meanUs":%.1f,' ..
     '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}}\n',
-    summary.requests, summary.duration, summary.bytes, latency:percentile(50), latency:percentile(99), latency.mean,
+    summary.requests, summary.duration, summary.bytes, latency:percentile(50), latency:percentile(99), latency.max, latency.mean,
     e.connect, e.read, e.write, e.status, e.timeout))
 end

@@ -5,7 +5,7 @@ import type { AuthenticateStage } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
 import { authError, invalidKey, requirePresentedKey, type ApiKeyVerifier } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
-import { parseKey } from './key-format.js';
+import { KEY_PREFIX, parseKey } from './key-format.js';
 import { findKeyById, findParsedKey, type KeyLookup, type StoredKey } from './stored-keys.js';
 import { TOKEN_PREFIX, verifyToken, type TokenClaims } from './browser-tokens.js';
 
@@ -128,6 +128,8 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
   return {
     authenticate(headers, acceptXApiKey) {
       const presented = requirePresentedKey(headers, acceptXApiKey);
+      // A key in the stored formats is looked up as one; keys from the options are any other string.
+      if (presented.startsWith(KEY_PREFIX) || presented.startsWith(TOKEN_PREFIX)) return storedCaller(presented);
       const configured = verifyConfigured?.(presented) ?? false;
       if (configured === true) return anyCaller;
       if (configured === false) return storedCaller(presented);

@@ -93,55 +93,59 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
   };
 
   return {
-    async admit(request) {
+    // Synchronous for callers without limits: no promise on their path.
+    admit(request) {
       const { caller } = request;
-      const at = now();
-      const limits = limitsOf(caller, at);
-      if (limits.length === 0) return inner.admit(request);
-      const largest = options.maxCost(request);
-      if (largest === undefined) throw unpricedModel(caller, request.model);
-      const reserved: number = largest;
-      const held: BudgetAccount[] = [];
-      const releaseHeld = () => {
-        for (const account of held) options.store.settle(account, reserved, 0);
-      };
-      for (const { account, refuse } of limits) {
-        const reservation = await options.store.reserve(account, reserved).catch((error: unknown) => {
-          releaseHeld();
-          throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
-        });
-        if (!reservation.ok) {
-          releaseHeld();
-          throw refuse(reservation.spentNanoUsd);
-        }
-        held.push(account);
-      }
-      let admitted: Admission;
-      try {
-        admitted = await inner.admit(request);
-      } catch (error) {
-        releaseHeld();
-        throw error;
-      }
-      return {
-        release(usage, cut) {
-          admitted.release(usage, cut);
-          const actual = actualCost(usage, cut);
-          for (const account of held) options.store.settle(account, reserved, actual);
-        },
-      };
-
-      /** The real cost; a count that is unknown keeps its share of the reservation. */
-      function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
-        if (cut !== undefined) {
-          const sent = { ...cut.startUsage, outputTokens: Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN)) };
-          // Without a reported input count the reservation's input share stays spent: never less than the truth.
-          if (sent.inputTokens === undefined) return reserved;
-          return Math.min(reserved, options.cost(request.model, sent) ?? reserved);
-        }
-        if (usage === undefined) return 0;
-        return options.cost(request.model, usage) ?? reserved;
-      }
+      if (caller.budget === undefined && caller.token?.spendCapNanoUsd === undefined) return inner.admit(request);
+      return admitWithin(request, limitsOf(caller, now()));
     },
   };
+
+  async function admitWithin(request: AdmissionRequest, limits: ReturnType<typeof limitsOf>): Promise<Admission> {
+    const { caller } = request;
+    const largest = options.maxCost(request);
+    if (largest === undefined) throw unpricedModel(caller, request.model);
+    const reserved: number = largest;
+    const held: BudgetAccount[] = [];
+    const releaseHeld = () => {
+      for (const account of held) options.store.settle(account, reserved, 0);
+    };
+    for (const { account, refuse } of limits) {
+      const reservation = await options.store.reserve(account, reserved).catch((error: unknown) => {
+        releaseHeld();
+        throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
+      });
+      if (!reservation.ok) {
+        releaseHeld();
+        throw refuse(reservation.spentNanoUsd);
+      }
+      held.push(account);
+    }
+    let admitted: Admission;
+    try {
+      admitted = await inner.admit(request);
+    } catch (error) {
+      releaseHeld();
+      throw error;
+    }
+    return {
+      release(usage, cut) {
+        admitted.release(usage, cut);
+        const actual = actualCost(usage, cut);
+        for (const account of held) options.store.settle(account, reserved, actual);
+      },
+    };
+
+    /** The real cost; a count that is unknown keeps its share of the reservation. */
+    function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
+      if (cut !== undefined) {
+        const sent = { ...cut.startUsage, outputTokens: Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN)) };
+        // Without a reported input count the reservation's input share stays spent: never less than the truth.
+        if (sent.inputTokens === undefined) return reserved;
+        return Math.min(reserved, options.cost(request.model, sent) ?? reserved);
+      }
+      if (usage === undefined) return 0;
+      return options.cost(request.model, usage) ?? reserved;
+    }
+  }
 }

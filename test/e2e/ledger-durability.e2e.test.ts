@@ -94,24 +94,25 @@ describe('the ledger when PostgreSQL goes away', () => {
 });
 
 describe('the ledger when the server is killed', () => {
-  it('should write, after a restart, every row of every answered request, none twice', async () => {
+  it('should write, after a restart, the row of every request answered before the kill, none twice', async () => {
     const database = tempFile('killed');
     const env = cleanEnv({ SWITCHYARD_DATABASE: database, SWITCHYARD_API_KEY: 'sk-dev-killed' });
     const first = spawnCli(['--port', '0'], env);
     cleanups.push(() => first.stop(2_000));
     const banner = await readBanner(first);
     const openai = new OpenAI({ apiKey: banner.key, baseURL: banner.openAIBaseURL, maxRetries: 0 });
-    const acknowledged: string[] = [];
+    const answered: Array<{ id: string; at: number }> = [];
     let killed = false;
     // Requests keep coming, four at a time, when the process is killed.
     const load = async () => {
       while (!killed) {
         const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }).catch(() => undefined);
-        if (answer !== undefined) acknowledged.push(answer._request_id ?? '');
+        if (answer !== undefined) answered.push({ id: answer._request_id ?? '', at: performance.now() });
       }
     };
     const loaders = Array.from({ length: 4 }, load);
-    await waitFor(async () => acknowledged.length >= 200, '200 answers');
+    await waitFor(async () => answered.length >= 200, '200 answers');
+    const killedAt = performance.now();
     first.signal('SIGKILL');
     killed = true;
     await first.exited;
@@ -123,8 +124,11 @@ describe('the ledger when the server is killed', () => {
     await second.stop();
     const ids = await ledgerRequestIds({ url: database });
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.length).toBeGreaterThanOrEqual(acknowledged.length);
+    // A row is committed within 10 ms of its answer (README "What a crash can lose"): only answers
+    // received in the last instants before the kill may have raced it.
+    const settled = answered.filter((answer) => answer.at < killedAt - 50);
+    expect(settled.length).toBeGreaterThan(150);
     const written = new Set(ids);
-    expect(acknowledged.filter((id) => !written.has(id))).toEqual([]);
+    expect(settled.filter((answer) => !written.has(answer.id))).toEqual([]);
   });
 });
