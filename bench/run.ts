@@ -7,7 +7,7 @@
 //   --seconds N    length of each load measurement (default 4)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
-//   --no-stores    skip the stored keys + ledger rows (SQLite, PostgreSQL at DATABASE_URL, a 2 s stall)
+//   --skip-stores  skip the stored keys + ledger rows (SQLite, PostgreSQL at DATABASE_URL, a 2 s stall)
 //   --stores-only  only those rows
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
@@ -32,7 +32,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
-    stores: { type: 'boolean', default: true },
+    'skip-stores': { type: 'boolean', default: false },
     'stores-only': { type: 'boolean', default: false },
   },
 });
@@ -553,7 +553,7 @@ async function main(): Promise<void> {
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
     if (values.compare) sideBySide[path] = await measurePeers(path, upstream, passthrough, gatewayServer);
   }
-  const stores = values.stores || values['stores-only'] ? await measureStores(upstream, gatewayServer) : undefined;
+  const stores = !values['skip-stores'] || values['stores-only'] ? await measureStores(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
