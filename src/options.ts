@@ -116,6 +116,17 @@ export const modelConfigSchema = z.strictObject({
     .optional(),
 });
 
+/** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
+export const ledgerOptionsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    outbox: z.string().min(1).optional(),
+    interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
+    batchSize: z.number().int().positive().max(5000).optional(),
+    intervalMs: z.number().int().nonnegative().optional(),
+  }),
+]);
+
 const optionsSchema = z.object({
   apiKeys: z.union([z.array(z.string().min(1)), z.custom<ApiKeyVerifier>((value) => typeof value === 'function')]).optional(),
   requireApiKey: z.boolean().optional(),
@@ -141,17 +152,7 @@ const optionsSchema = z.object({
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
-  ledger: z
-    .union([
-      z.literal(false),
-      z.strictObject({
-        outbox: z.string().min(1).optional(),
-        interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
-        batchSize: z.number().int().positive().max(5000).optional(),
-        intervalMs: z.number().int().nonnegative().optional(),
-      }),
-    ])
-    .optional(),
+  ledger: ledgerOptionsSchema.optional(),
 });
 
 const knownKeys = new Set(Object.keys(optionsSchema.shape));

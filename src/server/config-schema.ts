@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelConfigSchema, type GatewayOptions } from '../options.js';
+import { ledgerOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -48,17 +48,7 @@ export const configFileSchema = z
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
     allowedOrigins: z.array(z.string().min(1)).optional(),
-    ledger: z
-      .union([
-        z.literal(false),
-        z.strictObject({
-          outbox: z.string().min(1).optional(),
-          interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
-          batchSize: z.number().int().positive().max(5000).optional(),
-          intervalMs: z.number().int().nonnegative().optional(),
-        }),
-      ])
-      .optional(),
+    ledger: ledgerOptionsSchema.optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);

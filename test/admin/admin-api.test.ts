@@ -1,35 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { gateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
+import { useScratch } from '../helpers/scratch.js';
 
 const ADMIN_KEY = 'admin-0123456789abcdef';
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
+const scratch = useScratch();
 
 async function serve(): Promise<RunningGateway> {
   const running = await startGateway(
-    { database: tempFile('admin'), adminKey: ADMIN_KEY, ledger: { outbox: tempFile('outbox'), intervalMs: 5 }, models: [{ id: 'mock', provider: 'mock', price: { input: 2, output: 8 } }] },
+    { database: scratch.file('admin'), adminKey: ADMIN_KEY, ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, models: [{ id: 'mock', provider: 'mock', price: { input: 2, output: 8 } }] },
     '/gateway',
   );
-  cleanups.push(() => running.gateway.close());
-  cleanups.push(() => running.close());
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
   await running.gateway.ready();
   return running;
 }

@@ -1,40 +1,26 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+import { useScratch } from '../helpers/scratch.js';
 
 const APP_ORIGIN = 'https://app.example.com';
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const scratch = useScratch();
 
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
-
-async function serve(database = tempFile('tokens')): Promise<RunningGateway> {
+async function serve(database = scratch.file('tokens')): Promise<RunningGateway> {
   const running = await startGateway({
     database,
     apiKeys: [TEST_KEY],
     allowedOrigins: [APP_ORIGIN],
-    ledger: { outbox: tempFile('outbox'), intervalMs: 5 },
+    ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
     models: [
       { id: 'mock', provider: 'mock', price: { input: 1, output: 1 } },
       { id: 'mock-2', provider: 'mock', price: { input: 1, output: 1 } },
     ],
   });
-  cleanups.push(() => running.gateway.close());
-  cleanups.push(() => running.close());
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
   await running.gateway.ready();
   return running;
 }
@@ -53,7 +39,7 @@ const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: u
 
 describe('browser tokens', () => {
   it('should mint a short-lived token with a stored key, serve it through the SDKs, and record it under its parent', async () => {
-    const database = tempFile('tokens');
+    const database = scratch.file('tokens');
     const running = await serve(database);
     const { key, stored } = await running.gateway.keys!.create({ name: 'web backend' });
     const minted = await mint(running, key, { expires_in: 300 });

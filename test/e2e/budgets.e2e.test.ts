@@ -1,45 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import type { GatewayOptions } from '../../src/options.js';
 import { spentSince } from '../../src/usage/usage-queries.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
-import { DATABASE_URL } from '../helpers/test-database.js';
+import { useScratch } from '../helpers/scratch.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** $1 per million tokens either way: 1,000 nano-USD per token. */
 const price = { input: 1, output: 1 };
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
-
-function postgresSchema(): { url: string; schema: string } {
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  cleanups.push(async () => {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
-  return { url: DATABASE_URL, schema };
-}
+const scratch = useScratch();
 
 async function serve(options: GatewayOptions): Promise<RunningGateway> {
   const running = await startGateway({
@@ -49,11 +23,11 @@ async function serve(options: GatewayOptions): Promise<RunningGateway> {
       { id: 'priced', provider: 'paced', price },
       { id: 'free-text', provider: 'paced' },
     ],
-    ledger: { outbox: tempFile('outbox'), intervalMs: 5 },
+    ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
     ...options,
   });
-  cleanups.push(() => running.gateway.close());
-  cleanups.push(() => running.close());
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
   await running.gateway.ready();
   return running;
 }
@@ -99,7 +73,7 @@ async function spentOf(database: { url: string; schema?: string }, keyId: string
 
 describe('key budgets', () => {
   it('should never spend more than the budget under 200 concurrent requests (one instance, SQLite)', async () => {
-    const database = { url: tempFile('budget') };
+    const database = { url: scratch.file('budget') };
     const running = await serve({ database });
     const perRequest = await costOfOne(running, database);
     const { key, stored } = await running.gateway.keys!.create({ name: 'budgeted', budget: { nanoUsd: perRequest * 50, period: 'month' } });
@@ -116,7 +90,7 @@ describe('key budgets', () => {
   });
 
   it('should hold two instances sharing PostgreSQL and Redis to one budget', async () => {
-    const database = postgresSchema();
+    const database = scratch.postgres();
     const shared = { database, redis: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` };
     const first = await serve(shared);
     const second = await serve(shared);
@@ -136,7 +110,7 @@ describe('key budgets', () => {
   });
 
   it('should answer an exhausted budget in each protocol: OpenAI insufficient_quota, Anthropic billing_error, naming the key and the reset', async () => {
-    const running = await serve({ database: { url: tempFile('budget') } });
+    const running = await serve({ database: { url: scratch.file('budget') } });
     const { key, stored } = await running.gateway.keys!.create({ name: 'tiny', budget: { nanoUsd: 1, period: 'day' } });
 
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
@@ -157,7 +131,7 @@ describe('key budgets', () => {
   });
 
   it('should refuse a budgeted key on a model without a price, rather than spend without counting', async () => {
-    const running = await serve({ database: { url: tempFile('budget') } });
+    const running = await serve({ database: { url: scratch.file('budget') } });
     const { key } = await running.gateway.keys!.create({ name: 'budgeted', budget: { nanoUsd: 1e9, period: 'never' } });
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const refused = await openai.chat.completions.create({ model: 'free-text', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);

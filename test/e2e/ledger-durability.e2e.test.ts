@@ -1,28 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabaseOptions } from '../../src/storage/open-database.js';
 import { DATABASE_URL } from '../helpers/test-database.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
 import { cleanEnv, readBanner, spawnCli } from '../server/spawn-cli.js';
+import { useScratch } from '../helpers/scratch.js';
 
 const ADMIN_KEY = 'admin-durability-0123456789';
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}.outbox`, `${file}.outbox-wal`, `${file}.outbox-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
+const scratch = useScratch();
 
 async function ledgerRequestIds(database: OpenDatabaseOptions): Promise<string[]> {
   const direct = await openDatabase({ ...database, migrate: false });
@@ -46,25 +32,18 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 describe('the ledger when PostgreSQL goes away', () => {
   it('should keep serving, hold rows in the outbox, and write every one once the database is back', async () => {
     const relay = await startTcpRelay('127.0.0.1', Number(new URL(DATABASE_URL).port || 5432));
-    cleanups.push(() => relay.close());
-    const schema = `test_${randomBytes(6).toString('hex')}`;
+    scratch.later(() => relay.close());
+    const { schema } = scratch.postgres();
     const viaRelay = new URL(DATABASE_URL);
     viaRelay.port = String(relay.port);
-    cleanups.push(async () => {
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    });
     const running: RunningGateway = await startGateway({
       database: { url: viaRelay.toString(), schema },
       adminKey: ADMIN_KEY,
       keyCacheTtlMs: 600_000,
-      ledger: { outbox: tempFile('outbox'), intervalMs: 5 },
+      ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
     });
-    cleanups.push(() => running.gateway.close());
-    cleanups.push(() => running.close());
+    scratch.later(() => running.gateway.close());
+    scratch.later(() => running.close());
     await running.gateway.ready();
     const { key } = await running.gateway.keys!.create({ name: 'through an outage' });
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
@@ -95,10 +74,10 @@ describe('the ledger when PostgreSQL goes away', () => {
 
 describe('the ledger when the server is killed', () => {
   it('should write, after a restart, the row of every request answered before the kill, none twice', async () => {
-    const database = tempFile('killed');
+    const database = scratch.file('killed');
     const env = cleanEnv({ SWITCHYARD_DATABASE: database, SWITCHYARD_API_KEY: 'sk-dev-killed' });
     const first = spawnCli(['--port', '0'], env);
-    cleanups.push(() => first.stop(2_000));
+    scratch.later(() => first.stop(2_000));
     const banner = await readBanner(first);
     const openai = new OpenAI({ apiKey: banner.key, baseURL: banner.openAIBaseURL, maxRetries: 0 });
     const answered: Array<{ id: string; at: number }> = [];
@@ -119,7 +98,7 @@ describe('the ledger when the server is killed', () => {
     await Promise.all(loaders);
 
     const second = spawnCli(['--port', '0'], env);
-    cleanups.push(() => second.stop(2_000));
+    scratch.later(() => second.stop(2_000));
     await readBanner(second);
     await second.stop();
     const ids = await ledgerRequestIds({ url: database });

@@ -1,16 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/access/stored-keys.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import type { Logger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/options.js';
-import { DATABASE_URL } from '../helpers/test-database.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+import { useScratch } from '../helpers/scratch.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const models = [
@@ -19,37 +16,12 @@ const models = [
 ];
 const chat = { model: 'mock', messages: [{ role: 'user' as const, content: 'Hello there' }] };
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
-
-/** A database of its own for each test: a SQLite file, or a PostgreSQL schema dropped afterwards. */
-function databaseFor(engine: 'sqlite' | 'postgres'): { url: string; schema?: string } {
-  if (engine === 'sqlite') return { url: tempFile('keys') };
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  cleanups.push(async () => {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
-  return { url: DATABASE_URL, schema };
-}
+const scratch = useScratch();
 
 async function serve(options: GatewayOptions): Promise<RunningGateway> {
-  const running = await startGateway({ models, ledger: { outbox: tempFile('outbox'), intervalMs: 5 }, ...options });
-  cleanups.push(() => running.gateway.close());
-  cleanups.push(() => running.close());
+  const running = await startGateway({ models, ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, ...options });
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
   await running.gateway.ready();
   return running;
 }
@@ -59,7 +31,7 @@ const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (
 
 describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => {
   it('should serve a stored key through the official SDKs and keep only its hash', async () => {
-    const database = databaseFor(engine);
+    const database = scratch.database(engine);
     const running = await serve({ database });
     const { key, stored } = await running.gateway.keys!.create({ name: 'ci' });
     expect(key).toMatch(/^sk-sy-/);
@@ -83,7 +55,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
   });
 
   it('should refuse unknown, mistyped, revoked and expired keys with their own codes', async () => {
-    const running = await serve({ database: databaseFor(engine) });
+    const running = await serve({ database: scratch.database(engine) });
     const keys = running.gateway.keys!;
     const { key: revoked, stored } = await keys.create({ name: 'revoked' });
     const { key: expired } = await keys.create({ name: 'expired', expiresAt: Date.now() - 1 });
@@ -106,7 +78,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
   });
 
   it('should refuse a key revoked elsewhere once its cache entry is older than keyCacheTtlMs', async () => {
-    const database = databaseFor(engine);
+    const database = scratch.database(engine);
     const running = await serve({ database, keyCacheTtlMs: 100 });
     const { key, stored } = await running.gateway.keys!.create({ name: 'soon revoked' });
     await openai(running, key).chat.completions.create(chat);
@@ -124,13 +96,13 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
   });
 
   it('should keep keys from the options working beside stored keys', async () => {
-    const running = await serve({ database: databaseFor(engine), apiKeys: [TEST_KEY] });
+    const running = await serve({ database: scratch.database(engine), apiKeys: [TEST_KEY] });
     const answer = await openai(running, TEST_KEY).chat.completions.create(chat);
     expect(answer.object).toBe('chat.completion');
   });
 
   it("should refuse a model outside the key's allowlist with a 403", async () => {
-    const running = await serve({ database: databaseFor(engine) });
+    const running = await serve({ database: scratch.database(engine) });
     const { key } = await running.gateway.keys!.create({ name: 'only mock', models: ['mock'] });
     await openai(running, key).chat.completions.create(chat);
     const error = await failureOf(openai(running, key).chat.completions.create({ ...chat, model: 'mock-2' }));
@@ -141,7 +113,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
 
 describe('stored keys across instances', () => {
   it('should refuse a key on every instance at once when one revokes it, through Redis', async () => {
-    const database = databaseFor('postgres');
+    const database = scratch.database('postgres');
     const prefix = `test:${randomBytes(6).toString('hex')}:`;
     // A long TTL: only the Redis message can make the second instance refuse the key in time.
     const shared = { database, redis: REDIS_URL, redisPrefix: prefix, keyCacheTtlMs: 600_000 };
@@ -164,7 +136,7 @@ describe('secrets in logs', () => {
     const lines: string[] = [];
     const capture = (level: string) => (object: object, message?: string) => lines.push(`${level} ${JSON.stringify(object)} ${message ?? ''}`);
     const logger: Logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error') };
-    const running = await serve({ database: databaseFor('sqlite'), logger });
+    const running = await serve({ database: scratch.database('sqlite'), logger });
     const { key, stored } = await running.gateway.keys!.create({ name: 'logged?' });
     await openai(running, key).chat.completions.create(chat);
     await running.gateway.keys!.revoke(stored.publicId);

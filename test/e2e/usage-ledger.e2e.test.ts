@@ -1,41 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { queryUsage } from '../../src/usage/usage-queries.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
-import { DATABASE_URL } from '../helpers/test-database.js';
+import { useScratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempFile(name: string): string {
-  const file = join(tmpdir(), `switchyard-${name}-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
-
-function databaseFor(engine: 'sqlite' | 'postgres'): { url: string; schema?: string } {
-  if (engine === 'sqlite') return { url: tempFile('ledger') };
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  cleanups.push(async () => {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
-  return { url: DATABASE_URL, schema };
-}
+const scratch = useScratch();
 
 /** A gateway over the mock model (and a slow one, for clients that leave), keeping its ledger in `database`. */
 async function serve(database: { url: string; schema?: string }, interruptedStreams?: 'estimate' | 'reported-only'): Promise<RunningGateway> {
@@ -46,10 +18,10 @@ async function serve(database: { url: string; schema?: string }, interruptedStre
       { id: 'mock', provider: 'mock' },
       { id: 'slow', provider: 'slow' },
     ],
-    ledger: { outbox: tempFile('outbox'), intervalMs: 5, ...(interruptedStreams ? { interruptedStreams } : {}) },
+    ledger: { outbox: scratch.file('outbox'), intervalMs: 5, ...(interruptedStreams ? { interruptedStreams } : {}) },
   });
-  cleanups.push(() => running.gateway.close());
-  cleanups.push(() => running.close());
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
   await running.gateway.ready();
   return running;
 }
@@ -65,7 +37,7 @@ async function ledgerRows(database: { url: string; schema?: string }) {
 
 describe.each(['sqlite', 'postgres'] as const)('the usage ledger on %s', (engine) => {
   it('should write one row per request with the usage the client was told, by key', async () => {
-    const database = databaseFor(engine);
+    const database = scratch.database(engine);
     const running = await serve(database);
     const { key, stored } = await running.gateway.keys!.create({ name: 'ledger' });
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0, defaultHeaders: { 'user-agent': 'ledger-test/1' } });
@@ -121,7 +93,7 @@ describe.each(['sqlite', 'postgres'] as const)('the usage ledger on %s', (engine
   });
 
   it('should bill a stream the client left as partial: input plus an estimate of what was sent', async () => {
-    const database = databaseFor(engine);
+    const database = scratch.database(engine);
     const running = await serve(database);
     const { key } = await running.gateway.keys!.create({ name: 'leaver' });
     const anthropic = new Anthropic({ apiKey: key, baseURL: running.root, maxRetries: 0 });

@@ -1,28 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { parseCliArgs } from '../../src/server/parse-cli-args.js';
 import type { StoreCommand } from '../../src/server/parse-store-flags.js';
 import { runStoreCommand } from '../../src/server/store-commands.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { useScratch } from '../helpers/scratch.js';
 import { cleanEnv, readBanner, spawnCli, type RunningProcess } from './spawn-cli.js';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function databaseFile(): string {
-  const file = join(tmpdir(), `switchyard-store-cli-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
+const scratch = useScratch();
+const databaseFile = () => scratch.file('store-cli');
 
 /** Runs a store command as the CLI would parse it; returns what it printed. */
 async function run(argv: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
@@ -123,7 +110,7 @@ describe('switchyard keys, usage and migrate', () => {
     const created = await run(['keys', 'create', '--name', 'served'], env);
     const key = /\n {2}(sk-sy-\S+)\n/.exec(created)?.[1] ?? '';
     const child: RunningProcess = spawnCli(['--port', '0'], env);
-    cleanups.push(() => child.stop());
+    scratch.later(() => child.stop());
     const banner = await readBanner(child);
     expect(child.stdout()).toContain(`Keys and usage:                         ${database}`);
     const openai = new OpenAI({ apiKey: key, baseURL: banner.openAIBaseURL, maxRetries: 0 });

@@ -1,32 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/open-database.js';
 import { Outbox } from '../../src/storage/outbox.js';
 import type { StorageDb, UsageLedgerRow } from '../../src/storage/schema.js';
 import { LedgerWriter } from '../../src/usage/ledger-writer.js';
+import { useScratch } from '../helpers/scratch.js';
 import { testDatabase, type TestDatabase } from '../helpers/test-database.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function outboxFile(): string {
-  const file = join(tmpdir(), `switchyard-ledger-outbox-${randomBytes(6).toString('hex')}.db`);
-  cleanups.push(() => {
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
-  });
-  return file;
-}
+const scratch = useScratch();
+const outboxFile = () => scratch.file('ledger-outbox');
 
 async function openTestDatabase(engine: 'sqlite' | 'postgres'): Promise<{ store: TestDatabase; database: Database }> {
   const store = testDatabase(engine);
   const database = await store.open();
-  cleanups.push(() => store.remove());
-  cleanups.push(() => database.close());
+  scratch.later(() => store.remove());
+  scratch.later(() => database.close());
   return { store, database };
 }
 
