@@ -23,12 +23,14 @@ export class SqliteLedgerAppender {
     this.#file.pragma('journal_mode = WAL');
     this.#file.pragma('synchronous = NORMAL');
     this.#file.pragma('busy_timeout = 5000');
+    // Checkpoints run in a worker (WalCheckpointer), not in this connection's commits on the event loop.
+    this.#file.pragma('wal_autocheckpoint = 0');
     const insert = this.#file.prepare(
-      `INSERT INTO usage_ledger (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((column) => `@${column}`).join(', ')}) ON CONFLICT (request_id, attempt) DO NOTHING`,
+      `INSERT INTO usage_ledger (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (request_id, attempt) DO NOTHING`,
     );
     this.#appendAll = this.#file.transaction((rows: readonly UsageLedgerRow[]) => {
       let written = 0;
-      for (const row of rows) written += insert.run(withEveryColumn(row)).changes;
+      for (const row of rows) written += insert.run(valuesOf(row)).changes;
       return written;
     });
   }
@@ -43,8 +45,8 @@ export class SqliteLedgerAppender {
   }
 }
 
-/** Named parameters must all be present: a column the row leaves out is NULL. */
-function withEveryColumn(row: UsageLedgerRow): Record<string, unknown> {
-  if (row.usage_source !== undefined && row.token_id !== undefined) return row as Record<string, unknown>;
-  return { ...row, usage_source: row.usage_source ?? null, token_id: row.token_id ?? null };
+/** The row's values in column order (positional parameters bind faster than named ones); a column it leaves out is NULL. */
+function valuesOf(row: UsageLedgerRow): unknown[] {
+  const record = row as unknown as Record<string, unknown>;
+  return COLUMNS.map((column) => record[column] ?? null);
 }
