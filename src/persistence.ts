@@ -12,7 +12,6 @@ import { DatabaseHandle } from './storage/database-handle.js';
 import type { Database } from './storage/open-database.js';
 import { Outbox } from './storage/outbox.js';
 import { SqliteLedgerAppender } from './storage/sqlite-ledger-appender.js';
-import { WalCheckpointer } from './storage/wal-checkpointer.js';
 import type { StorageDb, UsageLedgerRow } from './storage/schema.js';
 import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
@@ -73,8 +72,6 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 /** A good key keeps working from the cache this long while the database is unreachable. */
 const KEY_STALE_MS = 3_600_000;
 const LAST_USED_INTERVAL_MS = 30_000;
-/** How often the ledger's SQLite files are checkpointed, off the event loop. */
-const WAL_CHECKPOINT_INTERVAL_MS = 1_000;
 
 function defaultOutboxPath(database: PersistenceOptions['database']): string {
   if (typeof database !== 'string') return 'switchyard-outbox.db';
@@ -125,28 +122,19 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
   let ledger: LedgerStage | undefined;
   // A local SQLite database takes rows directly (the outbox then only holds rows while it is not open).
   let appender: SqliteLedgerAppender | undefined;
-  let checkpointer: WalCheckpointer | undefined;
-  const checkpoints = () =>
-    (checkpointer ??= new WalCheckpointer([], WAL_CHECKPOINT_INTERVAL_MS, (error) => logger.warn({ error }, 'switchyard: a SQLite checkpoint failed')));
   const direct = () => {
     const open = database.current;
     if (open === undefined || open.engine !== 'sqlite' || open.location === ':memory:') return undefined;
-    if (appender === undefined) {
-      appender = new SqliteLedgerAppender(open.location);
-      checkpoints().add(open.location);
-    }
+    appender ??= new SqliteLedgerAppender(open.location);
     const target = appender;
     return (rows: readonly UsageLedgerRow[]) => target.append(rows);
   };
   if (options.ledger !== false) {
     const ledgerOptions = options.ledger ?? {};
-    const outboxPath = ledgerOptions.outbox ?? defaultOutboxPath(options.database);
-    const outbox = new Outbox(outboxPath);
-    if (outboxPath !== ':memory:') checkpoints().add(outboxPath);
     writer = new LedgerWriter({
       db: current,
       direct,
-      outbox,
+      outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database)),
       ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),
       ...(ledgerOptions.intervalMs === undefined ? {} : { intervalMs: ledgerOptions.intervalMs }),
       onError: (error, where) =>
@@ -205,7 +193,6 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       await ledger?.settled();
       await writer?.close();
       appender?.close();
-      await checkpointer?.close();
       await lastUsed.close();
       await (await channel)?.close();
       if (ownsRedis) redis?.disconnect();

@@ -29,8 +29,6 @@ export class Outbox {
     // NORMAL in WAL mode: a commit survives a process crash; only a power loss may lose the last ones.
     this.#file.pragma('synchronous = NORMAL');
     this.#file.pragma('busy_timeout = 5000');
-    // Checkpoints run in a worker (WalCheckpointer), not in these commits on the event loop.
-    this.#file.pragma('wal_autocheckpoint = 0');
     this.#file.exec('CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL)');
     this.#insert = this.#file.prepare('INSERT INTO outbox (value) VALUES (?)');
     this.#insertMany = this.#file.transaction((values: readonly unknown[]) => {

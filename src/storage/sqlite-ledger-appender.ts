@@ -23,8 +23,6 @@ export class SqliteLedgerAppender {
     this.#file.pragma('journal_mode = WAL');
     this.#file.pragma('synchronous = NORMAL');
     this.#file.pragma('busy_timeout = 5000');
-    // Checkpoints run in a worker (WalCheckpointer), not in this connection's commits on the event loop.
-    this.#file.pragma('wal_autocheckpoint = 0');
     const insert = this.#file.prepare(
       `INSERT INTO usage_ledger (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (request_id, attempt) DO NOTHING`,
     );

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createHash, randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { revokeKey } from '../../src/access/stored-keys.js';
+import { listKeys, revokeKey } from '../../src/access/stored-keys.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import type { Logger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/options.js';
@@ -93,6 +93,21 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
     await failureOf(openai(running, key).chat.completions.create(chat));
     const error = await failureOf(openai(running, key).chat.completions.create(chat));
     expect(error?.code).toBe('api_key_revoked');
+  });
+
+  it('should record when a key was last used, written in a batch and on close', async () => {
+    const database = scratch.database(engine);
+    const running = await serve({ database });
+    const { key, stored } = await running.gateway.keys!.create({ name: 'used' });
+    expect(stored.lastUsedAt).toBeUndefined();
+    const before = Date.now();
+    await openai(running, key).chat.completions.create(chat);
+    await running.gateway.close();
+    const direct = await openDatabase({ ...database, migrate: false });
+    const [listed] = await listKeys(direct.db);
+    await direct.close();
+    expect(listed?.lastUsedAt).toBeGreaterThanOrEqual(before);
+    expect(listed?.lastUsedAt).toBeLessThanOrEqual(Date.now());
   });
 
   it('should keep keys from the options working beside stored keys', async () => {
