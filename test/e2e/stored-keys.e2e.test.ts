@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { listKeys, revokeKey } from '../../src/access/stored-keys.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import type { Logger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/options.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
@@ -36,7 +37,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
     const { key, stored } = await running.gateway.keys!.create({ name: 'ci' });
     expect(key).toMatch(/^sk-sy-/);
     const answer = await openai(running, key).chat.completions.create(chat);
-    expect(answer.choices[0]?.message.content).toBeTruthy();
+    expect(answer.choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
     const anthropic = new Anthropic({ apiKey: key, baseURL: running.root, maxRetries: 0 });
     const message = await anthropic.messages.create({ model: 'mock', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] });
     expect(message.type).toBe('message');
