@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { configError, configIssueError } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
-import { anyCaller, createKeyCheck } from './access/authenticate-stage.js';
+import { createKeyCheck } from './access/authenticate-stage.js';
 import { refuseUnlistedModel } from './access/model-allowlist.js';
 import { verifyConfiguredKeys } from './access/configured-keys.js';
 import type { EndpointSetup } from './endpoints/stages.js';
@@ -209,12 +209,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
     logger,
     stages: {
-      authenticate:
-        persistence === undefined
-          ? createKeyCheck(verifyKey, requireApiKey)
-          : requireApiKey
-            ? persistence.authentication(verifyKey)
-            : { authenticate: () => anyCaller },
+      authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       admit: persistence === undefined ? admitEverything : withModelAllowlist(withKeyBudgets(admitEverything, persistence, prices)),
       call: callModelOnce,
       record: persistence?.ledger ?? recordNothing,

@@ -41,6 +41,13 @@ function keyStoreUnavailable(cause: unknown): GatewayError {
   });
 }
 
+/** A key-store read that failed (the database is away) as the caller's 503. */
+function orUnavailable<T>(pending: Promise<T>): Promise<T> {
+  return pending.catch((error: unknown) => {
+    throw keyStoreUnavailable(error);
+  });
+}
+
 /**
  * The "authenticate" stage with stored keys (`sk-sy-…`) beside the keys from the options. A stored
  * key is checked from the in-process cache when it can be (synchronously), else in the database;
@@ -91,23 +98,13 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     }
     const parent = lookupById(check.claims.parent);
     if (!(parent instanceof Promise)) return tokenCallerOf(check.claims, parent);
-    return parent.then(
-      (lookup) => tokenCallerOf(check.claims, lookup),
-      (error: unknown) => {
-        throw keyStoreUnavailable(error);
-      },
-    );
+    return orUnavailable(parent).then((lookup) => tokenCallerOf(check.claims, lookup));
   };
 
   const tokenCaller = (presented: string): Caller | Promise<Caller> => {
     const secret = options.tokenSecret();
     if (!(secret instanceof Promise)) return tokenCallerWith(secret, presented);
-    return secret.then(
-      (loaded) => tokenCallerWith(loaded, presented),
-      (error: unknown) => {
-        throw keyStoreUnavailable(error);
-      },
-    );
+    return orUnavailable(secret).then((loaded) => tokenCallerWith(loaded, presented));
   };
 
   const storedCaller = (presented: string): Caller | Promise<Caller> => {
@@ -120,9 +117,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
       return findParsedKey(store, parsed, now());
     });
     if (!(lookup instanceof Promise)) return callerOf(lookup);
-    return lookup.then(callerOf, (error: unknown) => {
-      throw keyStoreUnavailable(error);
-    });
+    return orUnavailable(lookup).then(callerOf);
   };
 
   return {

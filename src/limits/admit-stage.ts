@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutShort, Usage } from '../canonical/index.js';
 
 /** What the "admit" stage sees of a request: who asks, for which model, and what. */
 export interface AdmissionRequest {
@@ -9,14 +9,6 @@ export interface AdmissionRequest {
   /** The provider key in the gateway's options. */
   readonly provider: string;
   readonly request: CanonicalRequest;
-}
-
-/** What was sent of a stream cut short (the client left, or it failed in-band) before the provider reported usage. */
-export interface CutShort {
-  /** The usage reported as the answer began (Anthropic reports the input count there). */
-  readonly startUsage: Usage | undefined;
-  /** Characters of output sent. */
-  readonly outputChars: number;
 }
 
 /** A request let in. `release` is called exactly once when it ends: success, error or the client leaving. */

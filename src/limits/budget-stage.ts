@@ -1,5 +1,5 @@
-import { GatewayError, type Caller, type Usage } from '../canonical/index.js';
-import type { Admission, AdmissionRequest, AdmitStage, CutShort } from './admit-stage.js';
+import { estimateCutOutputTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
+import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import type { BudgetAccount, BudgetStore } from './budget-store.js';
 
@@ -15,9 +15,6 @@ export interface BudgetStageOptions {
   spentByToken(tokenId: string): Promise<number>;
   now?: () => number;
 }
-
-/** Characters per token when a cut stream's output is estimated, as the ledger does. */
-const CHARS_PER_TOKEN = 4;
 
 const dollars = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(2)}`;
 
@@ -139,7 +136,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     /** The real cost; a count that is unknown keeps its share of the reservation. */
     function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
       if (cut !== undefined) {
-        const sent = { ...cut.startUsage, outputTokens: Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN)) };
+        const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut) };
         // Without a reported input count the reservation's input share stays spent: never less than the truth.
         if (sent.inputTokens === undefined) return reserved;
         return Math.min(reserved, options.cost(request.model, sent) ?? reserved);

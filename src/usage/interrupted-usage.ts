@@ -1,4 +1,4 @@
-import type { Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, type Usage } from '../canonical/index.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import type { CutStream } from './record-stage.js';
 
@@ -12,9 +12,6 @@ import type { CutStream } from './record-stage.js';
  */
 export type InterruptedStreamPolicy = 'estimate' | 'reported-only';
 
-/** Characters per output token for the estimate: the usual figure for English text and code. */
-const CHARS_PER_TOKEN = 4;
-
 export interface InterruptedUsage {
   usage: Usage;
   /** Whether any count was estimated rather than reported. */
@@ -25,9 +22,6 @@ export async function interruptedUsage(cut: CutStream, policy: InterruptedStream
   const reported = cut.startUsage ?? {};
   if (policy === 'reported-only') return { usage: reported, estimated: false };
   const inputTokens = reported.inputTokens ?? (await estimateInputTokens(cut.request));
-  const counted = Math.ceil(cut.outputChars / CHARS_PER_TOKEN);
-  // The stream began with an output event, so at least one token was generated; a start event's
-  // output count (Anthropic's is 1 or so) is a floor too, not the answer.
-  const outputTokens = Math.max(counted, reported.outputTokens ?? 0, 1);
+  const outputTokens = estimateCutOutputTokens(cut);
   return { usage: { ...reported, inputTokens, outputTokens }, estimated: true };
 }

@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {
@@ -40,13 +40,9 @@ export interface RequestRecord {
 }
 
 /** What is known of a stream cut short. */
-export interface CutStream {
+export interface CutStream extends CutShort {
   /** True when the client left; false when the stream failed. */
   readonly clientLeft: boolean;
-  /** The usage reported as the answer began (Anthropic reports the input count there). */
-  readonly startUsage: Usage | undefined;
-  /** Characters of output sent before the cut. */
-  readonly outputChars: number;
   /** The request, to estimate its input when the provider did not report it. */
   readonly request: CanonicalRequest;
 }

@@ -1,0 +1,20 @@
+import type { Usage } from './usage.js';
+
+/** What was sent of a stream cut short (the client left, or it failed in-band) before the provider reported its usage. */
+export interface CutShort {
+  /** The usage reported as the answer began (Anthropic reports the input count there). */
+  readonly startUsage: Usage | undefined;
+  /** Characters of output sent (deltas; on a passed-through stream, the delta frames). */
+  readonly outputChars: number;
+}
+
+/** Characters per output token: the usual figure for English text and code. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * The output tokens a cut stream is counted at: about 4 characters per token of what was sent, at
+ * least 1 (the stream began with an output event), and never below what the start reported.
+ */
+export function estimateCutOutputTokens(cut: CutShort): number {
+  return Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN), cut.startUsage?.outputTokens ?? 0);
+}
