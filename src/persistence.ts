@@ -132,7 +132,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
   if (options.ledger !== false) {
     const ledgerOptions = options.ledger ?? {};
     writer = new LedgerWriter({
-      db: current,
+      db: () => database.current,
       direct,
       outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database)),
       ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),

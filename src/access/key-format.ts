@@ -53,3 +53,22 @@ export function parseKey(key: string): ParsedKey {
   const publicId = body.slice(KEY_PREFIX.length, KEY_PREFIX.length + PUBLIC_ID_LENGTH);
   return { ok: true, publicId, secretHash: hashSecret(body.slice(KEY_PREFIX.length + PUBLIC_ID_LENGTH)) };
 }
+
+/**
+ * `parseKey` remembering the keys it read well: a client presents the same key on every request,
+ * and the checksum and hash cost more than the rest of the key check. Holds at most `limit` keys
+ * (then starts over); only in this process's memory, where each request's key already is.
+ */
+export function memoizedKeyParser(limit = 10_000): (key: string) => ParsedKey {
+  const parsed = new Map<string, ParsedKey>();
+  return (key) => {
+    const known = parsed.get(key);
+    if (known !== undefined) return known;
+    const result = parseKey(key);
+    if (result.ok) {
+      if (parsed.size >= limit) parsed.clear();
+      parsed.set(key, result);
+    }
+    return result;
+  };
+}

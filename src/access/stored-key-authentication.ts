@@ -5,7 +5,7 @@ import type { AuthenticateStage } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
 import { authError, invalidKey, requirePresentedKey, type ApiKeyVerifier } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
-import { KEY_PREFIX, parseKey } from './key-format.js';
+import { KEY_PREFIX, memoizedKeyParser } from './key-format.js';
 import { findKeyById, findParsedKey, type KeyLookup, type StoredKey } from './stored-keys.js';
 import { TOKEN_PREFIX, verifyToken, type TokenClaims } from './browser-tokens.js';
 
@@ -55,6 +55,7 @@ function orUnavailable<T>(pending: Promise<T>): Promise<T> {
  */
 export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOptions): AuthenticateStage {
   const { db, cache, verifyConfigured, onUsed } = options;
+  const parseKey = memoizedKeyParser();
   const now = options.now ?? Date.now;
 
   const callerOf = (lookup: KeyLookup): Caller => {

@@ -1,9 +1,11 @@
+import { insertLedgerRows } from '../storage/insert-ledger-rows.js';
+import type { Database } from '../storage/open-database.js';
 import type { Outbox } from '../storage/outbox.js';
-import type { StorageDb, UsageLedgerRow as LedgerRow } from '../storage/schema.js';
+import type { UsageLedgerRow as LedgerRow } from '../storage/schema.js';
 
 export interface LedgerWriterOptions {
   /** The database to write to; undefined while it is not open (rows wait in the outbox). */
-  db: () => StorageDb | undefined;
+  db: () => Database | undefined;
   outbox: Outbox;
   /** Rows per database insert. Default 500. */
   batchSize?: number;
@@ -12,10 +14,16 @@ export interface LedgerWriterOptions {
   /** Longest wait between attempts while the database fails. Default 30 s. */
   maxBackoffMs?: number;
   /**
-   * How long finished rows gather in memory before one commit to the outbox (or the SQLite
-   * database): what a crash can lose. Default 10 ms — one commit per row costs more than the row.
+   * How long finished rows gather in memory before one commit to the outbox (or the database):
+   * what a crash can lose. Default 10 ms — one commit per row costs more than the row.
    */
   commitEveryMs?: number;
+  /**
+   * While the database answers and nothing waits in the outbox, rows go to it directly; a write
+   * not answered within this many ms puts its rows in the outbox too (the later of the two inserts
+   * is ignored). Default 100.
+   */
+  spillAfterMs?: number;
   onError?: (error: unknown, context: 'outbox' | 'database') => void;
   /**
    * When the database is a local SQLite file: writes rows straight into it (as durable as the
@@ -34,15 +42,19 @@ export interface LedgerCounters {
   failedWrites: number;
 }
 
+/** Direct writes in flight at once; past it, rows go through the outbox. */
+const MAX_DIRECT_WRITES = 4;
+
 /**
  * Moves ledger rows off the request path: `enqueue` only buffers; every `commitEveryMs` the buffer
- * is committed in one transaction to the durable outbox (or straight into a local SQLite
- * database), and batches go from the outbox to the database.
- * A row leaves the outbox only after the database took it; inserts ignore a row whose
- * (request id, attempt) is already there, so a crash between the two never writes one twice.
+ * goes in one write to the database while it answers promptly (straight into a local SQLite file,
+ * synchronously), and otherwise is committed to the durable outbox, whose batches go to the
+ * database once it is back. A row leaves the outbox only after the database took it; inserts
+ * ignore a row whose (request id, attempt) is already there, so a crash between the two, or a slow
+ * direct write that also spilled to the outbox, never writes one twice.
  */
 export class LedgerWriter {
-  readonly #db: () => StorageDb | undefined;
+  readonly #db: () => Database | undefined;
   readonly #outbox: Outbox;
   readonly #batchSize: number;
   readonly #intervalMs: number;
@@ -50,6 +62,9 @@ export class LedgerWriter {
   readonly #commitEveryMs: number;
   readonly #onError: NonNullable<LedgerWriterOptions['onError']>;
   readonly #direct: LedgerWriterOptions['direct'];
+  readonly #spillAfterMs: number;
+  readonly #directWrites = new Set<Promise<void>>();
+  #rowsInFlight = 0;
   #buffer: LedgerRow[] = [];
   #bufferScheduled = false;
   #timer: NodeJS.Timeout | undefined;
@@ -69,6 +84,7 @@ export class LedgerWriter {
     this.#commitEveryMs = options.commitEveryMs ?? 10;
     this.#onError = options.onError ?? (() => undefined);
     this.#direct = options.direct;
+    this.#spillAfterMs = options.spillAfterMs ?? 100;
     // Rows left by a previous run (the database was away, or the process stopped) go first.
     this.#inOutbox = this.#outbox.size;
     if (this.#inOutbox > 0) this.#schedule(0);
@@ -82,10 +98,10 @@ export class LedgerWriter {
   }
 
   get counters(): LedgerCounters {
-    return { written: this.#written, waiting: this.#inOutbox + this.#buffer.length, failedWrites: this.#failedWrites };
+    return { written: this.#written, waiting: this.#inOutbox + this.#buffer.length + this.#rowsInFlight, failedWrites: this.#failedWrites };
   }
 
-  /** Commits the buffer to the outbox. If the outbox itself fails (a full disk), rows stay buffered and are retried. */
+  /** Commits the buffer: to the database when it is healthy, else to the outbox. If the outbox itself fails (a full disk), rows stay buffered and are retried. */
   #commitBuffer(): void {
     this.#bufferScheduled = false;
     if (this.#buffer.length === 0) return;
@@ -94,26 +110,62 @@ export class LedgerWriter {
       this.#buffer = [];
       return;
     }
+    const rows = this.#buffer;
+    this.#buffer = [];
     const direct = this.#direct?.();
     if (direct !== undefined) {
       try {
-        this.#written += direct(this.#buffer);
-        this.#buffer = [];
+        this.#written += direct(rows);
         return;
       } catch (error) {
         // The file is busy or failing: the outbox takes the rows instead.
         this.#onError(error, 'database');
       }
     }
+    const database = this.#db();
+    const healthy = database !== undefined && this.#inOutbox === 0 && this.#backoffMs === 0 && this.#draining === undefined;
+    if (healthy && this.#directWrites.size < MAX_DIRECT_WRITES) this.#writeDirectly(database, rows);
+    else this.#toOutbox(rows);
+  }
+
+  /** One insert straight into the database; its rows go to the outbox if it fails or is slow. */
+  #writeDirectly(database: Database, rows: LedgerRow[]): void {
+    let spilled = false;
+    const spill = () => {
+      if (spilled) return;
+      spilled = true;
+      this.#toOutbox(rows);
+    };
+    const timer = setTimeout(spill, this.#spillAfterMs);
+    this.#rowsInFlight += rows.length;
+    const write = insertLedgerRows(database, rows).then(
+      (inserted) => {
+        this.#written += inserted;
+      },
+      (error: unknown) => {
+        this.#failedWrites += 1;
+        this.#onError(error, 'database');
+        spill();
+      },
+    ).finally(() => {
+      clearTimeout(timer);
+      this.#rowsInFlight -= rows.length;
+      this.#directWrites.delete(write);
+    });
+    this.#directWrites.add(write);
+  }
+
+  /** Commits rows to the outbox; if that fails (a full disk), they go back to the buffer for the next try. */
+  #toOutbox(rows: LedgerRow[]): void {
     try {
-      this.#outbox.append(this.#buffer);
+      this.#outbox.append(rows);
     } catch (error) {
       this.#onError(error, 'outbox');
+      this.#buffer = rows.concat(this.#buffer);
       this.#schedule(this.#intervalMs);
       return;
     }
-    this.#inOutbox += this.#buffer.length;
-    this.#buffer = [];
+    this.#inOutbox += rows.length;
     this.#schedule(this.#backoffMs > 0 ? this.#backoffMs : this.#intervalMs);
   }
 
@@ -135,7 +187,6 @@ export class LedgerWriter {
   }
 
   async #drainOnce(): Promise<void> {
-    if (this.#buffer.length > 0) this.#commitBuffer();
     for (;;) {
       const entries = this.#outbox.peek(this.#batchSize);
       const last = entries.at(-1);
@@ -144,15 +195,9 @@ export class LedgerWriter {
         return;
       }
       try {
-        const db = this.#db();
-        if (db === undefined) throw new Error('the database is not open yet');
-        const rows = entries.map((entry) => entry.value as LedgerRow);
-        const result = await db
-          .insertInto('usage_ledger')
-          .values(rows)
-          .onConflict((conflict) => conflict.columns(['request_id', 'attempt']).doNothing())
-          .executeTakeFirst();
-        this.#written += Number(result.numInsertedOrUpdatedRows ?? 0n);
+        const database = this.#db();
+        if (database === undefined) throw new Error('the database is not open yet');
+        this.#written += await insertLedgerRows(database, entries.map((entry) => entry.value as LedgerRow));
       } catch (error) {
         this.#failedWrites += 1;
         this.#backoffMs = Math.min(this.#maxBackoffMs, Math.max(this.#intervalMs, this.#backoffMs * 2));
@@ -175,7 +220,10 @@ export class LedgerWriter {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
+    this.#commitBuffer();
     await this.#draining;
+    // A direct write that fails puts its rows in the outbox, which the drain below then takes.
+    await Promise.all(this.#directWrites);
     await this.#drain();
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KEY_LENGTH, KEY_PREFIX, hashSecret, mintKey, parseKey } from '../../src/access/key-format.js';
+import { KEY_LENGTH, KEY_PREFIX, hashSecret, mintKey, parseKey, memoizedKeyParser } from '../../src/access/key-format.js';
 
 describe('mintKey and parseKey', () => {
   it('should read back the public id and secret hash of every minted key', () => {
@@ -43,5 +43,14 @@ describe('mintKey and parseKey', () => {
   it('should mint distinct keys', () => {
     const keys = new Set(Array.from({ length: 1000 }, () => mintKey().publicId));
     expect(keys.size).toBe(1000);
+  });
+});
+
+describe('memoizedKeyParser', () => {
+  it('answers as parseKey does, for good, mistyped and foreign keys, asked twice', () => {
+    const parse = memoizedKeyParser(2);
+    const keys = [mintKey().key, mintKey().key, mintKey().key];
+    const mistyped = `${keys[0]!.slice(0, -1)}${keys[0]!.endsWith('A') ? 'B' : 'A'}`;
+    for (const key of [...keys, mistyped, 'sk-other', ...keys, mistyped]) expect(parse(key)).toEqual(parseKey(key));
   });
 });

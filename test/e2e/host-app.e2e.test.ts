@@ -89,7 +89,7 @@ describe('gateway() after host middleware that sets headers', () => {
     for (const answer of answers) {
       expect(answer.headers['access-control-allow-origin']).toBe('*');
       expect(answer.headers['x-host']).toBe('kept');
-      expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
       expect(answer.headers['request-id']).toBe(answer.headers['x-request-id']);
     }
   });

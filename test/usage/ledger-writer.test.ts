@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/open-database.js';
 import { Outbox } from '../../src/storage/outbox.js';
@@ -53,7 +54,7 @@ async function ledgerIds(db: StorageDb): Promise<string[]> {
 describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) => {
   it('should write enqueued rows in batches and leave the outbox empty', async () => {
     const { database } = await openTestDatabase(engine);
-    const writer = new LedgerWriter({ db: () => database.db, outbox: new Outbox(outboxFile()), batchSize: 7, intervalMs: 5 });
+    const writer = new LedgerWriter({ db: () => database, outbox: new Outbox(outboxFile()), batchSize: 7, intervalMs: 5 });
     for (let i = 0; i < 30; i += 1) writer.enqueue(row(`req_${String(i).padStart(2, '0')}`));
     await writer.close();
     expect(await ledgerIds(database.db)).toHaveLength(30);
@@ -62,7 +63,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) =>
 
   it('should write a (request id, attempt) once, however often it is enqueued', async () => {
     const { database } = await openTestDatabase(engine);
-    const writer = new LedgerWriter({ db: () => database.db, outbox: new Outbox(outboxFile()), intervalMs: 5 });
+    const writer = new LedgerWriter({ db: () => database, outbox: new Outbox(outboxFile()), intervalMs: 5 });
     writer.enqueue(row('req_a'));
     writer.enqueue(row('req_a'));
     writer.enqueue(row('req_a', 2));
@@ -78,7 +79,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) =>
     let available = false;
     const errors: string[] = [];
     const writer = new LedgerWriter({
-      db: () => (available ? database.db : undefined),
+      db: () => (available ? database : undefined),
       outbox: new Outbox(outboxFile()),
       intervalMs: 5,
       maxBackoffMs: 20,
@@ -104,9 +105,51 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) =>
     await first.close();
     // req_1 reached the database before the stop, but its outbox entry was not yet removed.
     await database.db.insertInto('usage_ledger').values(row('req_1')).execute();
-    const second = new LedgerWriter({ db: () => database.db, outbox: new Outbox(file), intervalMs: 5 });
+    const second = new LedgerWriter({ db: () => database, outbox: new Outbox(file), intervalMs: 5 });
     expect(second.counters.waiting).toBe(2);
     await second.close();
     expect(await ledgerIds(database.db)).toEqual(['req_1#1', 'req_2#1']);
+  });
+
+  it('should write rows straight to a healthy database, never through the outbox', async () => {
+    const { database } = await openTestDatabase(engine);
+    const outbox = new Outbox(outboxFile());
+    // The outbox is drained only once a minute here: rows that reach the database came directly.
+    const writer = new LedgerWriter({ db: () => database, outbox, intervalMs: 60_000 });
+    for (let i = 0; i < 25; i += 1) writer.enqueue(row(`req_${String(i).padStart(2, '0')}`));
+    await expect.poll(() => ledgerIds(database.db), { timeout: 5_000 }).toHaveLength(25);
+    expect(outbox.size).toBe(0);
+    expect(writer.counters).toEqual({ written: 25, waiting: 0, failedWrites: 0 });
+    await writer.close();
+  });
+});
+
+describe('LedgerWriter with a slow PostgreSQL', () => {
+  it('should put rows whose direct write is slow in the outbox, and write each once when the database answers', async () => {
+    const { database } = await openTestDatabase('postgres');
+    const outbox = new Outbox(outboxFile());
+    const writer = new LedgerWriter({ db: () => database, outbox, intervalMs: 5, spillAfterMs: 30 });
+    // Another connection holds a lock that makes every insert wait: the database is up but slow.
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => undefined as void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.connection().execute(async (connection) => {
+      await sql`BEGIN`.execute(connection);
+      await sql`LOCK TABLE usage_ledger IN EXCLUSIVE MODE`.execute(connection);
+      locked();
+      await released;
+      await sql`COMMIT`.execute(connection);
+    });
+    await isLocked;
+    for (let i = 0; i < 10; i += 1) writer.enqueue(row(`req_${i}`));
+    await expect.poll(() => outbox.size, { timeout: 5_000 }).toBe(10);
+    expect(await ledgerIds(database.db)).toEqual([]);
+    for (let i = 10; i < 15; i += 1) writer.enqueue(row(`req_${i}`));
+    release();
+    await holder;
+    await writer.close();
+    expect(await ledgerIds(database.db)).toHaveLength(15);
+    expect(writer.counters).toMatchObject({ written: 15, waiting: 0 });
   });
 });
