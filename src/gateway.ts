@@ -154,6 +154,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         await closeAdapters(resolved.adapters);
         await Promise.allSettled([...inFlight]);
         await persistence?.close();
+        await resolved.limits?.close();
       })();
       return closing;
     },

@@ -19,6 +19,8 @@ import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
 import { configuredPrice, costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
 import { withBudgets } from './limits/budget-stage.js';
+import { openLimits, type LimitsOptions, type OpenedLimits } from './limits/open-limits.js';
+import type { LimitSet } from './limits/limit-rules.js';
 import type { PriceUsage } from './usage/ledger-stage.js';
 import { inputTokenBound } from './usage/input-token-bound.js';
 
@@ -62,6 +64,12 @@ export interface GatewayOptions {
   /** The usage ledger's settings; `false` turns it off. On by default with a `database`. */
   ledger?: LedgerOptions | false;
   /**
+   * Requests and tokens per minute and concurrent requests, per key (and per key and model);
+   * per-model limits go on `models[].limits`. Counted in Redis when `redis` is set (every instance
+   * shares them), else in this process. See the README's "Limits".
+   */
+  limits?: LimitsOptions;
+  /**
    * Turns on the admin API (`/admin/keys`, `/admin/usage`, `/admin/ledger`) guarded by this key,
    * which is not a gateway key. Needs a `database`; at least 16 characters.
    */
@@ -82,6 +90,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   persistence: Persistence | undefined;
   adminKey: string | undefined;
   allowedOrigins: readonly string[];
+  /** The limits stage and what it opened, when any limit is configured. */
+  limits: OpenedLimits | undefined;
 }
 
 const capabilitiesSchema = z
@@ -96,6 +106,27 @@ const capabilitiesSchema = z
     providerTools: z.array(z.enum(['chat', 'responses', 'messages'])),
   })
   .partial();
+
+const limitSetFields = {
+  requestsPerMinute: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
+  concurrency: z.number().int().positive().optional(),
+};
+const limitSetSchema = z.strictObject(limitSetFields);
+const keyLimitsSchema = z.strictObject({
+  ...limitSetFields,
+  perModel: z.record(z.string().min(1), limitSetSchema).optional(),
+  queueMs: z.number().int().nonnegative().optional(),
+});
+
+/** `limits`; the config file loader checks the same shape. */
+export const limitsOptionsSchema = z.strictObject({
+  perKey: keyLimitsSchema.optional(),
+  keys: z.record(z.string().min(1), keyLimitsSchema).optional(),
+  whenStoreDown: z.enum(['open', 'closed']).optional(),
+  leaseMs: z.number().int().min(1_000).optional(),
+  storeTimeoutMs: z.number().int().positive().optional(),
+});
 
 /** One `models[]` entry; the config file loader checks the same shape. */
 export const modelConfigSchema = z.strictObject({
@@ -114,6 +145,7 @@ export const modelConfigSchema = z.strictObject({
       cacheWrite: z.number().nonnegative().optional(),
     })
     .optional(),
+  limits: limitSetSchema.optional(),
 });
 
 /** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
@@ -153,6 +185,7 @@ const optionsSchema = z.object({
   adminKey: z.string().optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: ledgerOptionsSchema.optional(),
+  limits: limitsOptionsSchema.optional(),
 });
 
 const knownKeys = new Set(Object.keys(optionsSchema.shape));
@@ -202,6 +235,8 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const prices = new Map<string, VersionedPrice>();
   for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
+  const limits = openLimitsOf(options, persistence, logger);
+  const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
 
   return {
     models: table,
@@ -210,7 +245,8 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     logger,
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
-      admit: persistence === undefined ? admitEverything : withModelAllowlist(withKeyBudgets(admitEverything, persistence, prices)),
+      // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
+      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices)),
       call: callModelOnce,
       record: persistence?.ledger ?? recordNothing,
     },
@@ -219,8 +255,43 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     persistence,
     adminKey: options.adminKey,
     allowedOrigins: options.allowedOrigins ?? [],
+    limits,
   };
 }
+
+/** Output allowance a request without a maximum is counted at against a tokens-per-minute limit. */
+const DEFAULT_LIMITED_OUTPUT_TOKENS = 4_096;
+/** Failed limit-store calls are logged at most this often (a Redis outage must not flood the log). */
+const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
+
+function openLimitsOf(options: GatewayOptions, persistence: Persistence | undefined, logger: Logger): OpenedLimits | undefined {
+  const models: Record<string, LimitSet> = {};
+  for (const model of options.models ?? []) if (model.limits !== undefined) models[model.id] = model.limits;
+  let lastLogged = 0;
+  let unlogged = 0;
+  const whenDown = options.limits?.whenStoreDown ?? 'open';
+  return openLimits(admitEverything, {
+    limits: options.limits,
+    models,
+    redis: persistence?.redis ?? (options.redis as OpenLimitsRedis),
+    redisPrefix: options.redisPrefix ?? 'switchyard:',
+    // Input at about 4 characters a token, plus the output allowance.
+    estimateTokens: ({ request }) => Math.ceil(inputTokenBound(request) / 4) + (request.maxOutputTokens ?? DEFAULT_LIMITED_OUTPUT_TOKENS),
+    onStoreError: (error) => {
+      unlogged += 1;
+      const now = Date.now();
+      if (now - lastLogged < STORE_ERROR_LOG_INTERVAL_MS) return;
+      logger.error(
+        { error, failures: unlogged },
+        whenDown === 'open' ? 'switchyard: the limits store (Redis) cannot be reached; requests are admitted without limits' : 'switchyard: the limits store (Redis) cannot be reached; requests are refused with 503',
+      );
+      lastLogged = now;
+      unlogged = 0;
+    },
+  });
+}
+
+type OpenLimitsRedis = Parameters<typeof openLimits>[1]['redis'];
 
 function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database'], prices: ReadonlyMap<string, VersionedPrice>): PersistenceOptions {
   const price: PriceUsage = (record, usage) => {

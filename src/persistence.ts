@@ -64,6 +64,8 @@ export interface Persistence {
   /** What a key's ledger rows cost since `since` (epoch ms), in nano-USD. */
   spentInLedger(keyId: string, since: number): Promise<number>;
   spentByToken(tokenId: string): Promise<number>;
+  /** The Redis client the stores share, when one is configured. */
+  readonly redis: Redis | undefined;
   /** Writes what waits (ledger rows, last-used times), then closes what it opened. */
   close(): Promise<void>;
 }
@@ -174,6 +176,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     database,
     keys,
     budgets,
+    redis,
     tokens: new TokenService(tokenSecret),
     // Fail at once while the database is away (the request gets a 503), rather than hold the request.
     spentInLedger: async (keyId, since) => spentSince(openNow(), keyId, since),

@@ -12,6 +12,8 @@ export interface Caller {
   readonly models?: readonly string[];
   /** The key's spend limit, in nano-USD per period (UTC days and months); none when absent. */
   readonly budget?: { readonly nanoUsd: number; readonly period: 'day' | 'month' | 'never' };
+  /** The key's own rate and concurrency limits (stored keys); the configured defaults apply where absent. */
+  readonly limits?: { readonly requestsPerMinute?: number; readonly tokensPerMinute?: number; readonly concurrency?: number };
   /** Set when the caller holds a browser token (`keyId` is then its parent key's). */
   readonly token?: { readonly id: string; readonly expiresAt: number; readonly spendCapNanoUsd?: number };
 }

@@ -1,3 +1,5 @@
+import type { RateLimitState } from './rate-limit-state.js';
+
 export type GatewayErrorKind =
   | 'invalid_request'
   | 'authentication'
@@ -23,6 +25,8 @@ export interface GatewayErrorInit {
   retryable?: boolean;
   /** Seconds the caller should wait before retrying. */
   retryAfter?: number;
+  /** The limits' standing, sent as the protocol's rate-limit headers with the error (a 429 from a limit). */
+  rateLimit?: RateLimitState;
   cause?: unknown;
 }
 
@@ -49,6 +53,7 @@ export class GatewayError extends Error {
   readonly param: string | undefined;
   readonly retryable: boolean;
   readonly retryAfter: number | undefined;
+  readonly rateLimit: RateLimitState | undefined;
   readonly [marker] = true;
 
   constructor(init: GatewayErrorInit) {
@@ -61,6 +66,7 @@ export class GatewayError extends Error {
     this.retryable =
       init.retryable ?? (init.kind === 'rate_limit' || init.kind === 'overloaded' || init.kind === 'timeout');
     this.retryAfter = init.retryAfter;
+    this.rateLimit = init.rateLimit;
   }
 
   /** True for any GatewayError, even one from another copy of this package. */

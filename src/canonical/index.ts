@@ -32,6 +32,7 @@ export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
 export type { ModelPrice } from './model-price.js';
 export type { CutShort } from './cut-short.js';
+export type { RateLimitReading, RateLimitState } from './rate-limit-state.js';
 export { estimateCutOutputTokens } from './cut-short.js';
 export type { CanonicalResponse, RelayedAnswer } from './response.js';
 export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';

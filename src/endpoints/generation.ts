@@ -1,4 +1,4 @@
-import type { Caller, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
@@ -9,6 +9,7 @@ import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveRoute, type Route } from '../routing/resolve-route.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
+import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { sendStream } from './send-stream.js';
 import type { EndpointSetup } from './stages.js';
 import { StartedRequest, type Ending } from './start-request.js';
@@ -39,7 +40,15 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       const request = codec.decodeRequest(await readBody(req));
       route = resolveRoute(setup.models, request, codec);
       const { model } = route;
-      admission = await admit.admit({ requestId, caller, model: model.id, provider: model.providerId, request: route.request });
+      admission = await admit.admit({
+        requestId,
+        caller,
+        model: model.id,
+        provider: model.providerId,
+        request: route.request,
+        onClientGone: (listener) => started.abort.listen(listener),
+      });
+      if (admission.rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, admission.rateLimit);
 
       const clientHeaders = pickClientHeaders(req, rules);
       const context = createProviderContext(started.abort, {
@@ -68,6 +77,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
         usage = response.usage;
       }
     } catch (error) {
+      // A 429 from a limit carries the limits' standing, in headers as on any other answer.
+      const rateLimit = GatewayError.isInstance(error) ? error.rateLimit : undefined;
+      if (rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, rateLimit);
       ending = started.fail(res, codec, error, setup.logger);
     }
     admission?.release(usage, cut);

@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, CutShort, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutShort, RateLimitState, Usage } from '../canonical/index.js';
 
 /** What the "admit" stage sees of a request: who asks, for which model, and what. */
 export interface AdmissionRequest {
@@ -9,6 +9,8 @@ export interface AdmissionRequest {
   /** The provider key in the gateway's options. */
   readonly provider: string;
   readonly request: CanonicalRequest;
+  /** Calls `listener` if the client leaves while the request waits (a queued request gives up); returns the unsubscribe. */
+  readonly onClientGone?: (listener: () => void) => () => void;
 }
 
 /** A request let in. `release` is called exactly once when it ends: success, error or the client leaving. */
@@ -18,6 +20,8 @@ export interface Admission {
    * failed first or was cut short; `cut` says what was sent of a stream cut short.
    */
   release(usage: Usage | undefined, cut?: CutShort): void;
+  /** Where the caller's rate limits stand, for the answer's rate-limit headers; absent without limits. */
+  readonly rateLimit?: RateLimitState;
 }
 
 /**

@@ -126,6 +126,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
       throw error;
     }
     return {
+      ...(admitted.rateLimit === undefined ? {} : { rateLimit: admitted.rateLimit }),
       release(usage, cut) {
         admitted.release(usage, cut);
         const actual = actualCost(usage, cut);

@@ -27,4 +27,10 @@ export interface ModelConfig {
    * @example price: { input: 2.5, output: 10, cachedInput: 1.25 }
    */
   price?: ModelPrice;
+  /**
+   * The model's limits across all callers (its deployment's quota at the provider): requests and
+   * tokens per minute, requests at once. Refused with 429 before the provider is called.
+   * @example limits: { requestsPerMinute: 500, tokensPerMinute: 200000 }
+   */
+  limits?: { requestsPerMinute?: number; tokensPerMinute?: number; concurrency?: number };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ledgerOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
+import { ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -49,6 +49,7 @@ export const configFileSchema = z
     adminKey: z.string().min(1).optional(),
     allowedOrigins: z.array(z.string().min(1)).optional(),
     ledger: ledgerOptionsSchema.optional(),
+    limits: limitsOptionsSchema.optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);

@@ -1,0 +1,279 @@
+import { estimateCutOutputTokens, GatewayError, type CutShort, type RateLimitReading, type RateLimitState, type Usage } from '../canonical/index.js';
+import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
+import { limitsFor, type AppliedLimits, type LimitRules, type LimitSubject } from './limit-rules.js';
+import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
+import { SlotQueue } from './slot-queue.js';
+
+export type { LimitRules, LimitSet, KeyLimits } from './limit-rules.js';
+
+export interface LimitStageOptions {
+  rules: LimitRules;
+  store: LimitStore;
+  /** The tokens a request is counted at before the call: its input estimate plus its output allowance. */
+  estimateTokens(request: AdmissionRequest): number;
+  /** How long a concurrency slot outlives a process that died holding it, in ms. Default 60 000. */
+  leaseMs?: number;
+  /** When the store cannot be reached: `'open'` admits without limits, `'closed'` refuses with 503. Default `'open'`. */
+  whenStoreDown?: 'open' | 'closed';
+  /** How long a store call may take before it counts as down, in ms. Default 1 000. */
+  storeTimeoutMs?: number;
+  /** Told of every failed store call (logged by the gateway, throttled). */
+  onStoreError?: (error: unknown) => void;
+}
+
+/** What the limits did since the start, for metrics. */
+export interface LimitCounters {
+  /** Requests refused with a 429 by a limit. */
+  refused: number;
+  /** Store calls that failed or timed out. */
+  storeFailures: number;
+  /** Requests waiting for a concurrency slot now. */
+  waiting: number;
+}
+
+export interface LimitStage extends AdmitStage {
+  counters(): LimitCounters;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** The reading of the tightest limit of a kind (fewest left), as the providers' headers give it. */
+function tightest(applied: AppliedLimits, result: AcquireResult, what: 'requests' | 'tokens'): RateLimitReading | undefined {
+  let best: RateLimitReading | undefined;
+  for (const [index, subject] of applied.subjects.entries()) {
+    if (subject.what !== what) continue;
+    const reading = result.readings[index];
+    if (reading === undefined) continue;
+    if (best === undefined || reading.remaining < best.remaining) best = { limit: applied.checks[index]!.limit, remaining: reading.remaining, resetMs: reading.resetMs };
+  }
+  return best;
+}
+
+function stateOf(applied: AppliedLimits, result: AcquireResult): RateLimitState | undefined {
+  const requests = tightest(applied, result, 'requests');
+  const tokens = tightest(applied, result, 'tokens');
+  if (requests === undefined && tokens === undefined) return undefined;
+  return { ...(requests === undefined ? {} : { requests }), ...(tokens === undefined ? {} : { tokens }) };
+}
+
+/** The 429 for the first limit that refused, in words a user can act on. */
+function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number, rateLimit: RateLimitState | undefined, waitedMs: number): GatewayError {
+  const common = { kind: 'rate_limit' as const, code: 'RATE_LIMITED', ...(rateLimit === undefined ? {} : { rateLimit }) };
+  if (subject.what === 'concurrency') {
+    const waited = waitedMs > 0 ? ` It waited ${waitedMs} ms for a slot.` : '';
+    return new GatewayError({
+      ...common,
+      message: `Concurrency limit reached for ${subject.scope}: ${check.limit} request${check.limit === 1 ? '' : 's'} at once.${waited} Retry when one has finished.`,
+      retryAfter: 1,
+    });
+  }
+  if (retryAfterMs === Infinity) {
+    return new GatewayError({
+      ...common,
+      message: `Request too large for ${subject.scope}: it is counted at ${check.cost} tokens (input estimate plus its output allowance), more than the ${check.limit} tokens per minute allowed. Lower max_tokens or shorten the input.`,
+      retryable: false,
+    });
+  }
+  const unit = subject.what === 'requests' ? 'requests' : 'tokens';
+  const counted = subject.what === 'tokens' ? ` This request is counted at ${check.cost} tokens.` : '';
+  return new GatewayError({
+    ...common,
+    message: `Rate limit reached for ${subject.scope}: ${check.limit} ${unit} per minute.${counted} Retry in ${seconds(retryAfterMs)} s.`,
+    retryAfter: retryAfterMs / 1000,
+  });
+}
+
+function limitsUnavailable(cause: unknown): GatewayError {
+  return new GatewayError({
+    kind: 'overloaded',
+    code: 'LIMITS_UNAVAILABLE',
+    message: "The gateway cannot check this key's rate limits right now (their store is unreachable). Retry shortly.",
+    retryAfter: 1,
+    cause,
+  });
+}
+
+/** Settles a promise within `ms`, or rejects: a store that does not answer is a store that is down. */
+function within<T>(value: T | Promise<T>, ms: number): T | Promise<T> {
+  if (!(value instanceof Promise)) return value;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the limits store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([value, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Tokens a finished request really used; its reservation stands for what is unknown. */
+function usedTokens(reserved: number, usage: Usage | undefined, cut: CutShort | undefined): number {
+  if (cut !== undefined) {
+    const input = cut.startUsage?.inputTokens;
+    return input === undefined ? reserved : input + estimateCutOutputTokens(cut);
+  }
+  // Nothing was delivered: providers do not count a failed request.
+  if (usage === undefined) return 0;
+  if (usage.inputTokens === undefined || usage.outputTokens === undefined) return reserved;
+  return usage.inputTokens + usage.outputTokens;
+}
+
+/**
+ * Requests, tokens and concurrency per key, per key and model, and per model: every limit a
+ * request meets is checked and taken at once in the store (all or none) before the call; tokens
+ * are reserved at the request's estimate and settled to its real usage after; concurrency slots
+ * are leases renewed while the request runs and given back when it ends, however it ends.
+ */
+export function withLimits(inner: AdmitStage, options: LimitStageOptions): LimitStage {
+  const { rules, store } = options;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const failOpen = (options.whenStoreDown ?? 'open') === 'open';
+  const timeoutMs = options.storeTimeoutMs ?? 1_000;
+  const onStoreError = options.onStoreError ?? (() => undefined);
+  const queue = new SlotQueue();
+  const counters = { refused: 0, storeFailures: 0 };
+  /** Concurrency leases held in this process, renewed together. */
+  const held = new Map<string, readonly string[]>();
+  let renewal: NodeJS.Timeout | undefined;
+
+  const storeFailed = (error: unknown) => {
+    counters.storeFailures += 1;
+    onStoreError(error);
+  };
+
+  const renewHeld = () => {
+    if (held.size === 0) {
+      clearInterval(renewal);
+      renewal = undefined;
+      return;
+    }
+    const leases = [...held].flatMap(([leaseId, keys]) => keys.map((key) => ({ key, leaseId })));
+    void Promise.resolve()
+      .then(() => within(store.renew(leases, leaseMs), timeoutMs))
+      .catch(storeFailed);
+  };
+
+  const hold = (leaseId: string, keys: readonly string[]) => {
+    held.set(leaseId, keys);
+    renewal ??= setInterval(renewHeld, leaseMs / 3).unref();
+  };
+
+  const admitted = (request: AdmissionRequest, applied: AppliedLimits, result: AcquireResult, admission: Admission): Admission => {
+    const rateLimit = stateOf(applied, result);
+    const leaseKeys = applied.checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
+    const tokenChecks = applied.checks.filter((check) => check.kind === 'rate' && check.key.endsWith(':tpm'));
+    if (leaseKeys.length > 0) hold(request.requestId, leaseKeys);
+    return {
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      release(usage, cut) {
+        admission.release(usage, cut);
+        held.delete(request.requestId);
+        const adjustments: RateAdjustment[] = tokenChecks.map((check) => ({
+          key: check.key,
+          limit: check.limit,
+          periodMs: check.periodMs,
+          delta: usedTokens(check.cost, usage, cut) - check.cost,
+        }));
+        if (adjustments.length === 0 && leaseKeys.length === 0) return;
+        void Promise.resolve()
+          .then(() => within(store.finish(adjustments, leaseKeys, request.requestId), timeoutMs))
+          .catch(storeFailed)
+          .finally(() => {
+            for (const key of leaseKeys) queue.released(key);
+          });
+      },
+    };
+  };
+
+  /** Admits without limits (the store is down and the gateway fails open), or refuses with 503. */
+  const storeDown = async (request: AdmissionRequest, error: unknown): Promise<Admission> => {
+    storeFailed(error);
+    if (!failOpen) throw limitsUnavailable(error);
+    return inner.admit(request);
+  };
+
+  const enter = async (request: AdmissionRequest, applied: AppliedLimits, first: AcquireResult): Promise<Admission> => {
+    let result = first;
+    let waitedMs = 0;
+    const onlyConcurrency = (answer: AcquireResult) => !answer.ok && answer.refused.every((index) => applied.checks[index]!.kind === 'concurrency');
+    if (!result.ok && applied.queueMs > 0 && onlyConcurrency(result)) {
+      const startedAt = Date.now();
+      const key = applied.checks[(result as Extract<AcquireResult, { ok: false }>).refused[0]!]!.key;
+      let failure: unknown;
+      await queue.waitFor(
+        key,
+        startedAt + applied.queueMs,
+        async () => {
+          try {
+            result = await within(store.acquire(applied.checks, request.requestId, leaseMs), timeoutMs);
+          } catch (error) {
+            failure = error;
+            return true;
+          }
+          return result.ok || !onlyConcurrency(result);
+        },
+        request.onClientGone,
+      );
+      if (failure !== undefined) return storeDown(request, failure);
+      waitedMs = Date.now() - startedAt;
+    }
+    if (!result.ok) {
+      counters.refused += 1;
+      const index = result.refused[0]!;
+      throw refusal(applied.subjects[index]!, applied.checks[index]!, result.retryAfterMs, stateOf(applied, result), waitedMs);
+    }
+    return pass(request, applied, result);
+  };
+
+  /** Refused further in (a budget): its slots and tokens are given back; the request still counts. */
+  const giveBack = (request: AdmissionRequest, applied: AppliedLimits) => {
+    const leaseKeys = applied.checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
+    const refunds = applied.checks
+      .filter((check) => check.kind === 'rate' && check.key.endsWith(':tpm'))
+      .map((check) => ({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: -check.cost }));
+    void Promise.resolve()
+      .then(() => within(store.finish(refunds, leaseKeys, request.requestId), timeoutMs))
+      .catch(storeFailed)
+      .finally(() => {
+        for (const key of leaseKeys) queue.released(key);
+      });
+  };
+
+  /** The limits let the request in: the stages further in (budgets) decide next. */
+  const pass = (request: AdmissionRequest, applied: AppliedLimits, result: AcquireResult): Admission | Promise<Admission> => {
+    let admission: Admission | Promise<Admission>;
+    try {
+      admission = inner.admit(request);
+    } catch (error) {
+      giveBack(request, applied);
+      throw error;
+    }
+    if (!(admission instanceof Promise)) return admitted(request, applied, result, admission);
+    return admission.then(
+      (ready) => admitted(request, applied, result, ready),
+      (error: unknown) => {
+        giveBack(request, applied);
+        throw error;
+      },
+    );
+  };
+
+  return {
+    admit(request) {
+      const applied = limitsFor(rules, request.caller, request.model, () => options.estimateTokens(request));
+      if (applied.checks.length === 0) return inner.admit(request);
+      let acquired: AcquireResult | Promise<AcquireResult>;
+      try {
+        acquired = within(store.acquire(applied.checks, request.requestId, leaseMs), timeoutMs);
+      } catch (error) {
+        return storeDown(request, error);
+      }
+      if (acquired instanceof Promise) {
+        return acquired.then(
+          (result) => enter(request, applied, result),
+          (error: unknown) => storeDown(request, error),
+        );
+      }
+      // In memory, an admitted request needs no promise unless an inner stage does.
+      return acquired.ok ? pass(request, applied, acquired) : enter(request, applied, acquired);
+    },
+    counters: () => ({ ...counters, waiting: queue.waiting }),
+  };
+}
