@@ -4,6 +4,8 @@
 // `node:http` server, as the standalone server does; `BENCH_HOST=express` mounts it in an Express
 // app instead. Usage: node gateway-server.js <upstream url>
 // `BENCH_PROVIDER=mock` serves the built-in mock provider instead (no upstream; harness checks only).
+// `BENCH_LIMITS=memory|redis` turns on per-key limits set too high to refuse anything (Redis: REDIS_URL,
+// prefix BENCH_REDIS_PREFIX), so the cost of counting is measured, not refusals.
 // `BENCH_STORE=sqlite|postgres` turns on stored keys and the usage ledger (BENCH_DATABASE: the SQLite
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 import { createServer } from 'node:http';
@@ -32,11 +34,21 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const store = process.env.BENCH_STORE;
 const database = store === undefined ? undefined : store === 'postgres' ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' } : (process.env.BENCH_DATABASE ?? '');
 
+const limitsMode = process.env.BENCH_LIMITS;
+const limits: Partial<GatewayOptions> =
+  limitsMode === undefined
+    ? {}
+    : {
+        limits: { perKey: { requestsPerMinute: 100_000_000, tokensPerMinute: 1_000_000_000_000, concurrency: 100_000 } },
+        ...(limitsMode === 'redis' ? { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}),
+      };
+
 const handler = gateway({
   apiKeys: [BENCH_KEY],
   providers,
   models,
   logger: silentLogger,
+  ...limits,
   ...(database === undefined ? {} : { database, ...(process.env.BENCH_OUTBOX ? { ledger: { outbox: process.env.BENCH_OUTBOX } } : {}) }),
 });
 if (database !== undefined) {

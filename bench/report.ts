@@ -241,3 +241,25 @@ export function renderStoreTable(stores: StoreMeasured): string {
       `max ${calm.maxMs.toFixed(1)} → ${stalled.maxMs.toFixed(1)} ms, ${stalled.errors} errors.`,
   ].join('\n');
 }
+
+export interface LimitsMeasured {
+  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  memory: StoreConfigurationMeasured;
+  redis: StoreConfigurationMeasured;
+}
+
+/** The per-key limits rows of the README table. */
+export function renderLimitsTable(limits: LimitsMeasured): string {
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const row = (name: string, measured: StoreConfigurationMeasured) =>
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.15)} |`;
+  return [
+    'Per-key limits — requests and tokens per minute and concurrency, none reached (chat path, non-streaming; ratios are per-round medians against the same gateway without limits):',
+    '',
+    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 150 µs) |',
+    '|---|---|---|---|---|---|',
+    `| without limits | ${limits.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${limits.baseline.p50Ms.toFixed(3)} ms | — |`,
+    row('limits in memory', limits.memory),
+    row('limits in Redis', limits.redis),
+  ].join('\n');
+}

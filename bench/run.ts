@@ -9,6 +9,8 @@
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
 //   --skip-stores  skip the stored keys + ledger rows (SQLite, PostgreSQL at DATABASE_URL, a 2 s stall)
 //   --stores-only  only those rows
+//   --skip-limits  skip the per-key limits rows (in memory, and in Redis at REDIS_URL)
+//   --limits-only  only those rows
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -21,7 +23,7 @@ import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } f
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
-import { renderPeerTable, renderStoreTable, renderTable, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
+import { renderLimitsTable, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
     'skip-stores': { type: 'boolean', default: false },
     'stores-only': { type: 'boolean', default: false },
+    'skip-limits': { type: 'boolean', default: false },
+    'limits-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -467,32 +471,7 @@ async function measureStores(upstream: Started, baseline: Started): Promise<Stor
     BENCH_SCHEMA: schema,
     BENCH_OUTBOX: join(scratch, 'bench-postgres.outbox'),
   });
-  const servers = { baseline, sqlite, postgres };
-  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
-  log(`stored keys + ledger (${path}): ${rounds} alternating rounds`);
-  for (const server of Object.values(servers)) {
-    await checkTarget(server, path);
-    await wrk(server, path, false, 64, 2);
-  }
-  const runs = { baseline: [] as { c1: Wrk; c64: Wrk }[], sqlite: [] as { c1: Wrk; c64: Wrk }[], postgres: [] as { c1: Wrk; c64: Wrk }[] };
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, server] of Object.entries(servers) as [keyof typeof servers, Started][]) {
-      const c1 = await wrk(server, path, false, 1, seconds);
-      const c64 = await wrk(server, path, false, 64, seconds);
-      runs[name].push({ c1, c64 });
-      log(`  ${name.padEnd(9)} c1 p50 ${c1.p50Ms.toFixed(3)} ms · c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
-    }
-  }
-  const paired = (name: 'sqlite' | 'postgres', get: (run: { c1: Wrk; c64: Wrk }) => number, combine: (own: number, base: number) => number) =>
-    median(runs[name].map((run, index) => combine(get(run), get(runs.baseline[index]!))));
-  const configuration = (name: 'sqlite' | 'postgres') => ({
-    cpuPerRequestRatio: paired(name, (run) => run.c64.cpuPerRequestUs, (own, base) => own / base),
-    perSecondRatio: paired(name, (run) => run.c64.perSecond, (own, base) => own / base),
-    p50AddedMs: paired(name, (run) => run.c1.p50Ms, (own, base) => own - base),
-    cpuPerRequestUs: median(runs[name].map((run) => run.c64.cpuPerRequestUs)),
-    p50Ms: median(runs[name].map((run) => run.c1.p50Ms)),
-  });
-
+  const measured = await againstBaseline(baseline, { sqlite, postgres }, path, 'stored keys + ledger');
   // The stall: concurrency 1 for 3 × STALL_MS, PostgreSQL held for the middle STALL_MS.
   const STALL_MS = 2_000;
   log(`  PostgreSQL stalled ${STALL_MS / 1000} s in a ${(3 * STALL_MS) / 1000} s concurrency-1 load`);
@@ -507,14 +486,71 @@ async function measureStores(upstream: Started, baseline: Started): Promise<Stor
   await stopServer(postgres);
   await relay.close();
   return {
-    sqlite: configuration('sqlite'),
-    postgres: configuration('postgres'),
-    baseline: { cpuPerRequestUs: median(runs.baseline.map((run) => run.c64.cpuPerRequestUs)), p50Ms: median(runs.baseline.map((run) => run.c1.p50Ms)) },
+    sqlite: measured.configurations.sqlite!,
+    postgres: measured.configurations.postgres!,
+    baseline: measured.baseline,
     stall: {
       calm: { p50Ms: calm.p50Ms, p99Ms: calm.p99Ms, maxMs: calm.maxMs },
       stalled: { p50Ms: stalled.p50Ms, p99Ms: stalled.p99Ms, maxMs: stalled.maxMs, errors: stalled.errors },
     },
   };
+}
+
+/**
+ * Configurations against the same gateway without what they add, in alternating rounds on one path:
+ * per round, CPU per request and req/s at concurrency 64, p50 at concurrency 1; ratios and
+ * differences are medians of each round's against the baseline's in that round.
+ */
+async function againstBaseline(
+  baseline: Started,
+  configurations: Record<string, Started>,
+  path: BenchPath,
+  what: string,
+): Promise<{ baseline: { cpuPerRequestUs: number; p50Ms: number }; configurations: Record<string, StoreConfigurationMeasured> }> {
+  const servers: Record<string, Started> = { baseline, ...configurations };
+  log(`${what} (${path}): ${rounds} alternating rounds`);
+  for (const server of Object.values(servers)) {
+    await checkTarget(server, path);
+    await wrk(server, path, false, 64, 2);
+  }
+  const runs: Record<string, { c1: Wrk; c64: Wrk }[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, server] of Object.entries(servers)) {
+      const c1 = await wrk(server, path, false, 1, seconds);
+      const c64 = await wrk(server, path, false, 64, seconds);
+      runs[name]!.push({ c1, c64 });
+      log(`  ${name.padEnd(9)} c1 p50 ${c1.p50Ms.toFixed(3)} ms · c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
+    }
+  }
+  const base = runs.baseline!;
+  const paired = (name: string, get: (run: { c1: Wrk; c64: Wrk }) => number, combine: (own: number, base: number) => number) =>
+    median(runs[name]!.map((run, index) => combine(get(run), get(base[index]!))));
+  const measured: Record<string, StoreConfigurationMeasured> = {};
+  for (const name of Object.keys(configurations)) {
+    measured[name] = {
+      cpuPerRequestRatio: paired(name, (run) => run.c64.cpuPerRequestUs, (own, before) => own / before),
+      perSecondRatio: paired(name, (run) => run.c64.perSecond, (own, before) => own / before),
+      p50AddedMs: paired(name, (run) => run.c1.p50Ms, (own, before) => own - before),
+      cpuPerRequestUs: median(runs[name]!.map((run) => run.c64.cpuPerRequestUs)),
+      p50Ms: median(runs[name]!.map((run) => run.c1.p50Ms)),
+    };
+  }
+  return {
+    baseline: { cpuPerRequestUs: median(base.map((run) => run.c64.cpuPerRequestUs)), p50Ms: median(base.map((run) => run.c1.p50Ms)) },
+    configurations: measured,
+  };
+}
+
+/** Per-key limits (requests, tokens, concurrency; none reached) in memory and in Redis, against the gateway without limits. */
+async function measureLimits(upstream: Started, baseline: Started): Promise<LimitsMeasured> {
+  const path: BenchPath = 'chat';
+  const memory = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_LIMITS: 'memory' });
+  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:` });
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const measured = await againstBaseline(baseline, { memory, redis }, path, 'per-key limits');
+  await stopServer(memory);
+  await stopServer(redis);
+  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis! };
 }
 
 async function profile(upstream: Started, path: BenchPath): Promise<void> {
@@ -548,23 +584,28 @@ async function main(): Promise<void> {
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
-  for (const path of values['stores-only'] ? [] : paths) {
+  const onlyOne = values['stores-only'] || values['limits-only'];
+  for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
     if (values.compare) sideBySide[path] = await measurePeers(path, upstream, passthrough, gatewayServer);
   }
-  const stores = !values['skip-stores'] || values['stores-only'] ? await measureStores(upstream, gatewayServer) : undefined;
+  const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
+  const limits = values['limits-only'] || (!values['skip-limits'] && !onlyOne) ? await measureLimits(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
   await stopServer(floor);
-  const table = values['stores-only'] && stores !== undefined ? renderStoreTable(stores) :
-    renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors) +
-    (values.compare ? `\n\n${renderPeerTable(sideBySide)}` : '') +
-    (stores === undefined ? '' : `\n\n${renderStoreTable(stores)}`);
+  const sections = [
+    ...(onlyOne ? [] : [renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors)]),
+    ...(values.compare && !onlyOne ? [renderPeerTable(sideBySide)] : []),
+    ...(stores === undefined ? [] : [renderStoreTable(stores)]),
+    ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
+  ];
+  const table = sections.join('\n\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);

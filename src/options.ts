@@ -275,8 +275,9 @@ function openLimitsOf(options: GatewayOptions, persistence: Persistence | undefi
     models,
     redis: persistence?.redis ?? (options.redis as OpenLimitsRedis),
     redisPrefix: options.redisPrefix ?? 'switchyard:',
-    // Input at about 4 characters a token, plus the output allowance.
-    estimateTokens: ({ request }) => Math.ceil(inputTokenBound(request) / 4) + (request.maxOutputTokens ?? DEFAULT_LIMITED_OUTPUT_TOKENS),
+    // An upper bound of the input (a token per character), plus the output allowance: a request never uses more than it
+    // reserved (unless it sets no maximum and writes past the default), so concurrent requests cannot slip past the limit.
+    estimateTokens: ({ request }) => inputTokenBound(request) + (request.maxOutputTokens ?? DEFAULT_LIMITED_OUTPUT_TOKENS),
     onStoreError: (error) => {
       unlogged += 1;
       const now = Date.now();

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
+import { MemoryLimitStore } from '../../src/limits/limit-store.js';
+import { RedisLimitStore } from '../../src/limits/redis-limit-store.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(REDIS_URL);
+afterAll(() => redis.disconnect());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rate = (key: string, limit: number, cost = 1): LimitCheck => ({ key, kind: 'rate', limit, periodMs: 60_000, cost });
+const slots = (key: string, limit: number): LimitCheck => ({ key, kind: 'concurrency', limit, periodMs: 0, cost: 1 });
+
+const stores: Array<[string, () => LimitStore]> = [
+  ['memory', () => new MemoryLimitStore()],
+  // Each test its own key prefix, so runs never share counters.
+  ['Redis', () => new RedisLimitStore(redis, `test:${randomBytes(6).toString('hex')}:`)],
+];
+
+describe.each(stores)('%s limit store', (_name, makeStore) => {
+  it('takes every limit of a request or none of them', async () => {
+    const store = makeStore();
+    const checks = [rate('rpm', 5), slots('concurrent', 1)];
+    expect(await store.acquire(checks, 'a', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 4 }, { remaining: 0 }] });
+    // The slot is taken: refused by it, and the refused request spends none of the rate.
+    expect(await store.acquire(checks, 'b', 60_000)).toMatchObject({ ok: false, refused: [1], retryAfterMs: 0 });
+    expect(await store.acquire(checks, 'c', 60_000)).toMatchObject({ ok: false, refused: [1] });
+    await store.finish([], ['concurrent'], 'a');
+    expect(await store.acquire(checks, 'd', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 3 }, { remaining: 0 }] });
+  });
+
+  it('refuses past the rate with the wait for the next unit, and names every refusing limit', async () => {
+    const store = makeStore();
+    for (let i = 0; i < 3; i += 1) expect((await store.acquire([rate('r', 3)], `r${i}`, 60_000)).ok).toBe(true);
+    const refused = await store.acquire([rate('r', 3), rate('other', 10), slots('s', 5)], 'late', 60_000);
+    expect(refused).toMatchObject({ ok: false, refused: [0] });
+    const { retryAfterMs } = refused as { retryAfterMs: number };
+    expect(retryAfterMs).toBeGreaterThan(19_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(20_000);
+    // Nothing of the refused request was taken: the other limits are untouched.
+    expect(await store.acquire([rate('other', 10), slots('s', 5)], 'next', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 9 }, { remaining: 4 }] });
+  });
+
+  it('says a request costing more than the whole limit can never fit', async () => {
+    const store = makeStore();
+    expect(await store.acquire([rate('tpm', 100, 101)], 'big', 60_000)).toMatchObject({ ok: false, retryAfterMs: Infinity });
+  });
+
+  it('settles tokens: an over-estimate gives room back, an under-estimate takes more', async () => {
+    const store = makeStore();
+    expect(await store.acquire([rate('tpm', 1_000, 600)], 'a', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 400 }] });
+    await store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: -500 }], [], 'a');
+    expect(await store.acquire([rate('tpm', 1_000, 1)], 'b', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 899 }] });
+    await store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: 850 }], [], 'b');
+    expect(await store.acquire([rate('tpm', 1_000, 100)], 'c', 60_000)).toMatchObject({ ok: false, refused: [0] });
+  });
+
+  it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
+    const store = makeStore();
+    const check = [slots('leased', 2)];
+    expect((await store.acquire(check, 'kept', 400)).ok).toBe(true);
+    expect((await store.acquire(check, 'dropped', 400)).ok).toBe(true);
+    expect((await store.acquire(check, 'third', 400)).ok).toBe(false);
+    await sleep(250);
+    await store.renew([{ key: 'leased', leaseId: 'kept' }], 400);
+    await sleep(250);
+    // 'dropped' expired (its holder died); 'kept' was renewed and still holds its slot.
+    expect(await store.acquire(check, 'fourth', 400)).toMatchObject({ ok: true, readings: [{ remaining: 0 }] });
+    expect((await store.acquire(check, 'fifth', 400)).ok).toBe(false);
+  });
+});
