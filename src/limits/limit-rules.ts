@@ -35,6 +35,10 @@ export interface LimitSubject {
 export interface AppliedLimits {
   readonly checks: LimitCheck[];
   readonly subjects: LimitSubject[];
+  /** The concurrency checks' keys (the leases a request holds). */
+  readonly leaseKeys: string[];
+  /** The tokens-per-minute checks (settled when the request ends). */
+  readonly tokenChecks: LimitCheck[];
   /** Queueing for this caller, ms; 0 when it is refused at once. */
   readonly queueMs: number;
 }
@@ -67,6 +71,8 @@ export function keyLimitsOf(rules: LimitRules, caller: Caller): KeyLimits | unde
 export function limitsFor(rules: LimitRules, caller: Caller, model: string, estimatedTokens: () => number): AppliedLimits {
   const checks: LimitCheck[] = [];
   const subjects: LimitSubject[] = [];
+  const leaseKeys: string[] = [];
+  const tokenChecks: LimitCheck[] = [];
   const id = caller.keyId ?? OPTIONS_KEY;
   const keyLimits = keyLimitsOf(rules, caller);
   let tokens: number | undefined;
@@ -78,11 +84,14 @@ export function limitsFor(rules: LimitRules, caller: Caller, model: string, esti
     }
     if (set.tokensPerMinute !== undefined) {
       tokens ??= estimatedTokens();
-      checks.push({ key: `${counter}:tpm`, kind: 'rate', limit: set.tokensPerMinute, periodMs: MINUTE_MS, cost: tokens });
+      const check: LimitCheck = { key: `${counter}:tpm`, kind: 'rate', limit: set.tokensPerMinute, periodMs: MINUTE_MS, cost: tokens };
+      checks.push(check);
+      tokenChecks.push(check);
       subjects.push({ what: 'tokens', scope });
     }
     if (set.concurrency !== undefined) {
       checks.push({ key: `${counter}:concurrent`, kind: 'concurrency', limit: set.concurrency, periodMs: 0, cost: 1 });
+      leaseKeys.push(`${counter}:concurrent`);
       subjects.push({ what: 'concurrency', scope });
     }
   };
@@ -90,5 +99,5 @@ export function limitsFor(rules: LimitRules, caller: Caller, model: string, esti
   add(`key:${id}`, keyScope, keyLimits);
   add(`key:${id}:model:${model}`, `${keyScope} on model ${model}`, keyLimits?.perModel?.[model]);
   add(`model:${model}`, `model ${model}`, rules.models?.[model]);
-  return { checks, subjects, queueMs: keyLimits?.queueMs ?? 0 };
+  return { checks, subjects, leaseKeys, tokenChecks, queueMs: keyLimits?.queueMs ?? 0 };
 }

@@ -155,29 +155,41 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     renewal ??= setInterval(renewHeld, leaseMs / 3).unref();
   };
 
+  /** Moves token counters and gives leases back; a queued request waiting for one of them tries at once. */
+  const finish = (adjustments: readonly RateAdjustment[], leaseKeys: readonly string[], leaseId: string) => {
+    const wake = () => {
+      for (const key of leaseKeys) queue.released(key);
+    };
+    let finished: void | Promise<void>;
+    try {
+      finished = store.finish(adjustments, leaseKeys, leaseId);
+    } catch (error) {
+      storeFailed(error);
+      return;
+    }
+    if (finished instanceof Promise) {
+      void Promise.resolve(within(finished, timeoutMs)).catch(storeFailed).finally(wake);
+      return;
+    }
+    wake();
+  };
+
   const admitted = (request: AdmissionRequest, applied: AppliedLimits, result: AcquireResult, admission: Admission): Admission => {
     const rateLimit = stateOf(applied, result);
-    const leaseKeys = applied.checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
-    const tokenChecks = applied.checks.filter((check) => check.kind === 'rate' && check.key.endsWith(':tpm'));
+    const { leaseKeys, tokenChecks } = applied;
     if (leaseKeys.length > 0) hold(request.requestId, leaseKeys);
     return {
       ...(rateLimit === undefined ? {} : { rateLimit }),
       release(usage, cut) {
         admission.release(usage, cut);
-        held.delete(request.requestId);
+        if (leaseKeys.length > 0) held.delete(request.requestId);
         const adjustments: RateAdjustment[] = tokenChecks.map((check) => ({
           key: check.key,
           limit: check.limit,
           periodMs: check.periodMs,
           delta: usedTokens(check.cost, usage, cut) - check.cost,
         }));
-        if (adjustments.length === 0 && leaseKeys.length === 0) return;
-        void Promise.resolve()
-          .then(() => within(store.finish(adjustments, leaseKeys, request.requestId), timeoutMs))
-          .catch(storeFailed)
-          .finally(() => {
-            for (const key of leaseKeys) queue.released(key);
-          });
+        if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
       },
     };
   };
@@ -224,16 +236,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
 
   /** Refused further in (a budget): its slots and tokens are given back; the request still counts. */
   const giveBack = (request: AdmissionRequest, applied: AppliedLimits) => {
-    const leaseKeys = applied.checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
-    const refunds = applied.checks
-      .filter((check) => check.kind === 'rate' && check.key.endsWith(':tpm'))
-      .map((check) => ({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: -check.cost }));
-    void Promise.resolve()
-      .then(() => within(store.finish(refunds, leaseKeys, request.requestId), timeoutMs))
-      .catch(storeFailed)
-      .finally(() => {
-        for (const key of leaseKeys) queue.released(key);
-      });
+    const refunds = applied.tokenChecks.map((check) => ({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: -check.cost }));
+    finish(refunds, applied.leaseKeys, request.requestId);
   };
 
   /** The limits let the request in: the stages further in (budgets) decide next. */

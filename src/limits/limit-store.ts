@@ -76,7 +76,9 @@ export class MemoryLimitStore implements LimitStore {
           retryAfterMs = Math.max(retryAfterMs, outcome.retryAfterMs);
         }
       } else {
-        const size = this.#liveLeases(check.key, now)?.size ?? 0;
+        // Expired leases matter only to a full limit: dropped then, not on every request.
+        let size = this.#leases.get(check.key)?.size ?? 0;
+        if (size >= check.limit) size = this.#liveLeases(check.key, now)?.size ?? 0;
         readings.push({ remaining: Math.max(0, check.limit - size - 1), resetMs: 0 });
         tats.push(0);
         if (size >= check.limit) refused.push(index);

@@ -7,78 +7,87 @@ import type { AcquireResult, LimitCheck, LimitReading, LimitStore, RateAdjustmen
 const VERSION = 'v1';
 
 /**
- * Checks every limit of a request and takes them all, or none (the GCRA of gcra.ts, and leases
- * in a sorted set scored by expiry).
- * KEYS: one per check · ARGV: lease id, lease ms, then per check: kind (r|c), limit, period ms, cost
- * Returns {ok, retryAfterMs (-1: never), refused count, refused indexes..., then remaining and reset ms per check}.
+ * One batch of this instance's requests, in one call: first the requests that ended (their token
+ * counters moved by what they really used, their leases given back), then the requests asking in,
+ * in order, each checking every limit it meets and taking them all or none (the GCRA of gcra.ts,
+ * and leases in a sorted set scored by expiry).
+ * KEYS: the keys of each operation, in order.
+ * ARGV: lease ms; the count of ended requests, then per one: lease id, counter count, lease count,
+ * and per counter: limit, period ms, delta; the count of requests asking, then per one: lease id,
+ * check count, and per check: kind (r|c), limit, period ms, cost.
+ * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
+ * then remaining and reset ms per check.
  */
-const ACQUIRE = `
+const BATCH = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local leaseId, leaseMs = ARGV[1], tonumber(ARGV[2])
-local tats, readings, refused = {}, {}, {}
-local retry = 0
-for i = 1, #KEYS do
-  local at = 2 + (i - 1) * 4
-  local kind, limit = ARGV[at + 1], tonumber(ARGV[at + 2])
-  if kind == 'r' then
-    local period, cost = tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4])
-    local interval = period / limit
-    local base = tonumber(redis.call('GET', KEYS[i]) or '0')
-    if base < now then base = now end
-    local tat = base + cost * interval
-    if tat - now <= period then
-      tats[i] = tat
-      readings[#readings + 1] = math.floor((period - (tat - now)) / interval)
-      readings[#readings + 1] = math.ceil(tat - now)
-    else
-      refused[#refused + 1] = i - 1
-      if cost > limit then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - period - now)) end
-      readings[#readings + 1] = math.max(0, math.floor((period - (base - now)) / interval))
-      readings[#readings + 1] = math.ceil(base - now)
-    end
-  else
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-    local size = redis.call('ZCARD', KEYS[i])
-    if size >= limit then refused[#refused + 1] = i - 1 end
-    readings[#readings + 1] = math.max(0, limit - size - 1)
-    readings[#readings + 1] = 0
-  end
+local leaseMs = tonumber(ARGV[1])
+local a, k = 2, 1
+local function tatOf(key)
+  local stored = tonumber(redis.call('GET', key) or '0')
+  if stored < now then return now end
+  return stored
 end
-if #refused == 0 then
-  for i = 1, #KEYS do
-    if tats[i] then
-      redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.ceil(tats[i] - now) + 1000)
+local function store(key, tat)
+  redis.call('SET', key, string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+end
+local ended = tonumber(ARGV[a]); a = a + 1
+for _ = 1, ended do
+  local leaseId, counters, leases = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]); a = a + 3
+  for _ = 1, counters do
+    local limit, period, delta = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]); a = a + 3
+    store(KEYS[k], math.max(now, tatOf(KEYS[k]) + delta * period / limit)); k = k + 1
+  end
+  for _ = 1, leases do redis.call('ZREM', KEYS[k], leaseId); k = k + 1 end
+end
+local answer = {}
+local asking = tonumber(ARGV[a]); a = a + 1
+for _ = 1, asking do
+  local leaseId, n = ARGV[a], tonumber(ARGV[a + 1]); a = a + 2
+  local tats, readings, refused, retry = {}, {}, {}, 0
+  for i = 0, n - 1 do
+    local key, at = KEYS[k + i], a + i * 4
+    local kind, limit = ARGV[at], tonumber(ARGV[at + 1])
+    if kind == 'r' then
+      local period, cost = tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3])
+      local interval = period / limit
+      local base = tatOf(key)
+      local tat = base + cost * interval
+      if tat - now <= period then
+        tats[i] = tat
+        readings[#readings + 1] = math.floor((period - (tat - now)) / interval)
+        readings[#readings + 1] = math.ceil(tat - now)
+      else
+        refused[#refused + 1] = i
+        if cost > limit then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - period - now)) end
+        readings[#readings + 1] = math.max(0, math.floor((period - (base - now)) / interval))
+        readings[#readings + 1] = math.ceil(base - now)
+      end
     else
-      redis.call('ZADD', KEYS[i], now + leaseMs, leaseId)
-      redis.call('PEXPIRE', KEYS[i], leaseMs + 1000)
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+      local size = redis.call('ZCARD', key)
+      if size >= limit then refused[#refused + 1] = i end
+      readings[#readings + 1] = math.max(0, limit - size - 1)
+      readings[#readings + 1] = 0
     end
   end
+  if #refused == 0 then
+    for i = 0, n - 1 do
+      if tats[i] then store(KEYS[k + i], tats[i])
+      else
+        redis.call('ZADD', KEYS[k + i], now + leaseMs, leaseId)
+        redis.call('PEXPIRE', KEYS[k + i], leaseMs + 1000)
+      end
+    end
+  end
+  answer[#answer + 1] = #refused == 0 and 1 or 0
+  answer[#answer + 1] = retry
+  answer[#answer + 1] = #refused
+  for _, index in ipairs(refused) do answer[#answer + 1] = index end
+  for _, value in ipairs(readings) do answer[#answer + 1] = value end
+  k = k + n; a = a + n * 4
 end
-local answer = {#refused == 0 and 1 or 0, retry, #refused}
-for _, index in ipairs(refused) do answer[#answer + 1] = index end
-for _, value in ipairs(readings) do answer[#answer + 1] = value end
 return answer
-`;
-
-/**
- * Moves token counters by what requests really used and gives leases back.
- * KEYS: the rate counters, then the lease sets · ARGV: lease id, counter count, then per counter: limit, period ms, delta
- */
-const FINISH = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local counters = tonumber(ARGV[2])
-for i = 1, counters do
-  local at = 3 + (i - 1) * 3
-  local limit, period, delta = tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
-  local base = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if base < now then base = now end
-  local tat = math.max(now, base + delta * period / limit)
-  redis.call('SET', KEYS[i], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
-end
-for i = counters + 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end
-return 1
 `;
 
 /** Extends leases still held (one that already expired is not taken again). KEYS: lease sets · ARGV: lease ms, then one lease id per key */
@@ -94,52 +103,119 @@ return 1
 `;
 
 type ScriptCall = (keyCount: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;
-interface LimitScripts {
-  [name: string]: ScriptCall;
+const names = { batch: `switchyardLimitsBatch_${VERSION}`, renew: `switchyardLimitsRenew_${VERSION}` };
+
+/** Requests per script call at most; more wait for the next call. */
+const MAX_BATCH = 256;
+
+interface Asking {
+  checks: readonly LimitCheck[];
+  leaseId: string;
+  leaseMs: number;
+  resolve: (result: AcquireResult) => void;
+  reject: (error: unknown) => void;
 }
 
-const names = { acquire: `switchyardLimitsAcquire_${VERSION}`, finish: `switchyardLimitsFinish_${VERSION}`, renew: `switchyardLimitsRenew_${VERSION}` };
+interface Ending {
+  adjustments: readonly RateAdjustment[];
+  leaseKeys: readonly string[];
+  leaseId: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
-/** Limits shared by every instance on one Redis: one round trip to admit a request, one to finish it. */
+/**
+ * Limits shared by every instance on one Redis. The requests of one turn of the event loop go
+ * to Redis together, in one script call: under load, a round trip (and its system calls) serves
+ * many requests instead of one; alone, a request waits for no one.
+ */
 export class RedisLimitStore implements LimitStore {
-  readonly #redis: Redis & LimitScripts;
+  readonly #redis: Redis & Record<string, ScriptCall>;
   readonly #prefix: string;
+  #asking: Asking[] = [];
+  #ending: Ending[] = [];
+  #scheduled = false;
 
   /** `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). */
   constructor(redis: Redis, prefix: string) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not have it yet.
-    if (!(names.acquire in redis)) {
-      redis.defineCommand(names.acquire, { lua: ACQUIRE });
-      redis.defineCommand(names.finish, { lua: FINISH });
+    if (!(names.batch in redis)) {
+      redis.defineCommand(names.batch, { lua: BATCH });
       redis.defineCommand(names.renew, { lua: RENEW });
     }
-    this.#redis = redis as Redis & LimitScripts;
+    this.#redis = redis as Redis & Record<string, ScriptCall>;
     this.#prefix = `${prefix}limits:${VERSION}:`;
   }
 
-  async acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): Promise<AcquireResult> {
-    const args: Array<string | number> = [leaseId, leaseMs];
-    for (const check of checks) args.push(check.kind === 'rate' ? 'r' : 'c', check.limit, check.periodMs, check.cost);
-    const answer = (await this.#redis[names.acquire]!(checks.length, ...checks.map((check) => this.#prefix + check.key), ...args)) as number[];
-    const [ok, retry, refusedCount] = answer as [number, number, number];
-    const refused = answer.slice(3, 3 + refusedCount);
-    const readings: LimitReading[] = [];
-    for (let at = 3 + refusedCount; at < answer.length; at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
-    if (ok === 1) return { ok: true, readings };
-    return { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings };
+  acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): Promise<AcquireResult> {
+    return new Promise((resolve, reject) => {
+      this.#asking.push({ checks, leaseId, leaseMs, resolve, reject });
+      this.#schedule();
+    });
   }
 
-  async finish(adjustments: readonly RateAdjustment[], leaseKeys: readonly string[], leaseId: string): Promise<void> {
+  finish(adjustments: readonly RateAdjustment[], leaseKeys: readonly string[], leaseId: string): Promise<void> {
     const moving = adjustments.filter((adjustment) => adjustment.delta !== 0);
-    if (moving.length === 0 && leaseKeys.length === 0) return;
-    const args: Array<string | number> = [leaseId, moving.length];
-    for (const { limit, periodMs, delta } of moving) args.push(limit, periodMs, delta);
-    const keys = [...moving.map((adjustment) => this.#prefix + adjustment.key), ...leaseKeys.map((key) => this.#prefix + key)];
-    await this.#redis[names.finish]!(keys.length, ...keys, ...args);
+    if (moving.length === 0 && leaseKeys.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#ending.push({ adjustments: moving, leaseKeys, leaseId, resolve, reject });
+      this.#schedule();
+    });
   }
 
   async renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
     if (leases.length === 0) return;
     await this.#redis[names.renew]!(leases.length, ...leases.map((lease) => this.#prefix + lease.key), leaseMs, ...leases.map((lease) => lease.leaseId));
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // After this turn's I/O callbacks: every request that arrived in it joins the call.
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+    });
+  }
+
+  async #send(ending: Ending[], asking: Asking[]): Promise<void> {
+    const keys: string[] = [];
+    const args: Array<string | number> = [asking[0]?.leaseMs ?? 0, ending.length];
+    for (const { adjustments, leaseKeys, leaseId } of ending) {
+      args.push(leaseId, adjustments.length, leaseKeys.length);
+      for (const { key, limit, periodMs, delta } of adjustments) {
+        keys.push(this.#prefix + key);
+        args.push(limit, periodMs, delta);
+      }
+      for (const key of leaseKeys) keys.push(this.#prefix + key);
+    }
+    args.push(asking.length);
+    for (const { checks, leaseId } of asking) {
+      args.push(leaseId, checks.length);
+      for (const check of checks) {
+        keys.push(this.#prefix + check.key);
+        args.push(check.kind === 'rate' ? 'r' : 'c', check.limit, check.periodMs, check.cost);
+      }
+    }
+    let answer: number[];
+    try {
+      answer = (await this.#redis[names.batch]!(keys.length, ...keys, ...args)) as number[];
+    } catch (error) {
+      for (const request of ending) request.reject(error);
+      for (const request of asking) request.reject(error);
+      return;
+    }
+    for (const request of ending) request.resolve();
+    let at = 0;
+    for (const request of asking) {
+      const ok = answer[at]!;
+      const retry = answer[at + 1]!;
+      const refusedCount = answer[at + 2]!;
+      const refused = answer.slice(at + 3, at + 3 + refusedCount);
+      at += 3 + refusedCount;
+      const readings: LimitReading[] = [];
+      for (let index = 0; index < request.checks.length; index += 1, at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
+      request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
+    }
   }
 }
