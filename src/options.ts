@@ -275,6 +275,7 @@ function openLimitsOf(options: GatewayOptions, persistence: Persistence | undefi
     models,
     redis: persistence?.redis ?? (options.redis as OpenLimitsRedis),
     redisPrefix: options.redisPrefix ?? 'switchyard:',
+    storedKeys: persistence !== undefined,
     // An upper bound of the input (a token per character), plus the output allowance: a request never uses more than it
     // reserved (unless it sets no maximum and writes past the default), so concurrent requests cannot slip past the limit.
     estimateTokens: ({ request }) => inputTokenBound(request) + (request.maxOutputTokens ?? DEFAULT_LIMITED_OUTPUT_TOKENS),

@@ -69,6 +69,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
       keyName: key.name,
       ...(key.models === undefined ? {} : { models: key.models }),
       ...(key.budget === undefined ? {} : { budget: key.budget }),
+      ...(key.limits === undefined ? {} : { limits: key.limits }),
     };
   };
 

@@ -4,6 +4,13 @@ import { mintKey, parseKey, type ParsedKey } from './key-format.js';
 
 export type BudgetPeriod = 'day' | 'month' | 'never';
 
+/** A key's own limits; the configured defaults apply to what is absent. */
+export interface KeyOwnLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  concurrency?: number;
+}
+
 export interface NewKey {
   name: string;
   /** Model ids the key may call; every model when absent. */
@@ -11,6 +18,7 @@ export interface NewKey {
   /** Epoch milliseconds after which the key is refused. */
   expiresAt?: number;
   budget?: { nanoUsd: number; period: BudgetPeriod };
+  limits?: KeyOwnLimits;
 }
 
 /** A stored key as it may be shown: never its secret. */
@@ -23,6 +31,7 @@ export interface StoredKey {
   revokedAt: number | undefined;
   models: readonly string[] | undefined;
   budget: { nanoUsd: number; period: BudgetPeriod } | undefined;
+  limits: KeyOwnLimits | undefined;
 }
 
 export type KeyLookup =
@@ -42,6 +51,7 @@ function storedKeyOf(row: ApiKeyRow): StoredKey {
     revokedAt: optional(row.revoked_at),
     models: row.models === null ? undefined : (JSON.parse(row.models) as string[]),
     budget: row.budget_nano_usd === null ? undefined : { nanoUsd: Number(row.budget_nano_usd), period: (row.budget_period ?? 'never') as BudgetPeriod },
+    limits: row.limits === null || row.limits === undefined ? undefined : (JSON.parse(row.limits) as KeyOwnLimits),
   };
 }
 
@@ -59,6 +69,7 @@ export async function createKey(db: StorageDb, init: NewKey, now = Date.now()): 
     models: init.models === undefined ? null : JSON.stringify(init.models),
     budget_nano_usd: init.budget?.nanoUsd ?? null,
     budget_period: init.budget?.period ?? null,
+    limits: init.limits === undefined || Object.keys(init.limits).length === 0 ? null : JSON.stringify(init.limits),
   };
   await db.insertInto('api_keys').values(row).execute();
   return { key: minted.key, stored: storedKeyOf(row) };

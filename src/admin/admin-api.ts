@@ -34,7 +34,7 @@ const invalid = (message: string, param?: string) => new GatewayError({ kind: 'i
 
 function readNewKey(body: unknown): NewKey {
   if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "name": "…" }.');
-  const { name, models, expires_at: expiresAt, budget } = body as Record<string, unknown>;
+  const { name, models, expires_at: expiresAt, budget, limits } = body as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') throw invalid("'name' is required: who the key is for.", 'name');
   if (models !== undefined && (!Array.isArray(models) || !models.every((model) => typeof model === 'string'))) throw invalid("'models' must be an array of model ids.", 'models');
   if (expiresAt !== undefined && (typeof expiresAt !== 'number' || expiresAt <= Date.now())) throw invalid("'expires_at' must be a future time in epoch milliseconds.", 'expires_at');
@@ -45,8 +45,21 @@ function readNewKey(body: unknown): NewKey {
     if (period !== 'day' && period !== 'month' && period !== 'never') throw invalid("'budget.period' is day, month or never.", 'budget.period');
     parsedBudget = { nanoUsd: Math.round(usd * 1e9), period: period as BudgetPeriod };
   }
+  let parsedLimits: NewKey['limits'];
+  if (limits !== undefined) {
+    if (typeof limits !== 'object' || limits === null) throw invalid("'limits' is an object: { requests_per_minute?, tokens_per_minute?, concurrency? }.", 'limits');
+    parsedLimits = {};
+    const fields = { requests_per_minute: 'requestsPerMinute', tokens_per_minute: 'tokensPerMinute', concurrency: 'concurrency' } as const;
+    for (const [field, value] of Object.entries(limits)) {
+      const own = fields[field as keyof typeof fields];
+      if (own === undefined) throw invalid(`'limits.${field}' is not a limit: use requests_per_minute, tokens_per_minute or concurrency.`, `limits.${field}`);
+      if (!Number.isInteger(value) || (value as number) <= 0) throw invalid(`'limits.${field}' must be a positive whole number.`, `limits.${field}`);
+      parsedLimits[own] = value as number;
+    }
+  }
   return {
     name: name.trim(),
+    ...(parsedLimits === undefined ? {} : { limits: parsedLimits }),
     ...(models === undefined ? {} : { models: models as string[] }),
     ...(expiresAt === undefined ? {} : { expiresAt: expiresAt as number }),
     ...(parsedBudget === undefined ? {} : { budget: parsedBudget }),

@@ -49,6 +49,7 @@ export const OPTIONS_KEY = 'options';
 
 /** The caller's key limits: the defaults, then the key's own (stored keys), then an override by id or name, field by field. */
 export function keyLimitsOf(rules: LimitRules, caller: Caller): KeyLimits | undefined {
+  if (rules.perKey === undefined && rules.keys === undefined && caller.limits === undefined) return undefined;
   const id = caller.keyId ?? OPTIONS_KEY;
   const override = rules.keys?.[id] ?? (caller.keyName === undefined ? undefined : rules.keys?.[caller.keyName]);
   const layers = [rules.perKey, caller.limits, override].filter((layer): layer is KeyLimits => layer !== undefined);

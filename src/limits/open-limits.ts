@@ -27,6 +27,8 @@ export interface OpenLimitsSettings {
   redis: Redis | string | undefined;
   redisPrefix: string;
   estimateTokens: LimitStageOptions['estimateTokens'];
+  /** Stored keys may carry limits of their own: the stage is on even without configured limits. */
+  storedKeys: boolean;
   onStoreError: (error: unknown) => void;
 }
 
@@ -35,11 +37,11 @@ export interface OpenedLimits {
   close(): Promise<void>;
 }
 
-/** The limits stage around `inner`, counting in Redis when there is one (every instance shares it), else in memory; undefined without any limit. */
+/** The limits stage around `inner`, counting in Redis when there is one (every instance shares it), else in memory; undefined when nothing can be limited. */
 export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): OpenedLimits | undefined {
   const { limits = {}, models } = settings;
   const anyLimit = limits.perKey !== undefined || Object.keys(limits.keys ?? {}).length > 0 || Object.keys(models).length > 0;
-  if (!anyLimit) return undefined;
+  if (!anyLimit && !settings.storedKeys) return undefined;
   const owned = typeof settings.redis === 'string' ? new Redis(settings.redis) : undefined;
   owned?.on('error', settings.onStoreError);
   const redis = owned ?? (settings.redis as Redis | undefined);

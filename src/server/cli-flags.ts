@@ -3,7 +3,8 @@ import { configError } from '../canonical/index.js';
 
 export const USAGE = `Usage:
   switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB]
-  switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never] [--json]
+  switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never]
+                       [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
   switchyard keys revoke PUBLIC_ID
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
@@ -38,6 +39,9 @@ export const cliOptions = {
   expires: { type: 'string' },
   budget: { type: 'string' },
   'budget-period': { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  concurrency: { type: 'string' },
   by: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },

@@ -1,4 +1,4 @@
-import type { BudgetPeriod } from '../access/stored-keys.js';
+import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { UsageGrouping } from '../usage/usage-queries.js';
 import { allowOnly, flagError, type CliFlags } from './cli-flags.js';
 
@@ -16,6 +16,7 @@ export type StoreCommand =
       models?: string[];
       expiresAt?: number;
       budget?: { nanoUsd: number; period: BudgetPeriod };
+      limits?: KeyOwnLimits;
       json: boolean;
     }
   | { command: 'keys-list'; store: StoreFlags; json: boolean }
@@ -55,10 +56,25 @@ function storeOf(values: CliFlags): StoreFlags {
   };
 }
 
+/** A positive whole number given to a limit flag. */
+function parseLimit(flag: string, text: string): number {
+  if (!/^[1-9]\d*$/.test(text)) throw flagError(`--${flag} takes a positive whole number, e.g. --${flag} 60; got '${text}'.`);
+  return Number(text);
+}
+
+/** `--rpm`, `--tpm`, `--concurrency`: the key's own limits. */
+function limitsOf(values: CliFlags): { limits?: KeyOwnLimits } {
+  const limits: KeyOwnLimits = {};
+  if (values.rpm !== undefined) limits.requestsPerMinute = parseLimit('rpm', values.rpm);
+  if (values.tpm !== undefined) limits.tokensPerMinute = parseLimit('tpm', values.tpm);
+  if (values.concurrency !== undefined) limits.concurrency = parseLimit('concurrency', values.concurrency);
+  return Object.keys(limits).length === 0 ? {} : { limits };
+}
+
 function parseKeys(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
   const json = values.json === true;
   if (action === 'create' && rest.length === 0) {
-    allowOnly(values, new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'json']), 'keys create');
+    allowOnly(values, new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'rpm', 'tpm', 'concurrency', 'json']), 'keys create');
     const name = values.name?.trim();
     if (!name) throw flagError("'keys create' needs --name, e.g. --name ci-bot: the key's owner, shown in lists and logs.");
     const period = values['budget-period'] ?? 'month';
@@ -72,6 +88,7 @@ function parseKeys(action: string | undefined, rest: readonly string[], values: 
       ...(models === undefined ? {} : { models }),
       ...(values.expires === undefined ? {} : { expiresAt: parseExpiry(values.expires) }),
       ...(values.budget === undefined ? {} : { budget: { nanoUsd: parseBudget(values.budget), period } }),
+      ...limitsOf(values),
       json,
     };
   }

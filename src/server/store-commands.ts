@@ -50,6 +50,7 @@ async function keysCreate(command: Extract<StoreCommand, { command: 'keys-create
     ...(command.models === undefined ? {} : { models: command.models }),
     ...(command.expiresAt === undefined ? {} : { expiresAt: command.expiresAt }),
     ...(command.budget === undefined ? {} : { budget: command.budget }),
+    ...(command.limits === undefined ? {} : { limits: command.limits }),
   });
   if (command.json) {
     write(`${JSON.stringify({ key, ...stored })}\n`);

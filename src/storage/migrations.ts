@@ -67,6 +67,12 @@ export function migrations(): Record<string, Migration> {
           .execute();
       },
     },
+    '0003_key_limits': {
+      async up(db: Kysely<unknown>) {
+        // A key's own rate and concurrency limits, as JSON ({ requestsPerMinute, tokensPerMinute, concurrency }).
+        await db.schema.alterTable('api_keys').addColumn('limits', 'text').execute();
+      },
+    },
   };
 }
 

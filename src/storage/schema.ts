@@ -41,6 +41,8 @@ export interface ApiKeyTable {
   budget_nano_usd: NullableBigIntColumn;
   /** `day`, `month` or `never`; NULL without a budget. */
   budget_period: string | null;
+  /** JSON `{ requestsPerMinute?, tokensPerMinute?, concurrency? }`; NULL: the configured defaults. */
+  limits: string | null;
 }
 
 /** One upstream attempt of one request: append-only, keyed by the gateway's own ids. */

@@ -11,6 +11,7 @@ const key = (publicId: string): StoredKey => ({
   revokedAt: undefined,
   models: undefined,
   budget: undefined,
+  limits: undefined,
 });
 const found = (publicId: string): KeyLookup => ({ ok: true, key: key(publicId) });
 

@@ -74,6 +74,11 @@ describe('the admin API', () => {
     expect(noName.status).toBe(400);
     expect(noName.body.error.param).toBe('name');
     expect((await call(running, 'GET', '/admin/usage?by=week')).status).toBe(400);
+    const badLimit = await call(running, 'POST', '/admin/keys', { name: 'x', limits: { requests_per_minute: 0 } });
+    expect(badLimit.status).toBe(400);
+    expect(badLimit.body.error.param).toBe('limits.requests_per_minute');
+    const limited = await call(running, 'POST', '/admin/keys', { name: 'y', limits: { tokens_per_minute: 5000, concurrency: 2 } });
+    expect(limited.body).toMatchObject({ limits: { tokensPerMinute: 5000, concurrency: 2 } });
     expect((await call(running, 'GET', '/admin/nothing')).status).toBe(404);
   });
 

@@ -337,3 +337,35 @@ describe('Redis stopped mid-run', () => {
   });
 });
 
+describe('stored keys', () => {
+  it('are each held to their own limits, with no limits configured', async () => {
+    const upstream = await upstreamOf({ delayMs: 50, chunks: 40 });
+    const running = await serve(upstream, { database: scratch.file('keys') });
+    await running.gateway.ready();
+    const solo = await running.gateway.keys!.create({ name: 'solo', limits: { concurrency: 1 } });
+    const pair = await running.gateway.keys!.create({ name: 'pair', limits: { concurrency: 2 } });
+    const other = await running.gateway.keys!.create({ name: 'other' });
+    const clientOf = (key: string) => new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    /** How many of `count` streams opened at once are admitted. */
+    const admittedOf = async (key: string, count: number) => {
+      const controllers = Array.from({ length: count }, () => new AbortController());
+      const outcomes = await Promise.all(
+        controllers.map((controller) =>
+          clientOf(key)
+            .chat.completions.create({ model: 'paced', stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { signal: controller.signal })
+            .then((stream) => stream[Symbol.asyncIterator]().next().then(() => 'ok'), (error: unknown) => error),
+        ),
+      );
+      for (const controller of controllers) controller.abort();
+      for (const outcome of outcomes) if (outcome !== 'ok') expect(outcome).toBeInstanceOf(OpenAI.RateLimitError);
+      return outcomes.filter((outcome) => outcome === 'ok').length;
+    };
+    expect(await admittedOf(solo.key, 3)).toBe(1);
+    expect(await admittedOf(pair.key, 3)).toBe(2);
+    // A key with no limits of its own and no default: not limited.
+    expect(await admittedOf(other.key, 3)).toBe(3);
+    const listed = await running.gateway.keys!.list();
+    expect(listed.find((key) => key.name === 'solo')?.limits).toEqual({ concurrency: 1 });
+  });
+});
+

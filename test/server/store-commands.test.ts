@@ -43,8 +43,10 @@ describe('switchyard keys, usage and migrate', () => {
 
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
     const database = databaseFile();
-    const created = JSON.parse(await run(['keys', 'create', '--name', 'json', '--budget', '12.5', '--budget-period', 'day', '--expires', '2099-01-01', '--json', '--database', database])) as Record<string, unknown>;
-    expect(created).toMatchObject({ name: 'json', budget: { nanoUsd: 12_500_000_000, period: 'day' }, expiresAt: Date.parse('2099-01-01T00:00:00Z') });
+    const created = JSON.parse(
+      await run(['keys', 'create', '--name', 'json', '--budget', '12.5', '--budget-period', 'day', '--expires', '2099-01-01', '--rpm', '60', '--concurrency', '2', '--json', '--database', database]),
+    ) as Record<string, unknown>;
+    expect(created).toMatchObject({ name: 'json', budget: { nanoUsd: 12_500_000_000, period: 'day' }, expiresAt: Date.parse('2099-01-01T00:00:00Z'), limits: { requestsPerMinute: 60, concurrency: 2 } });
     expect(String(created.key)).toMatch(/^sk-sy-/);
     const listed = JSON.parse(await run(['keys', 'list', '--json', '--database', database])) as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
@@ -82,7 +84,7 @@ describe('switchyard keys, usage and migrate', () => {
 
   it('should bring a database up to date with migrate, and say so when it already is', async () => {
     const database = databaseFile();
-    expect(await run(['migrate', '--database', database])).toBe(`${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens.\n`);
+    expect(await run(['migrate', '--database', database])).toBe(`${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits.\n`);
     expect(await run(['migrate', '--database', database])).toBe(`${database} is up to date.\n`);
   });
 
@@ -99,6 +101,8 @@ describe('switchyard keys, usage and migrate', () => {
     expect(codeOf(['keys', 'list', '--port', '1'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['keys', 'revoke'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['keys', 'create', '--name', 'x', '--budget', '-3'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['keys', 'create', '--name', 'x', '--rpm', '0'])).toBe('CONFIG_FLAG_INVALID');
+    expect(codeOf(['keys', 'create', '--name', 'x', '--concurrency', '1.5'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['keys', 'create', '--name', 'x', '--expires', '2001-01-01'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['usage', '--by', 'week'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['serve', '--name', 'x'])).toBe('CONFIG_FLAG_INVALID');
