@@ -246,6 +246,8 @@ export interface LimitsMeasured {
   baseline: { cpuPerRequestUs: number; p50Ms: number };
   memory: StoreConfigurationMeasured;
   redis: StoreConfigurationMeasured;
+  /** A Redis PING round trip from the bench process (median), for scale. */
+  redisPingUs: number;
 }
 
 /** The per-key limits rows of the README table. */
@@ -261,5 +263,7 @@ export function renderLimitsTable(limits: LimitsMeasured): string {
     `| without limits | ${limits.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${limits.baseline.p50Ms.toFixed(3)} ms | — |`,
     row('limits in memory', limits.memory),
     row('limits in Redis', limits.redis),
+    '',
+    `A Redis PING round trip on this machine takes ${limits.redisPingUs.toFixed(0)} µs (median): the floor under the Redis row's p50 added.`,
   ].join('\n');
 }

@@ -23,6 +23,7 @@ import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } f
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
+import { Redis } from 'ioredis';
 import { renderLimitsTable, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
@@ -550,7 +551,23 @@ async function measureLimits(upstream: Started, baseline: Started): Promise<Limi
   const measured = await againstBaseline(baseline, { memory, redis }, path, 'per-key limits');
   await stopServer(memory);
   await stopServer(redis);
-  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis! };
+  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs() };
+}
+
+/** The median of 2,000 PING round trips to REDIS_URL from this process, in µs: the floor under any Redis-backed request. */
+async function redisRoundTripUs(): Promise<number> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 2_000; i++) {
+      const startedAt = performance.now();
+      await redis.ping();
+      times.push((performance.now() - startedAt) * 1000);
+    }
+  } finally {
+    redis.disconnect();
+  }
+  return median(times);
 }
 
 async function profile(upstream: Started, path: BenchPath): Promise<void> {

@@ -1,3 +1,4 @@
+import { withAnswerHeaders } from './answer-headers.js';
 import { requestIdHeaders } from './send-json.js';
 import type { HttpResponse } from './types.js';
 
@@ -14,7 +15,7 @@ export async function startSse(res: HttpResponse, requestId: string, opening: st
     'X-Accel-Buffering': 'no',
   };
   if (res.destroyed) return; // the caller left during the read-ahead
-  res.writeHead(200, requestIdHeaders(headers, requestId));
+  res.writeHead(200, withAnswerHeaders(res, requestIdHeaders(headers, requestId)));
   if (opening === '') {
     res.flushHeaders();
     return;

@@ -1,0 +1,21 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { HttpResponse } from './types.js';
+
+const pending = new WeakMap<HttpResponse, Record<string, string>>();
+
+/**
+ * Headers a stage adds to the answer before it is written (the rate-limit headers): kept aside and
+ * put into the answer's one `writeHead`, since each `setHeader` beforehand makes Node validate and
+ * merge every header of the answer again.
+ */
+export function addAnswerHeaders(res: HttpResponse, headers: Record<string, string>): void {
+  const before = pending.get(res);
+  pending.set(res, before === undefined ? headers : { ...before, ...headers });
+}
+
+/** Puts the headers added for `res` into `headers` (the object about to be written). */
+export function withAnswerHeaders(res: HttpResponse, headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  const added = pending.get(res);
+  if (added !== undefined) for (const name in added) headers[name] = added[name];
+  return headers;
+}
