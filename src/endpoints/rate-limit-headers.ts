@@ -11,27 +11,40 @@ export function openAIDuration(ms: number): string {
   return `${Math.floor(rounded / 60_000)}m${Math.floor((rounded % 60_000) / 1000)}s`;
 }
 
+const openAINames = {
+  requests: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+  tokens: ['x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+} as const;
+const anthropicNames = {
+  requests: ['anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining', 'anthropic-ratelimit-requests-reset'],
+  tokens: ['anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset'],
+} as const;
+
 function addOpenAI(headers: Record<string, string>, kind: 'requests' | 'tokens', reading: RateLimitReading): void {
-  headers[`x-ratelimit-limit-${kind}`] = String(reading.limit);
-  headers[`x-ratelimit-remaining-${kind}`] = String(reading.remaining);
-  headers[`x-ratelimit-reset-${kind}`] = openAIDuration(reading.resetMs);
+  const [limit, remaining, reset] = openAINames[kind];
+  headers[limit] = String(reading.limit);
+  headers[remaining] = String(reading.remaining);
+  headers[reset] = openAIDuration(reading.resetMs);
 }
 
 function addAnthropic(headers: Record<string, string>, kind: 'requests' | 'tokens', reading: RateLimitReading, now: number): void {
-  headers[`anthropic-ratelimit-${kind}-limit`] = String(reading.limit);
-  headers[`anthropic-ratelimit-${kind}-remaining`] = String(reading.remaining);
+  const [limit, remaining, reset] = anthropicNames[kind];
+  headers[limit] = String(reading.limit);
+  headers[remaining] = String(reading.remaining);
   // RFC 3339, to the second, as Anthropic sends it.
-  headers[`anthropic-ratelimit-${kind}-reset`] = new Date(Math.ceil((now + reading.resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  headers[reset] = new Date(Math.ceil((now + reading.resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** The caller's rate limits in the headers its provider would send: OpenAI's on Chat and Responses, Anthropic's on Messages. */
 export function rateLimitHeaders(protocol: InboundCodec['protocol'], state: RateLimitState, now = Date.now()): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const kind of ['requests', 'tokens'] as const) {
-    const reading = state[kind];
-    if (reading === undefined) continue;
-    if (protocol === 'messages') addAnthropic(headers, kind, reading, now);
-    else addOpenAI(headers, kind, reading);
+  const { requests, tokens } = state;
+  if (protocol === 'messages') {
+    if (requests !== undefined) addAnthropic(headers, 'requests', requests, now);
+    if (tokens !== undefined) addAnthropic(headers, 'tokens', tokens, now);
+  } else {
+    if (requests !== undefined) addOpenAI(headers, 'requests', requests);
+    if (tokens !== undefined) addOpenAI(headers, 'tokens', tokens);
   }
   return headers;
 }

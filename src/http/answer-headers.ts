@@ -1,7 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpResponse } from './types.js';
 
-const pending = new WeakMap<HttpResponse, Record<string, string>>();
+const ADDED = Symbol('switchyard.answerHeaders');
+type WithAdded = HttpResponse & { [ADDED]?: Record<string, string> };
 
 /**
  * Headers a stage adds to the answer before it is written (the rate-limit headers): kept aside and
@@ -9,13 +10,13 @@ const pending = new WeakMap<HttpResponse, Record<string, string>>();
  * merge every header of the answer again.
  */
 export function addAnswerHeaders(res: HttpResponse, headers: Record<string, string>): void {
-  const before = pending.get(res);
-  pending.set(res, before === undefined ? headers : { ...before, ...headers });
+  const before = (res as WithAdded)[ADDED];
+  (res as WithAdded)[ADDED] = before === undefined ? headers : { ...before, ...headers };
 }
 
 /** Puts the headers added for `res` into `headers` (the object about to be written). */
 export function withAnswerHeaders(res: HttpResponse, headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
-  const added = pending.get(res);
+  const added = (res as WithAdded)[ADDED];
   if (added !== undefined) for (const name in added) headers[name] = added[name];
   return headers;
 }

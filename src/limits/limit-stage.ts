@@ -37,23 +37,24 @@ export interface LimitStage extends AdmitStage {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** The reading of the tightest limit of a kind (fewest left), as the providers' headers give it. */
-function tightest(applied: AppliedLimits, result: AcquireResult, what: 'requests' | 'tokens'): RateLimitReading | undefined {
-  let best: RateLimitReading | undefined;
-  for (const [index, subject] of applied.subjects.entries()) {
-    if (subject.what !== what) continue;
-    const reading = result.readings[index];
-    if (reading === undefined) continue;
-    if (best === undefined || reading.remaining < best.remaining) best = { limit: applied.checks[index]!.limit, remaining: reading.remaining, resetMs: reading.resetMs };
-  }
-  return best;
-}
-
+/** For requests and for tokens, the reading of the tightest limit (fewest left), as the providers' headers give it. */
 function stateOf(applied: AppliedLimits, result: AcquireResult): RateLimitState | undefined {
-  const requests = tightest(applied, result, 'requests');
-  const tokens = tightest(applied, result, 'tokens');
-  if (requests === undefined && tokens === undefined) return undefined;
-  return { ...(requests === undefined ? {} : { requests }), ...(tokens === undefined ? {} : { tokens }) };
+  let requests: RateLimitReading | undefined;
+  let tokens: RateLimitReading | undefined;
+  const { subjects, checks } = applied;
+  const { readings } = result;
+  for (let index = 0; index < subjects.length; index += 1) {
+    const what = subjects[index]!.what;
+    const reading = readings[index];
+    if (what === 'concurrency' || reading === undefined) continue;
+    const best = what === 'requests' ? requests : tokens;
+    if (best !== undefined && best.remaining <= reading.remaining) continue;
+    const chosen = { limit: checks[index]!.limit, remaining: reading.remaining, resetMs: reading.resetMs };
+    if (what === 'requests') requests = chosen;
+    else tokens = chosen;
+  }
+  if (requests === undefined) return tokens === undefined ? undefined : { tokens };
+  return tokens === undefined ? { requests } : { requests, tokens };
 }
 
 /** The 429 for the first limit that refused, in words a user can act on. */
@@ -183,12 +184,11 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       release(usage, cut) {
         admission.release(usage, cut);
         if (leaseKeys.length > 0) held.delete(request.requestId);
-        const adjustments: RateAdjustment[] = tokenChecks.map((check) => ({
-          key: check.key,
-          limit: check.limit,
-          periodMs: check.periodMs,
-          delta: usedTokens(check.cost, usage, cut) - check.cost,
-        }));
+        const adjustments: RateAdjustment[] = [];
+        for (let index = 0; index < tokenChecks.length; index += 1) {
+          const check = tokenChecks[index]!;
+          adjustments.push({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: usedTokens(check.cost, usage, cut) - check.cost });
+        }
         if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
       },
     };

@@ -66,7 +66,8 @@ export class MemoryLimitStore implements LimitStore {
     const tats: number[] = [];
     const refused: number[] = [];
     let retryAfterMs = 0;
-    for (const [index, check] of checks.entries()) {
+    for (let index = 0; index < checks.length; index += 1) {
+      const check = checks[index]!;
       if (check.kind === 'rate') {
         const outcome = gcra(this.#tats.get(check.key), now, check.limit, check.periodMs, check.cost);
         readings.push({ remaining: outcome.remaining, resetMs: outcome.resetMs });
@@ -85,7 +86,8 @@ export class MemoryLimitStore implements LimitStore {
       }
     }
     if (refused.length > 0) return { ok: false, refused, retryAfterMs, readings };
-    for (const [index, check] of checks.entries()) {
+    for (let index = 0; index < checks.length; index += 1) {
+      const check = checks[index]!;
       if (check.kind === 'rate') this.#tats.set(check.key, tats[index]!);
       else {
         let held = this.#leases.get(check.key);
