@@ -197,7 +197,10 @@ export class LedgerWriter {
       try {
         const database = this.#db();
         if (database === undefined) throw new Error('the database is not open yet');
-        this.#written += await insertLedgerRows(database, entries.map((entry) => entry.value as LedgerRow));
+        // Awaited first: `this.#written += await …` would read the counter before the await and
+        // drop what a direct write added meanwhile.
+        const inserted = await insertLedgerRows(database, entries.map((entry) => entry.value as LedgerRow));
+        this.#written += inserted;
       } catch (error) {
         this.#failedWrites += 1;
         this.#backoffMs = Math.min(this.#maxBackoffMs, Math.max(this.#intervalMs, this.#backoffMs * 2));
