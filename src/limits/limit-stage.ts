@@ -234,13 +234,13 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     return pass(request, applied, result);
   };
 
-  /** Refused further in (a budget): its slots and tokens are given back; the request still counts. */
+  /** Refused by a stage further in: its slots and tokens are given back; the request still counts. */
   const giveBack = (request: AdmissionRequest, applied: AppliedLimits) => {
     const refunds = applied.tokenChecks.map((check) => ({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: -check.cost }));
     finish(refunds, applied.leaseKeys, request.requestId);
   };
 
-  /** The limits let the request in: the stages further in (budgets) decide next. */
+  /** The limits let the request in: the stages further in decide next. */
   const pass = (request: AdmissionRequest, applied: AppliedLimits, result: AcquireResult): Admission | Promise<Admission> => {
     let admission: Admission | Promise<Admission>;
     try {
