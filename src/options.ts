@@ -12,7 +12,7 @@ import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ProviderAdapter } from './providers/types.js';
 import { callModelOnce } from './routing/call-model.js';
 import { createModelTable } from './routing/create-model-table.js';
-import type { ModelConfig } from './routing/model-config.js';
+import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
 import type { Database } from './storage/open-database.js';
 import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
@@ -23,8 +23,21 @@ import { openLimits, type LimitsOptions, type OpenedLimits } from './limits/open
 import type { LimitSet } from './limits/limit-rules.js';
 import type { PriceUsage } from './usage/ledger-stage.js';
 import { inputTokenBound } from './usage/input-token-bound.js';
+import type { RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
+import { requestPolicyOptionsSchema, requestPolicySchema } from './policy/request-policy-schema.js';
+import { resolveRequestPolicyTable } from './policy/request-policy-table.js';
 
-export type { ModelConfig } from './routing/model-config.js';
+export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
+
+/** One model callers can name. */
+export interface ModelConfig extends RoutedModelConfig {
+  /**
+   * This model's request policy, over the gateway's `requestPolicy` (a key's override wins over
+   * both), field by field. See the README's "Request policy".
+   * @example requestPolicy: { maxOutputTokens: 8192, fields: { service_tier: 'allow' } }
+   */
+  requestPolicy?: RequestPolicy;
+}
 
 export interface GatewayOptions {
   /**
@@ -79,6 +92,14 @@ export interface GatewayOptions {
    * e.g. `['https://app.example.com']`; `['*']` allows any. Default: none (no CORS headers).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Which pass-through fields, hosted tools and `anthropic-beta` values callers may use, and the
+   * largest `n` and output: its default for every model and key, plus `keys` overrides (by a stored
+   * key's public id or name; `options` for the keys from `apiKeys`); `models[].requestPolicy`
+   * sits between them. Default: the built-in safe policy (see the README's "Request policy").
+   * @example requestPolicy: { tools: { web_search: 'allow' }, keys: { 'ci-bot': { maxOutputTokens: 4096 } } }
+   */
+  requestPolicy?: RequestPolicyOptions;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -146,6 +167,7 @@ export const modelConfigSchema = z.strictObject({
     })
     .optional(),
   limits: limitSetSchema.optional(),
+  requestPolicy: requestPolicySchema.optional(),
 });
 
 /** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
@@ -186,6 +208,7 @@ const optionsSchema = z.object({
   allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),
+  requestPolicy: requestPolicyOptionsSchema.optional(),
 });
 
 const knownKeys = new Set(Object.keys(optionsSchema.shape));
@@ -242,6 +265,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     models: table,
     modelList: list,
     bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
+    requestPolicy: resolveRequestPolicyTable(options.requestPolicy, options.models ?? []),
     logger,
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),

@@ -6,6 +6,9 @@ import { createJsonBodyReader } from '../http/read-json-body.js';
 import { sendJson, sendJsonText } from '../http/send-json.js';
 import type { EndpointHandler } from '../http/types.js';
 import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
+import { applyRequestPolicy } from '../policy/apply-request-policy.js';
+import { policeClientHeaders } from '../policy/police-client-headers.js';
+import { policyFor } from '../policy/request-policy-table.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveRoute, type Route } from '../routing/resolve-route.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
@@ -17,7 +20,8 @@ import { StartedRequest, type Ending } from './start-request.js';
 /**
  * `POST /v1/chat/completions`, `/v1/responses` and `/v1/messages`: one generation request in the
  * caller's protocol, as a sequence of stages —
- * authenticate → decode → resolve the model → admit → call the provider → encode and send → record.
+ * authenticate → decode → resolve the model → apply the request policy → admit → call the provider →
+ * encode and send → record.
  */
 export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSetup, rules: EndpointRules): EndpointHandler {
   const readBody = createJsonBodyReader(setup.bodyLimit);
@@ -39,6 +43,11 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const request = codec.decodeRequest(await readBody(req));
       route = resolveRoute(setup.models, request, codec);
+      // The request policy: what this key may send on to this model, before anything is admitted or called.
+      const policy = policyFor(setup.requestPolicy, caller, route.model.id);
+      const policed = applyRequestPolicy(policy, route.request, codec.protocol);
+      if (policed !== route.request) route = { ...route, request: policed };
+      const clientHeaders = policeClientHeaders(policy, pickClientHeaders(req, rules));
       const { model } = route;
       admission = await admit.admit({
         requestId,
@@ -50,7 +59,6 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       });
       if (admission.rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, admission.rateLimit);
 
-      const clientHeaders = pickClientHeaders(req, rules);
       const context = createProviderContext(started.abort, {
         requestId,
         gatewayModel: model.id,

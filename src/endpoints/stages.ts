@@ -1,6 +1,7 @@
 import type { AuthenticateStage } from '../access/authenticate-stage.js';
 import type { AdmitStage } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
+import type { RequestPolicyTable } from '../policy/request-policy-table.js';
 import type { CallStage } from '../routing/call-model.js';
 import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
 import type { RecordStage } from '../usage/record-stage.js';
@@ -28,6 +29,8 @@ export interface EndpointSetup {
   readonly modelList: readonly ResolvedModel[];
   /** Largest request body, in bytes. */
   readonly bodyLimit: number;
+  /** What each caller may send on to each model (pass-through fields, hosted tools, betas, caps). */
+  readonly requestPolicy: RequestPolicyTable;
   readonly logger: Logger;
   readonly stages: RequestStages;
 }

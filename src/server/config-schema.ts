@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
+import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -50,6 +51,7 @@ export const configFileSchema = z
     allowedOrigins: z.array(z.string().min(1)).optional(),
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
+    requestPolicy: requestPolicyOptionsSchema.optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);

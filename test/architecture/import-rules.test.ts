@@ -26,8 +26,10 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   usage: { imports: ['canonical', 'storage', 'catalog', 'usage'], packages: /^(kysely|gpt-tokenizer\/.*|node:.*)$/ },
   observability: { imports: ['canonical', 'observability', 'logger.ts'], packages: /^(pino|prom-client|@opentelemetry\/api|node:.*)$/ },
   http: { imports: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
+  // The request policy: pure functions over the canonical request (and its zod option schema).
+  policy: { imports: ['canonical', 'policy'], packages: /^zod$/ },
   endpoints: {
-    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'logger.ts', 'endpoints'],
+    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'policy', 'logger.ts', 'endpoints'],
     packages: /^node:.*$/,
   },
   console: {
@@ -39,7 +41,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   'logger.ts': { imports: [], packages: /^$/ },
   'options.ts': {
-    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'logger.ts'],
     packages: /^(zod|node:.*)$/,
   },
   // Opens the database, the outbox and Redis, and builds the stages that use them.

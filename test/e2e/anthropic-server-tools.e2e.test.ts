@@ -31,6 +31,8 @@ beforeAll(async () => {
   running = await startGateway({
     providers: { anthropic: createAnthropicProvider({ apiKey: 'upstream-key', baseURL: upstream.url }) },
     models: [{ id: 'claude', provider: 'anthropic', upstreamModel: 'claude-x' }],
+    // The operator pays for web search (the request policy strips it by default).
+    requestPolicy: { tools: { web_search: 'allow' } },
   });
 });
 afterAll(async () => {

@@ -57,6 +57,8 @@ beforeAll(async () => {
   running = await startGateway({
     providers: { openai: createOpenAIResponsesProvider({ apiKey: 'sk-upstream', baseURL: `${upstream.url}/v1` }) },
     models: [{ id: 'gpt', provider: 'openai', upstreamModel: 'gpt-5' }],
+    // The operator pays for web search (the request policy strips it by default).
+    requestPolicy: { tools: { web_search: 'allow' } },
   });
 });
 afterAll(async () => {

@@ -16,6 +16,8 @@ beforeAll(async () => {
   gateway = await startGateway({
     providers: { openai: createOpenAIResponsesProvider({ apiKey: 'sk-upstream', baseURL: `${upstream.url}/v1` }) },
     models: [{ id: 'smart', provider: 'openai', upstreamModel: 'gpt-5' }],
+    // The operator lets callers keep responses at OpenAI (the request policy strips `store` by default).
+    requestPolicy: { fields: { store: 'allow' } },
   });
   openai = new OpenAI({ apiKey: TEST_KEY, baseURL: gateway.openAIBaseURL, maxRetries: 0 });
   anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: gateway.root, maxRetries: 0 });
