@@ -87,5 +87,27 @@ describe('resolveOptions', () => {
       ).toBe('CONFIG_MODEL_ID_DUPLICATE');
       expect(configErrorCode({ bodyLimit: 'huge' })).toBe('CONFIG_INVALID');
     });
+
+    it('should refuse a request policy with an unknown action, field or cap, at the gateway, a key or a model', () => {
+      expect(configErrorCode({ requestPolicy: { fields: { store: 'maybe' as never } } })).toBe('CONFIG_INVALID');
+      expect(configErrorCode({ requestPolicy: { keys: { ci: { maxChoices: 0 } } } })).toBe('CONFIG_INVALID');
+      expect(configErrorCode({ models: [{ id: 'm', provider: 'mock', requestPolicy: { nope: 1 } as never }] })).toBe('CONFIG_INVALID');
+      expect(
+        configErrorCode({
+          requestPolicy: { tools: { web_search: 'allow' }, maxOutputTokens: 100, keys: { options: { anthropicBetas: { '*': 'allow' } } } },
+          models: [{ id: 'm', provider: 'mock', requestPolicy: { fields: { service_tier: 'allow' } } }],
+        }),
+      ).toBeUndefined();
+    });
+  });
+
+  it("should resolve the request policy without changing the caller's policy objects", () => {
+    const requestPolicy = { fields: { store: 'allow' as const }, keys: { ci: { maxChoices: 2 } } };
+    const models = [{ id: 'm', provider: 'mock', requestPolicy: { maxOutputTokens: 10 } }];
+    const copy = structuredClone({ requestPolicy, models });
+    const resolved = resolveOptions({ logger: silentLogger, requestPolicy, models });
+    expect({ requestPolicy, models }).toEqual(copy);
+    expect(resolved.requestPolicy.gateway.maxChoices).toBe(1);
+    expect(resolved.requestPolicy.models.get('m')?.maxOutputTokens).toBe(10);
   });
 });
