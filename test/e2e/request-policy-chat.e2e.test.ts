@@ -124,9 +124,12 @@ describe('request policy on Chat Completions', () => {
     });
 
     it("should let a key's override (the keys from apiKeys are 'options') win over the model's policy", async () => {
-      const client = await serve({ requestPolicy: { keys: { options: { fields: { store: 'allow' } } } } }, { fields: { store: 'refuse' } });
+      const client = await serve({ requestPolicy: { keys: { options: { fields: { store: 'allow' } } } } }, { fields: { store: 'refuse', service_tier: 'refuse' } });
       await client.chat.completions.create({ model: 'gpt-open', messages: hello, store: true });
       expect(sent().store).toBe(true);
+      // Field by field: what the key's override does not name, the model's policy still decides.
+      const error = await failureOf(client.chat.completions.create({ model: 'gpt-open', messages: hello, service_tier: 'priority' }));
+      expect(error?.param).toBe('service_tier');
     });
   });
 

@@ -110,13 +110,18 @@ describe('request policy on Responses', () => {
   });
 
   describe('allowing', () => {
-    it('should pass web_search, mcp, background, store and service_tier on when the gateway allows them', async () => {
+    it('should pass web_search, mcp, background, store and service_tier on when the gateway allows them, and only then', async () => {
       const client = await serve({
         requestPolicy: { tools: { web_search: 'allow', mcp: 'allow' }, fields: { background: 'allow', store: 'allow', service_tier: 'allow' } },
       });
       await client.responses.create({ model: 'gpt', input: 'Hi', tools: [...codexTools, mcpTool], background: true, store: true, service_tier: 'priority' });
       expect(sent()).toMatchObject({ background: true, store: true, service_tier: 'priority' });
       expect((sent().tools as Array<{ type: string }>).map((tool) => tool.type)).toEqual(['function', 'web_search', 'mcp']);
+
+      const strict = await serve({ requestPolicy: { tools: { mcp: 'allow' } } });
+      await strict.responses.create({ model: 'gpt', input: 'Hi', tools: [...codexTools, mcpTool], store: true });
+      expect(sent().store).toBe(false);
+      expect((sent().tools as Array<{ type: string }>).map((tool) => tool.type)).toEqual(['function', 'mcp']);
     });
   });
 
