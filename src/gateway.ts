@@ -19,6 +19,7 @@ import { responsesCodec } from './protocols/responses/index.js';
 import { createCountTokensEndpoint } from './endpoints/count-tokens.js';
 import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from './endpoints/generation.js';
+import { OpenRequests, shuttingDown } from './endpoints/open-requests.js';
 import { createModelsEndpoints } from './endpoints/models.js';
 
 /**
@@ -35,6 +36,15 @@ export interface Gateway {
    * requests; the standalone server does on shutdown.
    */
   close(): Promise<void>;
+  /**
+   * Ends the generation requests still open, for a shutdown's deadline, instead of leaving them to
+   * be cut: their upstream calls are cancelled, a stream ends with its protocol's in-band error
+   * event (`The gateway is shutting down; retry the request.`) and a properly ended body, and an
+   * answer that had not begun is the protocol's 503 (Anthropic: 529 `overloaded_error`). Requests
+   * that come after it get that error too. Returns how many were open. The standalone server calls
+   * it when `shutdownTimeoutMs` is up; then close the connections, then `close()`.
+   */
+  interrupt(): number;
   /**
    * Resolves once the `database` is open and migrated (at once without one). Requests do not
    * wait for it; the standalone server does, to report where the database is.
@@ -87,10 +97,11 @@ function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, a
  */
 export function gateway(options: GatewayOptions = {}): Gateway {
   const resolved = resolveOptions(options);
+  const open = new OpenRequests();
   const posts = new Map<string, EndpointHandler>([
-    ['/v1/chat/completions', createGenerationEndpoint(chatCodec, resolved, openAIRules)],
-    ['/v1/responses', createGenerationEndpoint(responsesCodec, resolved, openAIRules)],
-    ['/v1/messages', createGenerationEndpoint(messagesCodec, resolved, anthropicRules)],
+    ['/v1/chat/completions', createGenerationEndpoint(chatCodec, resolved, openAIRules, open)],
+    ['/v1/responses', createGenerationEndpoint(responsesCodec, resolved, openAIRules, open)],
+    ['/v1/messages', createGenerationEndpoint(messagesCodec, resolved, anthropicRules, open)],
     ['/v1/messages/count_tokens', createCountTokensEndpoint(resolved)],
   ]);
   const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
@@ -158,6 +169,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       })();
       return closing;
     },
+    interrupt: () => open.interrupt(shuttingDown()),
     async ready() {
       await persistence?.database.ready();
     },

@@ -15,15 +15,17 @@ import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { sendStream } from './send-stream.js';
 import type { EndpointSetup } from './stages.js';
+import type { OpenRequests } from './open-requests.js';
 import { StartedRequest, type Ending } from './start-request.js';
 
 /**
  * `POST /v1/chat/completions`, `/v1/responses` and `/v1/messages`: one generation request in the
  * caller's protocol, as a sequence of stages —
  * authenticate → decode → resolve the model → apply the request policy → admit → call the provider →
- * encode and send → record.
+ * encode and send → record. `open`, when given, tracks the requests being answered so that a
+ * shutdown can interrupt them.
  */
-export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSetup, rules: EndpointRules): EndpointHandler {
+export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSetup, rules: EndpointRules, open?: OpenRequests): EndpointHandler {
   const readBody = createJsonBodyReader(setup.bodyLimit);
   const { authenticate, admit, call, record } = setup.stages;
   return async (req, res) => {
@@ -39,6 +41,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     let attempts = 0;
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
+      open?.add(started);
       caller = await authenticate.authenticate(req.headers, rules.acceptXApiKey);
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const request = codec.decodeRequest(await readBody(req));
@@ -70,7 +73,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       attempts = 1;
       if (request.stream) {
         const opened = await call.stream(route, context);
-        const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger);
+        const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, () => started.interruption);
         usage = outcome.usage;
         firstOutputAt = outcome.firstOutputAt;
         ending = { status: 200, errorCode: outcome.errorCode };
@@ -89,6 +92,8 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       const rateLimit = GatewayError.isInstance(error) ? error.rateLimit : undefined;
       if (rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, rateLimit);
       ending = started.fail(res, codec, error, setup.logger);
+    } finally {
+      open?.delete(started);
     }
     admission?.release(usage, cut);
     record.record({

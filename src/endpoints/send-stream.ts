@@ -24,7 +24,9 @@ export interface StreamOutcome {
 /**
  * Sends a stream that was read ahead to its first output event: headers and the opening events
  * in one write, then each event as it comes, with backpressure. A failure from here on is the
- * protocol's in-band error event; a client that leaves stops the provider.
+ * protocol's in-band error event; a client that leaves stops the provider. When the gateway
+ * interrupted the request (`abort` fired and `interruption()` says why: a shutdown), the stream
+ * ends with that error as its in-band error event.
  */
 export async function sendStream(
   res: HttpResponse,
@@ -33,6 +35,7 @@ export async function sendStream(
   encodeContext: EncodeContext,
   abort: RequestAbort,
   logger: Logger,
+  interruption?: () => GatewayError | undefined,
 ): Promise<StreamOutcome> {
   const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: undefined, outputChars: 0, firstOutputAt: undefined };
   let encoder: StreamEncoder | undefined; // not needed when the provider passes its stream through
@@ -69,6 +72,7 @@ export async function sendStream(
       let text: string;
       try {
         const batch = await rest.next();
+        if (batch === undefined && abort.aborted) break; // the cancelled provider ended its stream
         text = batch === undefined ? failure(streamEndedEarly()) : textOf(batch.events, batch.wire);
       } catch (error) {
         if (abort.aborted) break;
@@ -79,6 +83,8 @@ export async function sendStream(
       const full = writer.write(text);
       if (full) await full;
     }
+    const interrupted = finished ? undefined : interruption?.();
+    if (interrupted !== undefined) writer.write(failure(interrupted));
     writer.end();
   } finally {
     writer.flush(); // what was encoded before a throw still goes out

@@ -18,8 +18,10 @@ export class StartedRequest {
   readonly requestId = createRequestId();
   /** Epoch milliseconds. */
   readonly startedAt = Date.now();
-  /** Fires when the client disconnects before the answer was finished. */
+  /** Fires when the client disconnects before the answer was finished, or when the gateway interrupts the request. */
   readonly abort = new RequestAbort();
+  /** Why the gateway ended the request itself (`interrupt`): the error its answer ends with. */
+  interruption: GatewayError | undefined;
 
   constructor(res: HttpResponse) {
     res.on('close', () => {
@@ -28,12 +30,25 @@ export class StartedRequest {
   }
 
   /**
+   * Ends the request from the gateway's side (a shutdown): the upstream call is cancelled as when
+   * the client leaves, but the answer ends with `error` in the caller's protocol — the in-band
+   * error event of a stream that began, the error status of an answer that did not.
+   */
+  interrupt(error: GatewayError): void {
+    if (this.abort.aborted) return;
+    this.interruption = error;
+    this.abort.abort();
+  }
+
+  /**
    * Answers a failure in the caller's protocol (status, error body, request id) and says how the
-   * request ended. After the answer began, the only thing left to do is to end it.
+   * request ended. After the answer began, the only thing left to do is to end it. An interrupted
+   * request is answered with the interruption, not with the cancellation it caused.
    */
   fail(res: HttpResponse, codec: InboundCodec, error: unknown, logger: Logger): Ending {
-    if (this.abort.aborted && !res.headersSent) return { status: 499, errorCode: 'CLIENT_CLOSED' };
-    const gatewayError: GatewayError = toGatewayError(error, logger, this.requestId);
+    const { interruption } = this;
+    if (interruption === undefined && this.abort.aborted && !res.headersSent) return { status: 499, errorCode: 'CLIENT_CLOSED' };
+    const gatewayError: GatewayError = interruption ?? toGatewayError(error, logger, this.requestId);
     if (res.headersSent) {
       res.end();
       return { status: res.statusCode, errorCode: gatewayError.code };

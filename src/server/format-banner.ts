@@ -25,10 +25,24 @@ const shellSafe = /^[A-Za-z0-9._~+/=:@%-]+$/;
 const singleQuoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 const shellWord = (text: string) => (shellSafe.test(text) ? text : singleQuoted(text));
 
+/**
+ * A key shown without giving it away: its first and last few characters (at most 6 and 4, and
+ * never more than half of it), enough to tell which key is set.
+ */
+export function maskKey(key: string): string {
+  const shown = Math.floor(key.length / 4);
+  const head = Math.min(6, shown);
+  const tail = Math.min(4, shown);
+  return `${key.slice(0, head)}…${tail === 0 ? '' : key.slice(-tail)}`;
+}
+
+/** The environment variable an operator's key is read from: the snippets name it instead of printing the key. */
+const KEY_VARIABLE = 'SWITCHYARD_API_KEY';
+
 function keyLine(info: BannerInfo): string {
   switch (info.keySource) {
     case 'env':
-      return `${info.key ?? ''}  (from SWITCHYARD_API_KEY)`;
+      return `${maskKey(info.key ?? '')}  (from ${KEY_VARIABLE}; the snippets read it from there)`;
     case 'generated':
       return `${info.key ?? ''}  (generated for this run; set SWITCHYARD_API_KEY to choose one)`;
     case 'config':
@@ -46,9 +60,39 @@ function claudeModels(models: readonly string[]): { main: string; small: string 
   return { main, small };
 }
 
-/** What `switchyard` prints once it listens: where to point clients, the key, and snippets to paste. */
-export function formatBanner(info: BannerInfo): string {
+/** The key as each snippet writes it: the literal key, or where an operator's key is read from. */
+interface KeyIn {
+  /** The curl header, single- or double-quoted. */
+  header: string;
+  /** A JavaScript expression. */
+  js: string;
+  /** A Python expression. */
+  python: string;
+  /** A shell word. */
+  shell: string;
+}
+
+function keyIn(info: BannerInfo): KeyIn {
+  if (info.keySource === 'env') {
+    return {
+      header: `"Authorization: Bearer $${KEY_VARIABLE}"`,
+      js: `process.env.${KEY_VARIABLE}`,
+      python: `os.environ["${KEY_VARIABLE}"]`,
+      shell: `"$${KEY_VARIABLE}"`,
+    };
+  }
+  // Only a key the server generated for this run is printed (it is of no use unless shown).
   const key = info.key ?? (info.keySource === 'none' ? 'unused' : 'YOUR_KEY');
+  return { header: singleQuoted(`Authorization: Bearer ${key}`), js: `'${key}'`, python: `"${key}"`, shell: shellWord(key) };
+}
+
+/**
+ * What `switchyard` prints once it listens: where to point clients, the key, and snippets to
+ * paste. A key the operator supplied (`SWITCHYARD_API_KEY`, or the config file's `apiKeys`) is
+ * never printed in full: it is masked, and the snippets read it from the environment variable.
+ */
+export function formatBanner(info: BannerInfo): string {
+  const key = keyIn(info);
   const model = info.models[0] ?? 'mock';
   const claude = claudeModels(info.models);
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] });
@@ -61,19 +105,19 @@ export function formatBanner(info: BannerInfo): string {
 ${databaseLine(info)}
 curl:
   curl ${info.openAIBaseURL}/chat/completions \\
-    -H ${singleQuoted(`Authorization: Bearer ${key}`)} -H 'Content-Type: application/json' \\
+    -H ${key.header} -H 'Content-Type: application/json' \\
     -d ${singleQuoted(body)}
 
 openai SDK (base URL ends in /v1):
-  JavaScript:  new OpenAI({ baseURL: '${info.openAIBaseURL}', apiKey: '${key}' })
-  Python:      OpenAI(base_url="${info.openAIBaseURL}", api_key="${key}")
+  JavaScript:  new OpenAI({ baseURL: '${info.openAIBaseURL}', apiKey: ${key.js} })
+  Python:      OpenAI(base_url="${info.openAIBaseURL}", api_key=${key.python})
 
 anthropic SDK (base URL is the API root, without /v1):
-  JavaScript:  new Anthropic({ baseURL: '${info.root}', apiKey: '${key}' })
-  Python:      Anthropic(base_url="${info.root}", api_key="${key}")
+  JavaScript:  new Anthropic({ baseURL: '${info.root}', apiKey: ${key.js} })
+  Python:      Anthropic(base_url="${info.root}", api_key=${key.python})
 
 Claude Code:
-  ANTHROPIC_BASE_URL=${info.root} ANTHROPIC_AUTH_TOKEN=${shellWord(key)} \\
+  ANTHROPIC_BASE_URL=${info.root} ANTHROPIC_AUTH_TOKEN=${key.shell} \\
   ANTHROPIC_MODEL=${shellWord(claude.main)} ANTHROPIC_DEFAULT_HAIKU_MODEL=${shellWord(claude.small)} claude
 
 Press Ctrl-C to stop.

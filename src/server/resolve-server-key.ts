@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { GatewayOptions } from '../options.js';
 
-/** Where the key callers must send came from; only `env` and `generated` keys are printed. */
+/** Where the key callers must send came from; only a `generated` key is printed in full (an `env` key is masked). */
 export type ServerKeySource = 'env' | 'generated' | 'config' | 'none';
 
 export interface ResolvedServerKey {
   /** The options with `apiKeys` filled in when the server chose the key. */
   options: GatewayOptions;
-  /** The key to print, when the server chose it. */
+  /** The key, when the server chose it (`env` or `generated`); the banner prints only a generated one in full. */
   key: string | undefined;
   source: ServerKeySource;
 }

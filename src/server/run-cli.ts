@@ -9,6 +9,7 @@ import { describeDatabase, resolveServerDatabase } from './resolve-database.js';
 import { runStoreCommand } from './store-commands.js';
 import { resolveServerKey } from './resolve-server-key.js';
 import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from './start-server.js';
+import { watchParent } from './watch-parent.js';
 import { createZeroConfig } from './zero-config.js';
 
 /** A second signal at least this long after the first cuts open requests off at once; one repeated sooner (a supervisor relaying the same Ctrl-C) is not a second request. */
@@ -19,10 +20,15 @@ function version(): string {
   return manifest.version ?? 'unknown';
 }
 
-function stopOnSignals(running: RunningServer, settings: ServerSettings): void {
+/**
+ * Stops gracefully on SIGINT or SIGTERM (a second one, later, ends open requests at once), and
+ * under npm (`npm start`, `npx switchyard`) also when the npm process that started it is gone:
+ * npm's shell dies of a SIGTERM without passing it on.
+ */
+function stopOnSignals(running: RunningServer, settings: ServerSettings, env: NodeJS.ProcessEnv): void {
   let closing: GracefulClose | undefined;
   let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: string) => {
     if (closing) {
       if (Date.now() - firstSignalAt >= FORCE_AFTER_MS) {
         process.stdout.write(`${signal} again: closing open requests now.\n`);
@@ -37,12 +43,20 @@ function stopOnSignals(running: RunningServer, settings: ServerSettings): void {
     process.stdout.write(`\n${signal}: no longer accepting connections; ${waiting}.\n`);
     closing = running.close();
     void closing.done.then(({ forced }) => {
-      process.stdout.write(forced ? 'Stopped; requests still open were closed.\n' : 'Stopped.\n');
+      process.stdout.write(forced ? 'Stopped; requests still open were ended with a "shutting down" error and closed.\n' : 'Stopped.\n');
       process.exit(0);
     });
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // npm sets npm_lifecycle_event in the scripts it runs (`start`, `npx`); elsewhere a reparented
+  // server (`nohup switchyard &` after its shell exited) is meant to keep running.
+  if (env.npm_lifecycle_event !== undefined) {
+    watchParent(() => {
+      process.stdout.on('error', () => undefined); // whoever read the output may be gone too
+      onSignal('npm exited');
+    });
+  }
 }
 
 async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: NodeJS.ProcessEnv): Promise<void> {
@@ -57,7 +71,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
   const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };
   const { options, key, source } = resolveServerKey(withDatabase, env);
   const running = await startServer(options, settings);
-  stopOnSignals(running, settings);
+  stopOnSignals(running, settings, env);
   process.stdout.write(
     formatBanner({
       root: running.root,

@@ -20,8 +20,10 @@ export interface RunningServer {
   /** Whether the database (if any) was open before the server began listening; undefined without one. */
   databaseReady: boolean | undefined;
   /**
-   * Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then closes the rest;
-   * once every connection is closed, the providers' upstream connections are closed too.
+   * Stops accepting, lets open requests finish for `shutdownTimeoutMs`, then ends the rest in their
+   * callers' protocols (a stream's in-band error event, a 503 before an answer began: "The gateway
+   * is shutting down") and closes their connections; once every connection is closed, the
+   * providers' upstream connections are closed too.
    */
   close(): GracefulClose;
 }
@@ -89,7 +91,7 @@ export async function startServer(options: GatewayOptions, settings: ServerSetti
     openRequests: () => open,
     databaseReady,
     close: () => {
-      const closing = closeGracefully(server, settings.shutdownTimeoutMs);
+      const closing = closeGracefully(server, settings.shutdownTimeoutMs, () => handle.interrupt());
       return { ...closing, done: closing.done.then(async (result) => (await handle.close(), result)) };
     },
   };

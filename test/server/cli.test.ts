@@ -94,9 +94,13 @@ describe('switchyard (npm start, no configuration)', () => {
     const output = child.stdout();
     expect(banner.key).toBe('sk-from-env');
     expect(banner.openAIBaseURL).toBe(`${banner.root}/v1`);
+    // The operator's key is never printed in full: masked, and the snippets read $SWITCHYARD_API_KEY.
+    expect(output + child.stderr()).not.toContain('sk-from-env');
+    expect(output).toMatch(/API key:\s+sk…nv\s+\(from SWITCHYARD_API_KEY/);
+    const shellWithKey = { env: { ...process.env, SWITCHYARD_API_KEY: 'sk-from-env' } };
 
-    // curl, exactly as printed
-    const curl = await run('sh', ['-c', section(output, 'curl:')]);
+    // curl, exactly as printed, in a shell where the variable is set
+    const curl = await run('sh', ['-c', section(output, 'curl:')], shellWithKey);
     expect((JSON.parse(curl.stdout) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
 
     // the openai SDK with the printed base URL and key: a stream in several chunks, and a forced tool call
@@ -122,9 +126,10 @@ describe('switchyard (npm start, no configuration)', () => {
     // Claude Code's variables, used as Claude Code uses them: <base>/v1/messages with Bearer <token>
     const claudeCode = /ANTHROPIC_BASE_URL=(\S+) ANTHROPIC_AUTH_TOKEN=(\S+)[\s\\]+ANTHROPIC_MODEL=(\S+) ANTHROPIC_DEFAULT_HAIKU_MODEL=(\S+) claude/.exec(output);
     expect(claudeCode?.[1]).toBe(banner.root);
+    const token = (await run('sh', ['-c', `printf %s ${claudeCode?.[2]}`], shellWithKey)).stdout;
     const messages = await fetch(`${claudeCode?.[1]}/v1/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${claudeCode?.[2]}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
       body: JSON.stringify({ model: claudeCode?.[3], max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] }),
     });
     expect(messages.status).toBe(200);
@@ -140,6 +145,8 @@ describe('switchyard (npm start, no configuration)', () => {
     const banner = await readBanner(child);
     expect(banner.key).toMatch(/^sk-dev-[0-9a-f]+$/);
     expect(child.stdout()).toContain('generated for this run');
+    // A key the server made up is of use only once shown: the snippets carry it.
+    expect(section(child.stdout(), 'curl:')).toContain(`Bearer ${banner.key}`);
     expect((await chat(banner.openAIBaseURL, 'sk-wrong', 'mock')).status).toBe(401);
     expect((await chat(banner.openAIBaseURL, banner.key, 'mock')).status).toBe(200);
   });
@@ -220,8 +227,11 @@ models:
     child.signal('SIGINT');
     expect((await child.exited).code).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(3_000);
-    expect(await body).not.toContain('[DONE]');
-    expect(child.stdout()).toContain('requests still open were closed');
+    const raw = await body;
+    expect(raw).not.toContain('[DONE]');
+    // Ended in-band, as OpenAI ends a stream that fails, not cut.
+    expect(raw.trimEnd().split('\n').at(-1)).toMatch(/^data: \{"error":\{"message":"The gateway is shutting down; retry the request\."/);
+    expect(child.stdout()).toContain('requests still open were ended with a "shutting down" error');
   });
 
   it('should let an open stream finish on Ctrl-C under npm start', async () => {

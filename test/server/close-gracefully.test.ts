@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeGracefully } from '../../src/server/close-gracefully.js';
+import { closeGracefully, INTERRUPT_GRACE_MS } from '../../src/server/close-gracefully.js';
 
 let server: Server | undefined;
 let agent: Agent | undefined;
@@ -81,6 +81,36 @@ describe('closeGracefully', () => {
     const started = Date.now();
     expect(await closeGracefully(server as Server, 200).done).toEqual({ forced: true });
     expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await slow).complete).toBe(false);
+  });
+
+  it('should let interrupt end the requests still open at the deadline, so their answers end instead of being cut', async () => {
+    const ends: Array<() => void> = [];
+    server = createServer((_req, res) => {
+      res.write('a');
+      ends.push(() => res.end('!'));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const slow = get((server.address() as AddressInfo).port, '/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let interrupted = 0;
+    const closing = closeGracefully(server, 200, () => {
+      interrupted += 1;
+      for (const end of ends) end();
+    });
+    expect(await closing.done).toEqual({ forced: true });
+    expect(interrupted).toBe(1);
+    expect(await slow).toEqual({ body: 'a!', complete: true });
+  });
+
+  it('should close what interrupt left open a moment later', async () => {
+    const port = await startSlowServer(10_000);
+    const slow = get(port, '/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    expect(await closeGracefully(server as Server, 100, () => undefined).done).toEqual({ forced: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(INTERRUPT_GRACE_MS);
+    expect(Date.now() - started).toBeLessThan(INTERRUPT_GRACE_MS + 1_000);
     expect((await slow).complete).toBe(false);
   });
 

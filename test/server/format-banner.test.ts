@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBanner, type BannerInfo } from '../../src/server/format-banner.js';
+import { formatBanner, maskKey, type BannerInfo } from '../../src/server/format-banner.js';
 
 const info: BannerInfo = {
   root: 'http://127.0.0.1:8787',
@@ -45,8 +45,36 @@ describe('formatBanner', () => {
   });
 
   it('should quote a key with shell characters in the shell snippets', () => {
-    const banner = formatBanner({ ...info, key: "k$y'1", keySource: 'env' });
+    const banner = formatBanner({ ...info, key: "k$y'1", keySource: 'generated' });
     expect(banner).toContain(`-H 'Authorization: Bearer k$y'\\''1'`);
     expect(banner).toContain(`ANTHROPIC_AUTH_TOKEN='k$y'\\''1'`);
+  });
+
+  it('should never print a key from SWITCHYARD_API_KEY in full: masked, and the snippets read the variable', () => {
+    const key = 'sk-operator-0123456789abcdefXYZW';
+    const banner = formatBanner({ ...info, key, keySource: 'env' });
+    expect(banner).not.toContain(key);
+    expect(lineWith(banner, 'API key:')).toContain('sk-ope…XYZW');
+    expect(lineWith(banner, 'API key:')).toContain('SWITCHYARD_API_KEY');
+    expect(banner).toContain(`-H "Authorization: Bearer $SWITCHYARD_API_KEY"`);
+    expect(lineWith(banner, 'new OpenAI(')).toContain('apiKey: process.env.SWITCHYARD_API_KEY');
+    expect(lineWith(banner, 'new Anthropic(')).toContain('apiKey: process.env.SWITCHYARD_API_KEY');
+    expect(lineWith(banner, 'OpenAI(base_url=')).toContain('api_key=os.environ["SWITCHYARD_API_KEY"]');
+    expect(banner).toContain('ANTHROPIC_AUTH_TOKEN="$SWITCHYARD_API_KEY"');
+  });
+
+  it('should print a key the server generated, in full, everywhere it is needed', () => {
+    const key = 'sk-dev-0123456789abcdef0123456789abcdef';
+    const banner = formatBanner({ ...info, key, keySource: 'generated' });
+    expect(banner.split(key).length - 1).toBe(7);
+  });
+});
+
+describe('maskKey', () => {
+  it('should show at most the first 6 and last 4 characters, and never half of a short key', () => {
+    expect(maskKey('sk-operator-0123456789abcdefXYZW')).toBe('sk-ope…XYZW');
+    expect(maskKey('sk-from-env')).toBe('sk…nv');
+    expect(maskKey('abc')).toBe('…');
+    for (const key of ['sk-from-env', 'sk-gw', 'x', '0123456789abcdef']) expect(maskKey(key)).not.toContain(key);
   });
 });

@@ -24,6 +24,8 @@ export interface Exit {
 
 export interface RunningProcess {
   child: ChildProcess;
+  /** The environment it was started with. */
+  env: NodeJS.ProcessEnv;
   stdout(): string;
   stderr(): string;
   /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first. */
@@ -35,9 +37,9 @@ export interface RunningProcess {
   stop(timeoutMs?: number): Promise<Exit>;
 }
 
-/** Starts `command` in its own process group (so npm, tsx and the server all get the signal). */
-export function spawnProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(command, [...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/** Starts `command` in its own process group (so npm, tsx and the server all get the signal), in `cwd` (default: the repository). */
+export function spawnProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd = projectRoot): RunningProcess {
+  const child = spawn(command, [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -57,6 +59,7 @@ export function spawnProcess(command: string, args: readonly string[], env: Node
 
   return {
     child,
+    env,
     stdout: () => out,
     stderr: () => err,
     exited,
@@ -104,7 +107,10 @@ export interface Banner {
   key: string;
 }
 
-/** Waits for the startup banner and reads the URLs and key from it. */
+/**
+ * Waits for the startup banner and reads the URLs and key from it. A key from SWITCHYARD_API_KEY
+ * is printed masked: it is then the one in the process's environment.
+ */
 export async function readBanner(running: RunningProcess): Promise<Banner> {
   await running.waitForOutput(/Press Ctrl-C to stop/);
   const field = (label: RegExp) => {
@@ -115,6 +121,6 @@ export async function readBanner(running: RunningProcess): Promise<Banner> {
   return {
     root: field(/API root[^:]*:\s+(\S+)/),
     openAIBaseURL: field(/OpenAI base URL:\s+(\S+)/),
-    key: field(/API key:\s+(\S+)/),
+    key: /API key:.*\(from SWITCHYARD_API_KEY/.test(running.stdout()) ? (running.env.SWITCHYARD_API_KEY ?? '').trim() : field(/API key:\s+(\S+)/),
   };
 }

@@ -35,20 +35,22 @@ function streamChat(server: RunningServer, model: string) {
   });
 }
 
-/** The text of a Chat Completions SSE body, and whether it ended with [DONE]. */
-async function readChatStream(response: Response): Promise<{ text: string; done: boolean }> {
+/** The text of a Chat Completions SSE body, whether it ended with [DONE], its in-band error, and whether the body was cut. */
+async function readChatStream(response: Response): Promise<{ text: string; done: boolean; error?: { message: string }; cut?: true }> {
   let raw = '';
+  let cut = false;
   try {
     for await (const chunk of response.body ?? []) raw += Buffer.from(chunk).toString();
   } catch {
-    // cut off
+    cut = true;
   }
-  const text = raw
+  const events = raw
     .split('\n')
     .filter((line) => line.startsWith('data: {'))
-    .map((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
-    .join('');
-  return { text, done: raw.includes('data: [DONE]') };
+    .map((line) => JSON.parse(line.slice(6)) as { choices?: Array<{ delta: { content?: string } }>; error?: { message: string } });
+  const text = events.map((event) => event.choices?.[0]?.delta.content ?? '').join('');
+  const error = events.find((event) => event.error !== undefined)?.error;
+  return { text, done: raw.includes('data: [DONE]'), ...(error ? { error } : {}), ...(cut ? { cut } : {}) };
 }
 
 const connectResult = (port: number) =>
@@ -98,7 +100,7 @@ describe('startServer', () => {
     expect(await closing.done).toEqual({ forced: false });
   });
 
-  it('should cut streams still open when shutdownTimeoutMs is up', async () => {
+  it('should end streams still open when shutdownTimeoutMs is up with the in-band error, then close', async () => {
     const server = await start({ ...slowModel, providers: { slow: { type: 'mock', chunks: 20, chunkDelayMs: 200 } } }, 300);
     const response = await streamChat(server, 'slow');
     const started = Date.now();
@@ -107,6 +109,8 @@ describe('startServer', () => {
     const result = await readChatStream(response);
     expect(result.done).toBe(false);
     expect(result.text.length).toBeLessThan(DEFAULT_MOCK_REPLY.length);
+    expect(result.error?.message).toBe('The gateway is shutting down; retry the request.');
+    expect(result.cut).toBeUndefined();
   });
 
   it('should close the providers once every connection is closed', async () => {

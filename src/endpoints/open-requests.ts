@@ -1,0 +1,43 @@
+import { GatewayError } from '../canonical/index.js';
+import type { StartedRequest } from './start-request.js';
+
+/** The error requests still open when the gateway shuts down end with: retryable, 503 (Anthropic's 529 `overloaded_error`). */
+export function shuttingDown(): GatewayError {
+  return new GatewayError({
+    kind: 'overloaded',
+    code: 'SHUTTING_DOWN',
+    message: 'The gateway is shutting down; retry the request.',
+  });
+}
+
+/**
+ * The generation requests being answered, so that a shutdown can end them in their callers'
+ * protocols (`interrupt`) instead of cutting their connections. Once interrupted, it interrupts
+ * every request added later too: the gateway is going away.
+ */
+export class OpenRequests {
+  readonly #open = new Set<StartedRequest>();
+  #interruption: GatewayError | undefined;
+
+  /** Tracks `started` until `delete`; throws the interruption when the gateway was already interrupted. */
+  add(started: StartedRequest): void {
+    if (this.#interruption !== undefined) {
+      started.interrupt(this.#interruption);
+      throw this.#interruption;
+    }
+    this.#open.add(started);
+  }
+
+  delete(started: StartedRequest): void {
+    this.#open.delete(started);
+  }
+
+  /** Interrupts every open request, and every one added from now on, with `error`; returns how many were open. */
+  interrupt(error: GatewayError): number {
+    this.#interruption ??= error;
+    const open = [...this.#open];
+    this.#open.clear();
+    for (const started of open) started.interrupt(this.#interruption);
+    return open.length;
+  }
+}
