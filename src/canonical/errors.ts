@@ -45,6 +45,12 @@ const defaultStatus: Record<GatewayErrorKind, number> = {
 
 const marker = Symbol.for('switchyard.GatewayError');
 
+/** Longest message and `param` an error keeps: both may carry text a caller or an upstream chose. */
+const MESSAGE_MAX = 2_000;
+const PARAM_MAX = 200;
+
+const bounded = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}…`);
+
 /** The one error type of Switchyard; each protocol renders it in its own error body. */
 export class GatewayError extends Error {
   readonly kind: GatewayErrorKind;
@@ -57,12 +63,12 @@ export class GatewayError extends Error {
   readonly [marker] = true;
 
   constructor(init: GatewayErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(bounded(init.message, MESSAGE_MAX), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'GatewayError';
     this.kind = init.kind;
     this.code = init.code;
     this.status = init.status ?? defaultStatus[init.kind];
-    this.param = init.param;
+    this.param = init.param === undefined ? undefined : bounded(init.param, PARAM_MAX);
     this.retryable =
       init.retryable ?? (init.kind === 'rate_limit' || init.kind === 'overloaded' || init.kind === 'timeout');
     this.retryAfter = init.retryAfter;

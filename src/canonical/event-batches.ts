@@ -25,6 +25,8 @@ export interface RelayBatch {
    * output, `finish` (with usage), `error`. Often empty: content deltas are passed on unread.
    */
   readonly events: readonly CanonicalStreamEvent[];
+  /** Set when `wire` carries output passed on unread (content deltas): what `events` cannot say. */
+  readonly output?: true;
 }
 
 /** An upstream stream passed through, a read at a time (`ProviderAdapter.relayStream`). */

@@ -37,6 +37,7 @@ export { estimateCutOutputTokens } from './cut-short.js';
 export type { CanonicalResponse, RelayedAnswer } from './response.js';
 export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';
 export { GatewayError } from './errors.js';
+export { quoteCallerText } from './quote-caller-text.js';
 export type { GatewayErrorKind, GatewayErrorInit } from './errors.js';
 export { configError, configIssueError, fieldPath } from './config-error.js';
 export type { ConfigIssue } from './config-error.js';

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
 import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
+import { repeatedErrorLogOf } from './repeated-error-log.js';
 
 /** How a stream that began ended. */
 export interface StreamOutcome {
@@ -77,7 +78,7 @@ export async function sendStream(
       } catch (error) {
         if (abort.aborted) break;
         const gatewayError = toGatewayError(error, logger, encodeContext.requestId);
-        logger.warn({ requestId: encodeContext.requestId, code: gatewayError.code }, `stream failed after its first event: ${gatewayError.message}`);
+        repeatedErrorLogOf(logger).warn(encodeContext.requestId, gatewayError, 'stream failed after its first event: ');
         text = failure(gatewayError);
       }
       const full = writer.write(text);

@@ -4,6 +4,7 @@ import { sendError, toGatewayError } from '../http/send-error.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { InboundCodec } from '../protocols/codec.js';
+import { repeatedErrorLogOf } from './repeated-error-log.js';
 import { RequestAbort } from '../providers/transport/request-abort.js';
 
 /** How a request ended, for the "record" stage. */
@@ -53,7 +54,7 @@ export class StartedRequest {
       res.end();
       return { status: res.statusCode, errorCode: gatewayError.code };
     }
-    if (gatewayError.status >= 500) logger.warn({ requestId: this.requestId, code: gatewayError.code }, gatewayError.message);
+    if (gatewayError.status >= 500) repeatedErrorLogOf(logger).warn(this.requestId, gatewayError);
     sendError(res, codec, gatewayError, this.requestId);
     return { status: gatewayError.status, errorCode: gatewayError.code };
   }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { GatewayError } from '../canonical/index.js';
+import { checkJsonTextDepth, checkJsonValueDepth } from './json-depth.js';
 import type { HttpRequest } from './types.js';
 
 function tooLarge(limit: number): GatewayError {
@@ -25,6 +26,8 @@ const missingBody = () => new GatewayError({ kind: 'invalid_request', code: 'MIS
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') throw missingBody();
+  // Before parsing: the parser and everything after it (validation, serialisation) recurse.
+  checkJsonTextDepth(text);
   try {
     // A byte order mark is legal in UTF-8 files but not in JSON.parse.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -69,6 +72,7 @@ function alreadyParsed(req: HttpRequest & { _body?: boolean }): { body: unknown 
   if (typeof body === 'string') return { body: parseJson(body) };
   if (Buffer.isBuffer(body)) return { body: parseJson(body.toString('utf8')) };
   if (body === undefined || body === null) throw missingBody();
+  checkJsonValueDepth(body);
   return { body };
 }
 

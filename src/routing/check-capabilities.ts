@@ -1,5 +1,5 @@
 import type { CanonicalMessage, CanonicalRequest, ProtocolName } from '../canonical/index.js';
-import { unsupportedFeatureError } from '../canonical/index.js';
+import { quoteCallerText, unsupportedFeatureError } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 
 export interface CapabilityCheck {
@@ -31,7 +31,7 @@ export function checkCapabilities(check: CapabilityCheck): void {
   if (inbound !== upstream) {
     const extensions = request.extensions?.[inbound];
     for (const field in extensions) {
-      if (!check.hintFields.has(field)) throw unsupported(`the '${field}' field`, modelId, field);
+      if (!check.hintFields.has(field)) throw unsupported(`the '${quoteCallerText(field)}' field`, modelId, field);
     }
   }
 

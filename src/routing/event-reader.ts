@@ -5,6 +5,8 @@ export interface StreamBatch {
   readonly events: readonly CanonicalStreamEvent[];
   /** The frames for the caller, written by the provider's relay: sent instead of encoding `events`. */
   readonly wire?: string;
+  /** For a passed-through stream: `wire` carries output its events do not show (unread content deltas). */
+  readonly output?: true;
 }
 
 /** How the gateway reads a provider's stream: a batch at a time. */

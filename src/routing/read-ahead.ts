@@ -1,7 +1,7 @@
 import { GatewayError, type CanonicalStreamEvent } from '../canonical/index.js';
 import type { EventReader } from './event-reader.js';
 
-/** A stream read up to its first output event: nothing has reached the client yet. */
+/** A stream read up to its first output event (see `isOutput`): nothing has reached the client yet. */
 export interface OpenedStream {
   /** The `start` events, the first output event, and whatever else came in the same batch. */
   readonly opening: readonly CanonicalStreamEvent[];
@@ -24,6 +24,38 @@ export function streamEndedEarly(): GatewayError {
 const ends = (event: CanonicalStreamEvent) => event.type === 'finish' || event.type === 'error';
 
 /**
+ * Whether an event is output: something the caller would see. The opening of a block (and its
+ * close, or an empty delta, before anything was in it) is not: Anthropic opens a text block
+ * before its first token, a Chat provider only with it, and a failure between the two must be
+ * the same retryable status on every upstream.
+ */
+function isOutput(event: CanonicalStreamEvent): boolean {
+  switch (event.type) {
+    case 'start':
+    case 'text-start':
+    case 'text-end':
+    case 'refusal-start':
+    case 'refusal-end':
+      return false;
+    case 'reasoning-start':
+      return event.redactedData !== undefined;
+    case 'reasoning-end':
+      return event.signature !== undefined;
+    case 'text-delta':
+    case 'refusal-delta':
+    case 'reasoning-delta':
+      return event.delta !== '';
+    default:
+      return true;
+  }
+}
+
+function opened(opening: CanonicalStreamEvent[], openingWire: string | undefined, rest: EventReader): OpenedStream {
+  const finished = opening.some(ends);
+  return openingWire === undefined ? { opening, finished, rest } : { opening, openingWire, finished, rest };
+}
+
+/**
  * Reads a provider's stream ahead to its first output event. A failure before it — a thrown
  * error, an `error` event, or an end without output — is thrown as a GatewayError, so the caller
  * still gets a real HTTP status and routing can retry or fall back; the provider is released.
@@ -40,16 +72,17 @@ export async function readAhead(rest: EventReader): Promise<OpenedStream> {
       const { events } = batch;
       for (let index = 0; index < events.length; index++) {
         const event = events[index]!;
-        if (event.type === 'start') {
+        if (event.type === 'error') throw event.error;
+        if (!isOutput(event)) {
           opening.push(event);
           continue;
         }
-        if (event.type === 'error') throw event.error;
         // The first output event: the rest of its batch goes out with it.
         for (; index < events.length; index++) opening.push(events[index]!);
-        const finished = opening.some(ends);
-        return openingWire === undefined ? { opening, finished, rest } : { opening, openingWire, finished, rest };
+        return opened(opening, openingWire, rest);
       }
+      // Output passed through unread (a relayed content delta) and no error in its batch.
+      if (batch.output === true) return opened(opening, openingWire, rest);
     }
   } catch (error) {
     // Releases the provider (and its upstream request).

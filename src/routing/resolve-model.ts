@@ -1,4 +1,4 @@
-import { GatewayError } from '../canonical/index.js';
+import { GatewayError, quoteCallerText } from '../canonical/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
 import { findClosestId } from './closest-id.js';
 
@@ -30,6 +30,6 @@ export function resolveModel(table: ModelTable, id: string): ResolvedModel {
     kind: 'not_found',
     code: 'UNKNOWN_MODEL',
     param: 'model',
-    message: `The model '${id}' does not exist on this gateway.${hint} GET /v1/models lists the models you can use.`,
+    message: `The model '${quoteCallerText(id)}' does not exist on this gateway.${hint} GET /v1/models lists the models you can use.`,
   });
 }

@@ -14,6 +14,44 @@ function loadTokenizer(): Promise<CountTokens> {
   return tokenizer;
 }
 
+/** Longest run without whitespace tokenized whole: BPE over one long "word" costs its length squared. */
+const LONGEST_WORD = 1_000;
+const LONG_WORD = new RegExp(`\\S{${LONGEST_WORD}}`);
+const LONG_WORDS = new RegExp(`(\\S{${LONGEST_WORD}})`);
+/** Text tokenized between two turns of the event loop: a 2 MB prompt must not hold up other requests. */
+const PIECE = 64 * 1024;
+
+/** `text` in pieces of about PIECE characters, cut at whitespace where there is some. */
+function* piecesOf(text: string): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + PIECE, text.length);
+    if (end < text.length) {
+      const space = Math.max(text.lastIndexOf(' ', end), text.lastIndexOf('\n', end));
+      if (space > start) end = space;
+    }
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/**
+ * Counts `text` a piece at a time, yielding to the event loop between pieces, with runs of more
+ * than LONGEST_WORD non-space characters counted in slices (off by at most a token per slice,
+ * where BPE would merge across the cut).
+ */
+async function countInPieces(count: CountTokens, text: string): Promise<number> {
+  if (text.length <= PIECE && !LONG_WORD.test(text)) return count(text);
+  let total = 0;
+  let first = true;
+  for (const piece of piecesOf(text)) {
+    if (!first) await new Promise((resolve) => setImmediate(resolve));
+    first = false;
+    if (!LONG_WORD.test(piece)) total += count(piece);
+    else for (const part of piece.split(LONG_WORDS)) if (part !== '') total += count(part);
+  }
+  return total;
+}
+
 function messageText(message: CanonicalMessage): { text: string; media: number } {
   let text = '';
   let media = 0;
@@ -42,5 +80,5 @@ export async function estimateInputTokens(request: CanonicalRequest): Promise<nu
     media += part.media;
   }
   if (request.tools?.length) text += `\n${JSON.stringify(request.tools)}`;
-  return count(text) + media * TOKENS_PER_MEDIA_PART + request.messages.length * TOKENS_PER_MESSAGE;
+  return (await countInPieces(count, text)) + media * TOKENS_PER_MEDIA_PART + request.messages.length * TOKENS_PER_MESSAGE;
 }

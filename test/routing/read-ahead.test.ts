@@ -5,6 +5,7 @@ import { readAhead } from '../../src/routing/read-ahead.js';
 
 const start: CanonicalStreamEvent = { type: 'start', id: 'r1', model: 'm' };
 const text: CanonicalStreamEvent = { type: 'text-start', id: 't1' };
+const hi: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
 const finish: CanonicalStreamEvent = { type: 'finish', finishReason: { unified: 'stop' }, usage: {} };
 const overloaded = new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' });
 
@@ -43,12 +44,28 @@ describe('readAhead', () => {
   });
 
   it('should stop at the first output event and leave the rest unread', async () => {
-    const { events, state } = provider([start, text, { type: 'text-delta', id: 't1', delta: 'hi' }, finish]);
+    const delta: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
+    const { events, state } = provider([start, text, delta, { type: 'text-delta', id: 't1', delta: ' there' }, finish]);
     const opened = await readAhead(events);
-    expect(opened.opening).toEqual([start, text]);
+    expect(opened.opening).toEqual([start, text, delta]);
     expect(opened.finished).toBe(false);
-    expect(state.pulled).toBe(2);
-    expect(await opened.rest.next()).toEqual({ events: [expect.objectContaining({ type: 'text-delta' })] });
+    expect(state.pulled).toBe(3);
+    expect(await opened.rest.next()).toEqual({ events: [expect.objectContaining({ type: 'text-delta', delta: ' there' })] });
+  });
+
+  it('should hold opened blocks and empty deltas, and throw an error that follows them (no output yet)', async () => {
+    const empty: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: '' };
+    const thinking: CanonicalStreamEvent = { type: 'reasoning-start', id: 'r' };
+    const { events, state } = provider([start, thinking, text, empty], overloaded);
+    await expect(readAhead(events)).rejects.toBe(overloaded);
+    expect(state.released).toBe(true);
+  });
+
+  it('should count a tool call and redacted reasoning as output', async () => {
+    const tool: CanonicalStreamEvent = { type: 'tool-call-start', id: 'c', toolCallId: 'call_1', name: 'f' };
+    expect((await readAhead(provider([start, tool], overloaded).events)).opening).toEqual([start, tool]);
+    const redacted: CanonicalStreamEvent = { type: 'reasoning-start', id: 'r', redactedData: 'x' };
+    expect((await readAhead(provider([start, redacted], overloaded).events)).opening).toEqual([start, redacted]);
   });
 
   it('should say when the opening already holds the finish', async () => {
@@ -74,16 +91,17 @@ describe('readAhead', () => {
       { wire: 'A', events: [start] },
       { wire: 'B', events: [] },
       { wire: 'C', events: [text] },
-      { wire: 'D', events: [finish] },
+      { wire: 'D', events: [hi] },
+      { wire: 'E', events: [finish] },
     ];
     const opened = await readAhead({ next: async () => batches.shift(), stop: async () => undefined });
-    expect(opened.openingWire).toBe('ABC');
-    expect(opened.opening).toEqual([start, text]);
-    expect(await opened.rest.next()).toEqual({ wire: 'D', events: [finish] });
+    expect(opened.openingWire).toBe('ABCD');
+    expect(opened.opening).toEqual([start, text, hi]);
+    expect(await opened.rest.next()).toEqual({ wire: 'E', events: [finish] });
   });
 
   it('should leave openingWire unset for a translated stream', async () => {
-    const opened = await readAhead(provider([start, text]).events);
+    const opened = await readAhead(provider([start, text, hi]).events);
     expect(opened.openingWire).toBeUndefined();
   });
 

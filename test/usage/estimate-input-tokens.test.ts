@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
 import { estimateInputTokens } from '../../src/usage/estimate-input-tokens.js';
@@ -10,6 +11,24 @@ const ask = (text: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequ
 });
 
 describe('estimateInputTokens', () => {
+  it('should count a 2 MB run without spaces in slices, never blocking the event loop for long', async () => {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    // BPE over one 2 MB "word" costs its length squared: minutes, with every other request waiting.
+    const tokens = await estimateInputTokens(ask('x'.repeat(2_000_000)));
+    delay.disable();
+    expect(tokens).toBeGreaterThan(2_000_000 / 20);
+    expect(tokens).toBeLessThan(2_000_000);
+    expect(delay.max / 1e6).toBeLessThan(1_000);
+  });
+
+  it('should count long text in pieces to within a token per piece of counting it whole', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4_000); // 180 kB: three pieces
+    const whole = await estimateInputTokens(ask('x'));
+    const tokens = await estimateInputTokens(ask(text));
+    expect(Math.abs(tokens - whole - 10 * 4_000)).toBeLessThan(10);
+  });
+
   it('should count a short message as a few tokens', async () => {
     const tokens = await estimateInputTokens(ask('Hello, world'));
     expect(tokens).toBeGreaterThan(4);

@@ -1,4 +1,4 @@
-import { unsupportedFeatureError } from '../../canonical/index.js';
+import { quoteCallerText, unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, ResponseFormat } from '../../canonical/index.js';
 import type { ChatDialect, ChatEncodeOptions } from './dialect.js';
 import { mergeChatFields } from './extension-fields.js';
@@ -85,7 +85,7 @@ function passthroughFields(fields: Record<string, unknown>, model: string, optio
   for (const key in fields) {
     const allowed = (only === undefined || only.includes(key)) && !(except ?? []).includes(key);
     if (allowed) kept[key] = fields[key];
-    else if (!options.hintFields.has(key)) throw unsupportedFeatureError(`the '${key}' field`, model, { param: key });
+    else if (!options.hintFields.has(key)) throw unsupportedFeatureError(`the '${quoteCallerText(key)}' field`, model, { param: key });
   }
   return kept;
 }

@@ -52,7 +52,7 @@ function readFields(body: unknown): UpstreamErrorFields {
 }
 
 function kindOf(status: number): GatewayErrorKind {
-  if (status === 401) return 'upstream';
+  if (status === 401) return 'authentication';
   if (status === 402 || status === 403) return 'permission';
   if (status === 404) return 'not_found';
   if (status === 408 || status === 504) return 'timeout';
@@ -75,8 +75,8 @@ function defaultCode(status: number): string {
  * The kind follows the HTTP status (never the body's `code`); the upstream's message is kept,
  * and a snake_case `code` from the body (`context_length_exceeded`, `insufficient_quota`) becomes
  * the GatewayError code in upper case, so a Chat caller sees the same code again. Retryable:
- * 408, 409, 429 (but not `insufficient_quota`), 5xx and 529. A 401 means the gateway's own key
- * for the provider was refused: it becomes a 502, so the caller does not think its key is wrong.
+ * 408, 409, 429 (but not `insufficient_quota`), 5xx and 529. (The transport turns a 401 or 403,
+ * the gateway's own key refused, into a 502 on every provider.)
  *
  * @example
  * parseChatError(429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
@@ -91,8 +91,8 @@ export function parseChatError(status: number, body: unknown): GatewayError {
   return new GatewayError({
     kind: kindOf(status),
     code: upstreamCode?.toUpperCase() ?? defaultCode(status),
-    status: status === 401 ? 502 : status,
-    message: status === 401 ? `The provider refused the gateway's credentials: ${message}` : message,
+    status,
+    message,
     ...(fields.param === undefined ? {} : { param: fields.param }),
     retryable,
     cause: body,

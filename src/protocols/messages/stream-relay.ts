@@ -42,7 +42,7 @@ export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): 
   return {
     relay(message: SseMessage): RelayBatch {
       const type = eventTypeOf(message);
-      if (type === 'content_block_delta') return { wire: formatSse({ event: type, data: message.data }), events: noEvents };
+      if (type === 'content_block_delta') return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
       parsed = undefined;
       const events = decoder.decode(message);
       const event = parsed as Record<string, unknown> | undefined;

@@ -67,7 +67,7 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       const type = eventTypeOf(message);
       if (type?.endsWith('.delta') === true) {
         nextSequence++;
-        return { wire: formatSse({ event: type, data: message.data }), events: noEvents };
+        return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
       }
       parsed = undefined;
       const events = decoder.decode(message);

@@ -39,11 +39,13 @@ function shouldRetry(headers: IncomingHttpHeaders): boolean | undefined {
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): ProviderAdapter {
   const resolved = resolveAnthropicOptions(options);
   const upstream = createUpstream({
+    name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     headersTimeoutMs: resolved.timeoutMs,
     bodyTimeoutMs: resolved.timeoutMs,
     ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     parseError: (status, body, headers) => {
       const retry = shouldRetry(headers);
       return parseMessagesError(status, body, retry === undefined ? {} : { shouldRetry: retry });

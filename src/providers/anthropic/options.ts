@@ -13,6 +13,8 @@ export interface AnthropicProviderOptions {
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
   maxConnections?: number;
+  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
+  maxAnswerBytes?: number;
   /** `anthropic-version` header. Default `2023-06-01`. */
   anthropicVersion?: string;
   /** Beta features, sent as `anthropic-beta` (comma-joined) on every call. */
@@ -31,6 +33,7 @@ export const anthropicProviderOptionsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxConnections: z.number().int().positive().optional(),
+  maxAnswerBytes: z.number().int().positive().optional(),
   anthropicVersion: z.string().min(1).optional(),
   betas: z.array(z.string().min(1)).optional(),
   defaultMaxTokens: z.number().int().positive().optional(),

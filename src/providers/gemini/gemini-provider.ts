@@ -34,11 +34,13 @@ function modelPath(model: string): string {
 export function createGeminiProvider(options: GeminiProviderOptions = {}): ProviderAdapter {
   const resolved = resolveGeminiOptions(options);
   const upstream = createUpstream({
+    name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     headersTimeoutMs: resolved.timeoutMs,
     bodyTimeoutMs: resolved.timeoutMs,
     ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     parseError: (status, body) => parseGeminiError(status, body),
   });
 

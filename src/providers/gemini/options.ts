@@ -14,6 +14,8 @@ export interface GeminiProviderOptions {
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
   maxConnections?: number;
+  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
+  maxAnswerBytes?: number;
   /** Provider id in logs. Default `gemini`. */
   id?: string;
   /**
@@ -32,6 +34,7 @@ export const geminiProviderOptionsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxConnections: z.number().int().positive().optional(),
+  maxAnswerBytes: z.number().int().positive().optional(),
   id: z.string().min(1).optional(),
   fetchMediaUrls: z
     .union([

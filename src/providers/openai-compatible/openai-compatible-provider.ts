@@ -40,6 +40,7 @@ export function createOpenAICompatibleProvider(
       ...(options.query === undefined ? {} : { query: options.query }),
       ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
       ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+      ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     },
     dialect,
     capabilities: () => ({

@@ -17,6 +17,8 @@ export interface OpenAICompatibleProviderOptions {
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
   maxConnections?: number;
+  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
+  maxAnswerBytes?: number;
   /** Provider id in logs. Default `openai-compatible:<profile>`. */
   id?: string;
   /** Overrides of the profile's quirks. */
@@ -64,6 +66,7 @@ export const openAICompatibleProviderOptionsSchema = z
     query: z.record(z.string(), z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
     maxConnections: z.number().int().positive().optional(),
+    maxAnswerBytes: z.number().int().positive().optional(),
     quirks: chatQuirksSchema.optional(),
   })
   .refine(

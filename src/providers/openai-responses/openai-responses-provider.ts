@@ -30,10 +30,12 @@ import { resolveOpenAIResponsesOptions, type OpenAIResponsesProviderOptions } fr
 export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOptions = {}): ProviderAdapter {
   const resolved = resolveOpenAIResponsesOptions(options);
   const upstream = createUpstream({
+    name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     parseError: parseResponsesError,
     ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     ...(resolved.timeoutMs === undefined ? {} : { headersTimeoutMs: resolved.timeoutMs, bodyTimeoutMs: resolved.timeoutMs }),
   });
   const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({

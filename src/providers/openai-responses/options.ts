@@ -13,6 +13,8 @@ export interface OpenAIResponsesProviderOptions {
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
   maxConnections?: number;
+  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
+  maxAnswerBytes?: number;
   /** Sent as `OpenAI-Organization`. */
   organization?: string;
   /** Sent as `OpenAI-Project`. */
@@ -60,6 +62,7 @@ export const openAIResponsesProviderOptionsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxConnections: z.number().int().positive().optional(),
+  maxAnswerBytes: z.number().int().positive().optional(),
   organization: z.string().min(1).optional(),
   project: z.string().min(1).optional(),
   id: z.string().min(1).optional(),

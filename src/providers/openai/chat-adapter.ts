@@ -25,7 +25,7 @@ export interface ChatTarget {
 export interface ChatAdapterConfig {
   id: string;
   /** Transport: base URL, auth headers, timeouts. `parseError` is the Chat one. */
-  upstream: Omit<UpstreamOptions, 'parseError'>;
+  upstream: Omit<UpstreamOptions, 'parseError' | 'name'>;
   dialect: ChatDialect;
   /** Path and body model for an upstream model id. Default: `/chat/completions` and the id itself. */
   target?(model: string): ChatTarget;
@@ -39,7 +39,7 @@ export interface ChatAdapterConfig {
  * both this adapter with a different configuration.
  */
 export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & { close(): Promise<void> } {
-  const upstream = createUpstream({ ...config.upstream, parseError: parseChatError });
+  const upstream = createUpstream({ ...config.upstream, name: config.id, parseError: parseChatError });
   const target = config.target ?? ((model: string): ChatTarget => ({ path: '/chat/completions', model }));
 
   const encodeOptions = { dialect: config.dialect, hintFields: chatCodec.hintFields };

@@ -49,6 +49,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
       headers,
       ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
       ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+      ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     },
     dialect: resolvedAzure?.dialect ?? openAIChatDialect,
     ...(resolvedAzure ? { target: resolvedAzure.target } : {}),

@@ -17,6 +17,8 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
   maxConnections?: number;
+  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
+  maxAnswerBytes?: number;
   /** Provider id in logs. Default `openai`, or `azure-openai` with `azure`. */
   id?: string;
   /** Call Azure OpenAI instead of OpenAI. */
@@ -46,6 +48,7 @@ export const openAIProviderOptionsSchema = z
     headers: z.record(z.string(), z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
     maxConnections: z.number().int().positive().optional(),
+    maxAnswerBytes: z.number().int().positive().optional(),
     azure: azureSchema.optional(),
   })
   .refine((options) => options.azure === undefined || options.baseURL === undefined, {

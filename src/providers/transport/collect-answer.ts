@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
+import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
 import { listenForAbort, type Cancellation } from './request-abort.js';
 
 /** A whole upstream answer: status, headers and body text. */
@@ -14,7 +15,8 @@ export interface CollectedAnswer {
  * answer in a Readable stream and reading it back costs a stream, promises and ticks per call;
  * a JSON answer only needs its bytes. Errors (network, timeouts, an abort) reject with undici's own
  * error; once an error status is known, a body that breaks off still resolves, with the text so far,
- * so the status is not lost.
+ * so the status is not lost. Bounded: a success past `maxBytes` fails (502) and closes the
+ * connection; an error body is kept only up to ERROR_BODY_MAX (its status is what matters).
  */
 class AnswerCollector implements Dispatcher.DispatchHandler {
   #status = 0;
@@ -29,6 +31,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     private readonly signal: Cancellation,
     private readonly resolve: (answer: CollectedAnswer) => void,
     private readonly reject: (error: Error) => void,
+    private readonly maxBytes: number,
   ) {
     this.#stopListening = listenForAbort(signal, () => this.#abort());
   }
@@ -54,35 +57,67 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     this.#headers = headers;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
     this.#chunks.push(chunk);
     this.#size += chunk.length;
+    if (this.#status >= 400 && this.#size >= ERROR_BODY_MAX) {
+      // Enough of an error body: answer with it and close the connection on the rest.
+      this.#resolveWithText();
+      controller.abort(new undiciErrors.RequestAbortedError());
+    } else if (this.#size > this.maxBytes) {
+      this.#settle();
+      this.#chunks = [];
+      this.reject(answerTooLarge(this.maxBytes));
+      controller.abort(new undiciErrors.RequestAbortedError());
+    }
   }
 
   onResponseEnd(): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.resolve({ status: this.#status, headers: this.#headers, text: this.#text() });
+    if (!this.#settled) this.#resolveWithText();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.#settled) return;
+    if (this.#status >= 400 && !this.signal.aborted) {
+      this.#resolveWithText();
+      return;
+    }
     this.#settle();
-    if (this.#status >= 400 && !this.signal.aborted) this.resolve({ status: this.#status, headers: this.#headers, text: this.#text() });
-    else this.reject(error);
+    this.reject(error);
+  }
+
+  /** Settles with the body's text; a failure to make it (no memory for a string that long) rejects instead of vanishing. */
+  #resolveWithText(): void {
+    this.#settle();
+    let text: string;
+    try {
+      text = this.#text();
+    } catch (error) {
+      this.reject(error as Error);
+      return;
+    } finally {
+      this.#chunks = [];
+    }
+    this.resolve({ status: this.#status, headers: this.#headers, text });
   }
 
   #text(): string {
     const chunks = this.#chunks;
-    if (chunks.length === 1) return chunks[0]!.toString('utf8');
-    return Buffer.concat(chunks, this.#size).toString('utf8');
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, this.#size).toString('utf8');
+    return this.#status >= 400 && text.length > ERROR_BODY_MAX ? text.slice(0, ERROR_BODY_MAX) : text;
   }
 }
 
 /** Sends one request through `dispatcher` and resolves with the whole answer. */
-export function collectAnswer(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: Cancellation): Promise<CollectedAnswer> {
+export function collectAnswer(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: Cancellation,
+  maxBytes: number,
+): Promise<CollectedAnswer> {
   if (signal.aborted) return Promise.reject(new undiciErrors.RequestAbortedError());
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new AnswerCollector(signal, resolve, reject));
+    dispatcher.dispatch(options, new AnswerCollector(signal, resolve, reject, maxBytes));
   });
 }

@@ -2,7 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../../sse/format-sse.js';
+import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
 import { listenForAbort, type Cancellation } from './request-abort.js';
+import type { UpstreamRedactor } from './upstream-redactor.js';
 
 /** How an SSE call's answer began: its status and headers, and for an error status its whole body. */
 export interface SseAnswerHead {
@@ -19,6 +21,21 @@ const HIGH_WATER = 64;
 const DRAIN_BYTES = 64 * 1024;
 
 const aborted = () => new undiciErrors.RequestAbortedError();
+
+export interface SseAnswerOptions {
+  /** How long the end of a complete answer may take to arrive before its connection is closed. */
+  drainMs: number;
+  /** Largest event (bytes read without an event completing) before the answer fails. */
+  maxEventBytes: number;
+  /** Masks the gateway's credentials in every message, and cleans in-band errors. */
+  redactor: UpstreamRedactor;
+}
+
+/** An in-band error as each protocol sends one: Anthropic's and Responses' `error` events, `response.failed`, Chat's `{"error":…}` chunk. */
+function isErrorMessage(event: string | undefined, data: string): boolean {
+  if (event !== undefined) return event === 'error' || event === 'response.failed';
+  return data.startsWith('{"error"') || data.startsWith('{ "error"');
+}
 
 /**
  * One upstream SSE answer, read straight from undici's dispatch callbacks into the SSE parser and
@@ -38,6 +55,9 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   #status = 0;
   #headers: IncomingHttpHeaders = {};
   #errorChunks: Buffer[] | undefined;
+  #errorBytes = 0;
+  /** Bytes read since the last complete event. */
+  #pendingBytes = 0;
 
   #controller: Dispatcher.DispatchController | undefined;
   #parser: EventSourceParser;
@@ -55,18 +75,28 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   #drainTimer: NodeJS.Timeout | undefined;
   #stopListening: (() => void) | undefined;
 
+  private readonly drainMs: number;
+
   constructor(
     private readonly signal: Cancellation,
-    private readonly drainMs: number,
+    private readonly options: SseAnswerOptions,
     /** Maps a transport error (network, timeout, abort) to what the reader sees. */
     private readonly mapError: (error: unknown) => Error,
   ) {
+    this.drainMs = options.drainMs;
     this.head = new Promise((resolve, reject) => {
       this.#resolveHead = resolve;
       this.#rejectHead = reject;
     });
+    const { redactor } = options;
+    const mask = redactor.hasSecrets;
     this.#parser = createParser({
-      onEvent: (event) => this.#queue.push(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+      onEvent: (event) => {
+        this.#pendingBytes = 0;
+        let data = mask ? redactor.maskSecrets(event.data) : event.data;
+        if (isErrorMessage(event.event, data)) data = redactor.cleanErrorText(data);
+        this.#queue.push(event.event === undefined ? { data } : { event: event.event, data });
+      },
     });
     if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#controller?.abort(aborted()));
   }
@@ -94,20 +124,39 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#errorChunks !== undefined) {
       this.#errorChunks.push(chunk);
+      this.#errorBytes += chunk.length;
+      if (this.#errorBytes >= ERROR_BODY_MAX) {
+        // Enough of an error body: its status and message are known; the rest is not read.
+        this.#finish();
+        this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: this.#errorText() });
+        controller.abort(aborted());
+      }
     } else if (this.#stopped) {
       this.#drainLeft -= chunk.length;
       if (this.#drainLeft < 0) controller.abort(aborted());
-    } else {
+    } else if (this.#failure === undefined) {
+      this.#pendingBytes += chunk.length;
       this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+      if (this.#pendingBytes > this.options.maxEventBytes) {
+        this.#failure = answerTooLarge(this.options.maxEventBytes);
+        this.#parser.reset({ consume: false });
+        controller.abort(aborted());
+      }
       this.#wake();
       if (this.#queue.length - this.#next > HIGH_WATER) controller.pause();
     }
   }
 
+  #errorText(): string {
+    const text = Buffer.concat(this.#errorChunks ?? []).toString('utf8');
+    this.#errorChunks = [];
+    return text.length > ERROR_BODY_MAX ? text.slice(0, ERROR_BODY_MAX) : text;
+  }
+
   onResponseEnd(): void {
     this.#finish();
     if (this.#errorChunks !== undefined) {
-      this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: Buffer.concat(this.#errorChunks).toString('utf8') });
+      this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: this.#errorText() });
       return;
     }
     this.#parser.feed(this.#decoder.decode());
@@ -124,8 +173,8 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
     } else if (this.#errorChunks !== undefined) {
       // The status is what matters; keep it even when its body broke off (unless the caller left).
       if (this.signal.aborted) this.#rejectHead(this.mapError(error));
-      else this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: Buffer.concat(this.#errorChunks).toString('utf8') });
-    } else if (!this.#stopped) {
+      else this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: this.#errorText() });
+    } else if (!this.#stopped && this.#failure === undefined) {
       this.#failure = this.mapError(error);
       this.#wake();
     }

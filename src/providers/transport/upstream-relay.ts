@@ -21,15 +21,18 @@ export class UpstreamRelay implements RelayBatches {
     const take = (messages: readonly SseMessage[]): ReadStep<RelayBatch> => {
       let wire = '';
       let events: CanonicalStreamEvent[] | undefined;
+      let output = false;
+      const batch = (): RelayBatch => (output ? { wire, events: events ?? noEvents, output } : { wire, events: events ?? noEvents });
       for (const message of messages) {
         const part = relay.relay(message);
         wire += part.wire;
+        if (part.output === true) output = true;
         for (const event of part.events) {
           (events ??= []).push(event);
-          if (event.type === 'finish' || event.type === 'error') return { batch: { wire, events }, ended: event.type };
+          if (event.type === 'finish' || event.type === 'error') return { batch: batch(), ended: event.type };
         }
       }
-      return { batch: wire !== '' || events !== undefined ? { wire, events: events ?? noEvents } : undefined };
+      return { batch: wire !== '' || events !== undefined ? batch() : undefined };
     };
     const owed = () => {
       const last = relay.end();

@@ -1,18 +1,23 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors } from 'undici';
-import { GatewayError } from '../../canonical/index.js';
+import { GatewayError, type GatewayErrorInit } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from './answer-limits.js';
 import { collectAnswer } from './collect-answer.js';
 import { SseAnswer } from './sse-answer.js';
 import type { RequestAbort } from './request-abort.js';
 import { readRetryAfter } from './retry-after.js';
 import { readUpstreamInfo } from './upstream-info.js';
+import { UpstreamRedactor } from './upstream-redactor.js';
+import { describeConnectFailure } from './connect-failure.js';
 import type { UpstreamResponseInfo } from '../types.js';
 
 /** Turns an upstream error answer into the one GatewayError; each protocol reads its own error body. */
 export type UpstreamErrorParser = (status: number, body: unknown, headers: IncomingHttpHeaders) => GatewayError;
 
 export interface UpstreamOptions {
+  /** The provider's name (its adapter id): what messages call it instead of its address. */
+  name: string;
   /** Base URL including any path prefix, e.g. `https://api.openai.com/v1`. */
   baseURL: string;
   /** Headers sent on every call (auth, versions). */
@@ -31,7 +36,13 @@ export interface UpstreamOptions {
    * holds its connection until it ends, so a limit also caps the streams in flight. Default: none.
    */
   connections?: number;
+  /**
+   * Largest answer read: a whole non-streamed answer, or one event of a stream. Past it the call
+   * fails with a 502 rather than holding the bytes. Default 64 MiB.
+   */
+  maxAnswerBytes?: number;
 }
+
 
 export interface UpstreamCall {
   path: string;
@@ -78,26 +89,25 @@ function parseBody(text: string): unknown {
 }
 
 /** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
-function transportError(error: unknown, origin: string): GatewayError {
+function transportError(error: unknown, name: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (error instanceof undiciErrors.RequestAbortedError || (error as Error | undefined)?.name === 'AbortError') {
     return new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.', cause: error });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The provider at ${origin} did not answer in time.`, cause: error });
+    return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The provider '${name}' did not answer in time.`, cause: error });
   }
   return new GatewayError({
     kind: 'upstream',
     code: 'UPSTREAM_UNREACHABLE',
     retryable: true,
-    message: `The provider at ${origin} could not be reached.`,
+    message: `The provider '${name}' could not be reached: ${describeConnectFailure(error)}.`,
     cause: error,
   });
 }
 
-function withRetryAfter(error: GatewayError, headers: IncomingHttpHeaders): GatewayError {
-  const retryAfter = readRetryAfter(headers);
-  if (retryAfter === undefined || error.retryAfter !== undefined) return error;
+/** `error` with some of its fields changed. */
+function rebuilt(error: GatewayError, changes: Partial<GatewayErrorInit>): GatewayError {
   return new GatewayError({
     kind: error.kind,
     code: error.code,
@@ -105,9 +115,37 @@ function withRetryAfter(error: GatewayError, headers: IncomingHttpHeaders): Gate
     message: error.message,
     param: error.param,
     retryable: error.retryable,
-    retryAfter,
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
     cause: error.cause,
+    ...changes,
   });
+}
+
+/**
+ * The error of an upstream's error answer as the caller sees it. A 401 or 403 (or the provider's
+ * way of saying its key is wrong) is about the gateway's credentials, never the caller's: it
+ * becomes a 502, so a client does not tell its user that their key is wrong. The upstream's
+ * `retry-after` is kept.
+ */
+function answerError(error: GatewayError, status: number, headers: IncomingHttpHeaders, redactor: UpstreamRedactor, name: string): GatewayError {
+  const changes: Partial<GatewayErrorInit> = {};
+  const retryAfter = readRetryAfter(headers);
+  if (retryAfter !== undefined && error.retryAfter === undefined) changes.retryAfter = retryAfter;
+  const refused = status === 401 || status === 403 || error.kind === 'authentication' || error.kind === 'permission';
+  if (refused) {
+    const credentials = status === 401 || error.kind === 'authentication';
+    Object.assign(changes, {
+      kind: 'upstream',
+      status: 502,
+      code: credentials ? 'UPSTREAM_AUTHENTICATION_FAILED' : 'UPSTREAM_PERMISSION_DENIED',
+      retryable: false,
+      message: `The provider '${name}' refused the gateway's ${credentials ? 'credentials' : 'access'} (HTTP ${status}); the gateway's operator must fix its provider settings. The provider said: ${redactor.cleanMessage(error.message)}`,
+    } satisfies Partial<GatewayErrorInit>);
+  } else {
+    const message = redactor.cleanMessage(error.message);
+    if (message !== error.message) changes.message = message;
+  }
+  return Object.keys(changes).length === 0 ? error : rebuilt(error, changes);
 }
 
 /**
@@ -117,6 +155,12 @@ function withRetryAfter(error: GatewayError, headers: IncomingHttpHeaders): Gate
 export function createUpstream(options: UpstreamOptions): Upstream {
   const base = new URL(options.baseURL);
   const drainMs = options.drainMs ?? 2_000;
+  const { name } = options;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const redactor = new UpstreamRedactor(name, base, options.headers, options.query);
+  const failed = (error: unknown) => transportError(error, name);
+  const errorOf = (status: number, text: string, headers: IncomingHttpHeaders) =>
+    answerError(options.parseError(status, parseBody(redactor.cleanErrorText(text)), headers), status, headers, redactor, name);
   const prefix = base.pathname.replace(/\/$/, '');
   const pool = new Pool(base.origin, {
     connections: options.connections ?? null,
@@ -152,14 +196,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   async function postJsonText(call: UpstreamCall): Promise<{ body: unknown; text: string }> {
     let answer;
     try {
-      answer = await collectAnswer(pool, post(call, 'application/json'), call.signal);
+      answer = await collectAnswer(pool, post(call, 'application/json'), call.signal, maxAnswerBytes);
     } catch (error) {
-      throw transportError(error, base.origin);
+      throw failed(error);
     }
     call.report?.(readUpstreamInfo(answer.status, answer.headers));
-    const body = parseBody(answer.text);
-    if (answer.status >= 400) throw withRetryAfter(options.parseError(answer.status, body, answer.headers), answer.headers);
-    return { body, text: answer.text };
+    if (answer.status >= 400) throw errorOf(answer.status, answer.text, answer.headers);
+    const text = redactor.hasSecrets ? redactor.maskSecrets(answer.text) : answer.text;
+    return { body: parseBody(text), text };
   }
 
   return {
@@ -167,13 +211,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     postJsonText,
 
     async postSse(call) {
-      const answer = new SseAnswer(call.signal, drainMs, (error) => transportError(error, base.origin));
+      const answer = new SseAnswer(call.signal, { drainMs, maxEventBytes: maxAnswerBytes, redactor }, failed);
       pool.dispatch(post(call, 'text/event-stream'), answer);
       const head = await answer.head;
       call.report?.(readUpstreamInfo(head.status, head.headers));
-      if (head.errorText !== undefined) {
-        throw withRetryAfter(options.parseError(head.status, parseBody(head.errorText), head.headers), head.headers);
-      }
+      if (head.errorText !== undefined) throw errorOf(head.status, head.errorText, head.headers);
       return answer;
     },
 

@@ -16,11 +16,10 @@ describe('parseChatError', () => {
       expect(parseChatError(status, { error: { message: 'x' } })).toMatchObject({ status, kind, retryable });
     });
 
-    it('should turn a 401 (the gateway key refused) into a non-retryable 502 that says so', () => {
+    it('should read a 401 as a non-retryable authentication error (the transport makes it the gateway\'s 502)', () => {
       const error = parseChatError(401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
-      expect(error).toMatchObject({ status: 502, kind: 'upstream', retryable: false, code: 'INVALID_API_KEY' });
-      expect(error.message).toContain('Incorrect API key provided');
-      expect(error.message).toContain("gateway's credentials");
+      expect(error).toMatchObject({ status: 401, kind: 'authentication', retryable: false, code: 'INVALID_API_KEY' });
+      expect(error.message).toBe('Incorrect API key provided');
     });
 
     it('should not retry a 429 for insufficient quota', () => {

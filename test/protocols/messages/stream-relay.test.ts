@@ -45,9 +45,9 @@ describe('createMessagesStreamRelay', () => {
     }
   });
 
-  it('should pass content deltas on unread', () => {
+  it('should pass content deltas on unread, marked as output', () => {
     const part = createMessagesStreamRelay(options).relay({ event: 'content_block_delta', data: '{"type":"content_block_delta",' });
-    expect(part).toEqual({ wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n', events: [] });
+    expect(part).toEqual({ wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n', events: [], output: true });
   });
 
   it('should end a stream cut short with an Anthropic error event carrying the gateway request id', () => {

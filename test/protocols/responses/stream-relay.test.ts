@@ -53,11 +53,11 @@ describe('createResponsesStreamRelay', () => {
     }
   });
 
-  it('should not read the content deltas', () => {
+  it('should not read the content deltas, only mark them as output', () => {
     const relay = createResponsesStreamRelay(options);
     // Not JSON at all: a delta is passed on unread, so this cannot fail.
     const part = relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",' });
-    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",\n\n', events: [] });
+    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",\n\n', events: [], output: true });
   });
 
   it('should name the event of an upstream that sends data lines only', () => {

@@ -184,13 +184,12 @@ describe('createAnthropicProvider', () => {
       expect(await failure(provider().generate(request(), context()))).toMatchObject({ kind: 'rate_limit', retryable: false, retryAfter: 7 });
     });
 
-    it('should report an upstream 401 as an authentication error with its message', async () => {
+    it("should report an upstream 401 as the gateway's credentials refused (502), never the caller's auth error", async () => {
       upstream.reply({ status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
-      expect(await failure(collect(provider().stream(request({ stream: true }), context())))).toMatchObject({
-        kind: 'authentication',
-        status: 401,
-        message: 'invalid x-api-key',
-      });
+      const error = await failure(collect(provider().stream(request({ stream: true }), context())));
+      expect(error).toMatchObject({ kind: 'upstream', status: 502, code: 'UPSTREAM_AUTHENTICATION_FAILED', retryable: false });
+      expect(error.message).toContain("refused the gateway's credentials (HTTP 401)");
+      expect(error.message).toContain('invalid x-api-key');
     });
   });
 

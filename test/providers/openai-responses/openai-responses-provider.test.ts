@@ -137,14 +137,11 @@ describe('createOpenAIResponsesProvider', () => {
       expect(events.at(-1)).toMatchObject({ type: 'error', error: { message: 'The model crashed mid-answer.' } });
     });
 
-    it('should pass an upstream 401 on with its message', async () => {
+    it("should turn an upstream 401 into the gateway's 502, with the provider's message", async () => {
       upstream.reply({ status: 401, json: { error: { message: 'Incorrect API key provided: sk-prov***', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
-      await expect(adapter().generate(toolTurn, context())).rejects.toMatchObject({
-        status: 401,
-        kind: 'authentication',
-        retryable: false,
-        message: 'Incorrect API key provided: sk-prov***',
-      });
+      const error = (await adapter().generate(toolTurn, context()).catch((caught: unknown) => caught)) as Error;
+      expect(error).toMatchObject({ status: 502, kind: 'upstream', code: 'UPSTREAM_AUTHENTICATION_FAILED', retryable: false });
+      expect(error.message).toContain('Incorrect API key provided: sk-prov***');
     });
 
     it('should release the upstream when the caller aborts mid-stream', async () => {

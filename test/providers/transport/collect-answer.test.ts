@@ -44,7 +44,7 @@ describe('collectAnswer', () => {
         res.end(bytes.subarray(split + 7));
       }, 10);
     });
-    const answer = await collectAnswer(dispatcher, post, new RequestAbort());
+    const answer = await collectAnswer(dispatcher, post, new RequestAbort(), 1_000_000);
     expect(answer.status).toBe(200);
     expect(answer.headers['x-upstream']).toBe('yes');
     expect(answer.text).toBe(text);
@@ -54,8 +54,8 @@ describe('collectAnswer', () => {
     const dispatcher = await serve((res) => res.end('{}'));
     const abort = new RequestAbort();
     abort.abort();
-    await expect(collectAnswer(dispatcher, post, abort)).rejects.toBeInstanceOf(undiciErrors.RequestAbortedError);
-    await expect(collectAnswer(dispatcher, post, AbortSignal.abort())).rejects.toBeInstanceOf(undiciErrors.RequestAbortedError);
+    await expect(collectAnswer(dispatcher, post, abort, 1_000_000)).rejects.toBeInstanceOf(undiciErrors.RequestAbortedError);
+    await expect(collectAnswer(dispatcher, post, AbortSignal.abort(), 1_000_000)).rejects.toBeInstanceOf(undiciErrors.RequestAbortedError);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(received).toBe(0);
   });
@@ -68,7 +68,7 @@ describe('collectAnswer', () => {
     for (const make of [() => new RequestAbort(), () => new AbortController()] as const) {
       const cancel = make();
       const signal = cancel instanceof RequestAbort ? cancel : cancel.signal;
-      const answer = collectAnswer(dispatcher, post, signal);
+      const answer = collectAnswer(dispatcher, post, signal, 1_000_000);
       setTimeout(() => cancel.abort(), 30);
       await expect(answer).rejects.toBeInstanceOf(undiciErrors.RequestAbortedError);
     }
@@ -81,7 +81,7 @@ describe('collectAnswer', () => {
       res.write('{"error":');
       setTimeout(() => res.destroy(), 10);
     });
-    const answer = await collectAnswer(dispatcher, post, new RequestAbort());
+    const answer = await collectAnswer(dispatcher, post, new RequestAbort(), 1_000_000);
     expect(answer).toMatchObject({ status: 529, text: '{"error":' });
     expect(answer.headers['retry-after']).toBe('3');
   });
@@ -92,6 +92,42 @@ describe('collectAnswer', () => {
       res.write('{"ok":');
       setTimeout(() => res.destroy(), 10);
     });
-    await expect(collectAnswer(dispatcher, post, new RequestAbort())).rejects.toBeInstanceOf(Error);
+    await expect(collectAnswer(dispatcher, post, new RequestAbort(), 1_000_000)).rejects.toBeInstanceOf(Error);
+  });
+
+  it('should reject, with a 502, a success larger than its limit, and close the connection on the rest', async () => {
+    const dispatcher = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: 'y'.repeat(200_000) }));
+    });
+    await expect(collectAnswer(dispatcher, post, new RequestAbort(), 50_000)).rejects.toMatchObject({ status: 502, code: 'UPSTREAM_ANSWER_TOO_LARGE' });
+  });
+
+  it('should keep only the start of a huge error body, with its status', async () => {
+    const dispatcher = await serve((res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`broken ${'z'.repeat(2_000_000)}`);
+    });
+    const answer = await collectAnswer(dispatcher, post, new RequestAbort(), 100_000_000);
+    expect(answer.status).toBe(500);
+    expect(answer.text.startsWith('broken ')).toBe(true);
+    expect(answer.text.length).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('should reject, not hang, when the body cannot be made into text (a string longer than V8 allows)', async () => {
+    const dispatcher = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":');
+      setTimeout(() => res.end('1}'), 10);
+    });
+    const concat = Buffer.concat;
+    Buffer.concat = () => {
+      throw new RangeError('Cannot create a string longer than 0x1fffffe8 characters');
+    };
+    try {
+      await expect(collectAnswer(dispatcher, post, new RequestAbort(), 1_000_000)).rejects.toBeInstanceOf(RangeError);
+    } finally {
+      Buffer.concat = concat;
+    }
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatSse, type SseMessage } from '../../../src/sse/format-sse.js';
 import { RequestAbort } from '../../../src/providers/transport/request-abort.js';
 import { SseAnswer } from '../../../src/providers/transport/sse-answer.js';
+import { UpstreamRedactor } from '../../../src/providers/transport/upstream-redactor.js';
 
 /** Stands in for undici's controller when the test plays undici's side itself. */
 class Controller implements Dispatcher.DispatchController {
@@ -23,10 +24,11 @@ class Controller implements Dispatcher.DispatchController {
   }
 }
 
+const redactor = new UpstreamRedactor('test', new URL('http://127.0.0.1:1'), {}, undefined);
 const mapError = (error: unknown) => new Error(`mapped: ${(error as Error).message}`);
 
 function started(status = 200) {
-  const answer = new SseAnswer(new RequestAbort(), 100, mapError);
+  const answer = new SseAnswer(new RequestAbort(), { drainMs: 100, maxEventBytes: 1_000_000, redactor }, mapError);
   const controller = new Controller();
   answer.onRequestStart(controller);
   answer.onResponseStart(controller, status, { 'content-type': 'text/event-stream' });
@@ -148,7 +150,7 @@ describe('SseAnswer through undici', () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    const answer = new SseAnswer(new RequestAbort(), 100, mapError);
+    const answer = new SseAnswer(new RequestAbort(), { drainMs: 100, maxEventBytes: 1_000_000, redactor }, mapError);
     pool.dispatch({ method: 'POST', path: '/', body: '{}' }, answer);
     expect((await answer.head).status).toBe(200);
     let expected = 0;
@@ -164,7 +166,7 @@ describe('SseAnswer through undici', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     const abort = new RequestAbort();
-    const answer = new SseAnswer(abort, 100, mapError);
+    const answer = new SseAnswer(abort, { drainMs: 100, maxEventBytes: 1_000_000, redactor }, mapError);
     pool.dispatch({ method: 'POST', path: '/', body: '{}' }, answer);
     setTimeout(() => abort.abort(), 30);
     await expect(answer.head).rejects.toThrow(/^mapped: /);

@@ -30,7 +30,7 @@ async function serve(write: (res: import('node:http').ServerResponse) => void) {
   server.on('connection', () => seen.connections++);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const upstream = createUpstream({
+  const upstream = createUpstream({ name: 'test',
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     headers: {},
     parseError: (status) => new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', status, message: 'failed' }),

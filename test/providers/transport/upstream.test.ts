@@ -10,7 +10,7 @@ const signal = () => new AbortController().signal;
 
 beforeEach(async () => {
   mock = await startMockUpstream();
-  upstream = createUpstream({
+  upstream = createUpstream({ name: 'test',
     baseURL: `${mock.url}/v1/`,
     headers: { authorization: 'Bearer upstream-key' },
     query: { 'api-version': '2025-01-01' },
@@ -99,7 +99,7 @@ describe('createUpstream', () => {
   });
 
   it('should report an unreachable upstream as a retryable 502', async () => {
-    const dead = createUpstream({ baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
+    const dead = createUpstream({ name: 'test', baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
     await expect(dead.postJson({ path: '/x', body: {}, signal: signal() })).rejects.toMatchObject({
       code: 'UPSTREAM_UNREACHABLE',
       status: 502,
