@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { GatewayError } from './canonical/index.js';
 import { diagnoseBaseUrl } from './http/diagnose-base-url.js';
+import { pathNotServed } from './http/path-not-served.js';
 import { createRequestId } from './http/request-id.js';
 import { sendError, toGatewayError } from './http/send-error.js';
 import type { EndpointHandler, HttpRequest, Next } from './http/types.js';
@@ -109,6 +110,8 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   if (persistence !== undefined) {
     posts.set('/v1/tokens', createTokenEndpoint(resolved.stages.authenticate, persistence.tokens, resolved.logger, chatCodec));
   }
+  /** What a 404 for a path nothing serves lists. */
+  const served = [...[...posts.keys()].map((path) => `POST ${path}`), 'GET /v1/models', 'GET /v1/models/{id}'];
   const cors = resolved.allowedOrigins.length === 0 ? undefined : createCors(resolved.allowedOrigins);
   const admin =
     resolved.adminKey === undefined || persistence === undefined
@@ -149,13 +152,10 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       settle(req, res, path, models.one(req, res, path.slice('/v1/models/'.length)));
       return;
     }
-    const diagnosis = resolved.diagnoseBaseUrl ? diagnoseBaseUrl(req, path, apiRootOf(req)) : undefined;
+    const diagnosis = resolved.diagnoseBaseUrl ? diagnoseBaseUrl(req, path, apiRootOf(req), codecFor(req, path).protocol) : undefined;
     if (diagnosis) sendGatewayError(req, res, path, diagnosis);
     else if (next) next();
-    else {
-      const message = `Nothing is served at ${req.method ?? ''} ${path}. The gateway serves POST /v1/chat/completions, /v1/responses and /v1/messages, and GET /v1/models.`;
-      sendGatewayError(req, res, path, new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message }));
-    }
+    else sendGatewayError(req, res, path, pathNotServed(req.method, path, served));
   };
   let closing: Promise<void> | undefined;
   return Object.assign(serve, {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../canonical/index.js';
+import { GatewayError, type ProtocolName } from '../canonical/index.js';
 import type { HttpRequest } from './types.js';
 
 /** Endpoint paths a client reaches when its base URL lacks `/v1`. */
@@ -15,24 +15,31 @@ function looksLikeApiCall(req: HttpRequest): boolean {
 }
 
 /**
- * A 404 that explains a wrong base URL, or undefined when the path is simply not the gateway's.
- * `path` is the request path without its query; `apiRoot` is where the gateway is mounted, e.g. `http://localhost:8787` or `http://host/llm`.
+ * The diagnosis's status in the protocol it is answered in. OpenAI clients show a 404's message
+ * (the SDKs' NotFoundError carries it). Claude Code does not: a 404 on `/v1/messages` is "There's
+ * an issue with the selected model … It may not exist", the model's fault, while a 400
+ * `invalid_request_error` is printed as `API Error: 400 {…our message…}`. So in Anthropic's shape
+ * the diagnosis is a 400.
  */
-export function diagnoseBaseUrl(req: HttpRequest, path: string, apiRoot: string): GatewayError | undefined {
+function diagnosis(protocol: ProtocolName, code: string, message: string): GatewayError {
+  return protocol === 'messages'
+    ? new GatewayError({ kind: 'invalid_request', status: 400, code, message })
+    : new GatewayError({ kind: 'not_found', code, message });
+}
+
+/**
+ * An error that explains a wrong base URL, or undefined when the path is simply not the gateway's:
+ * a 404, or a 400 when answered in `protocol` `messages` (see `diagnosis`). `path` is the request
+ * path without its query; `apiRoot` is where the gateway is mounted, e.g. `http://localhost:8787`
+ * or `http://host/llm`.
+ */
+export function diagnoseBaseUrl(req: HttpRequest, path: string, apiRoot: string, protocol: ProtocolName): GatewayError | undefined {
   const rules = `Anthropic clients (and ANTHROPIC_BASE_URL) take ${apiRoot}; OpenAI clients take ${apiRoot}/v1.`;
   if (path.includes('/v1/v1/')) {
-    return new GatewayError({
-      kind: 'not_found',
-      code: 'DOUBLE_V1_PATH',
-      message: `The path ${path} repeats /v1: the base URL ends in /v1 and the client adds /v1 again. ${rules}`,
-    });
+    return diagnosis(protocol, 'DOUBLE_V1_PATH', `The path ${path} repeats /v1: the base URL ends in /v1 and the client adds /v1 again. ${rules}`);
   }
   if (endpointsWithoutV1.has(path) && looksLikeApiCall(req)) {
-    return new GatewayError({
-      kind: 'not_found',
-      code: 'MISSING_V1_PATH',
-      message: `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`,
-    });
+    return diagnosis(protocol, 'MISSING_V1_PATH', `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`);
   }
   return undefined;
 }

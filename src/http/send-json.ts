@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { withAnswerHeaders } from './answer-headers.js';
+import { noteRequestId } from './answer-note.js';
 import type { HttpResponse } from './types.js';
 
 /** The request id headers: Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
@@ -24,6 +25,7 @@ export function sendJson(res: HttpResponse, status: number, body: unknown, reque
 export function sendJsonText(res: HttpResponse, status: number, text: string, requestId?: string, extraHeaders?: Record<string, string>): void {
   const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) };
   if (extraHeaders !== undefined) for (const name in extraHeaders) headers[name] = extraHeaders[name];
+  if (requestId !== undefined) noteRequestId(res, requestId);
   res.writeHead(status, withAnswerHeaders(res, requestIdHeaders(headers, requestId)));
   res.end(text);
 }

@@ -88,9 +88,9 @@ describe('errors over raw HTTP', () => {
       expect(result.body.error.message).toContain(`${running.root}/v1`);
     });
 
-    it('should diagnose /v1/v1/messages in Anthropic form', async () => {
+    it('should diagnose /v1/v1/messages in Anthropic form, as a 400 (Claude Code reads a 404 there as a missing model)', async () => {
       const result = await post('/v1/v1/messages', messagesBody, anthropicHeaders);
-      expectAnthropicError(result, 404, 'not_found_error');
+      expectAnthropicError(result, 400, 'invalid_request_error');
       expect(result.body.error.message).toContain(running.root);
     });
 
@@ -99,7 +99,7 @@ describe('errors over raw HTTP', () => {
       expectOpenAIError(chat, 404, 'missing_v1_path');
       expect(chat.body.error.message).toContain(`${running.root}/v1`);
       expectOpenAIError(await post('/responses', { model: 'mock', input: 'x' }, bearer), 404, 'missing_v1_path');
-      expectAnthropicError(await post('/messages', messagesBody, anthropicHeaders), 404, 'not_found_error');
+      expectAnthropicError(await post('/messages', messagesBody, anthropicHeaders), 400, 'invalid_request_error');
     });
   });
 
@@ -191,10 +191,10 @@ describe('errors through the official SDKs', () => {
     }
   });
 
-  it('should raise NotFoundError when an Anthropic client is given a base URL ending in /v1', async () => {
+  it('should raise BadRequestError when an Anthropic client is given a base URL ending in /v1', async () => {
     const client = new Anthropic({ apiKey: TEST_KEY, baseURL: `${running.root}/v1`, maxRetries: 0 });
     const error = await client.messages.create(messagesBody as never).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((error as Error).message)).toContain('/v1/v1/');
   });
 });

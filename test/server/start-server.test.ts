@@ -1,4 +1,6 @@
 import { connect } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { silentLogger } from '../../src/logger.js';
@@ -138,5 +140,52 @@ describe('startServer', () => {
     const error = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port, host: '127.0.0.1', shutdownTimeoutMs: 0 }).catch((caught: unknown) => caught);
     expect(GatewayError.isInstance(error) && error.code).toBe('CONFIG_LISTEN_FAILED');
     expect(String((error as Error).message)).toContain('--port');
+  });
+});
+
+describe('paths the standalone server does not serve', () => {
+  it('should tell an openai client that embeddings are not offered: text generation only', async () => {
+    const server = await start();
+    const client = new OpenAI({ apiKey: KEY, baseURL: server.openAIBaseURL });
+    const error = await client.embeddings.create({ model: 'mock', input: 'hi' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    const notFound = error as InstanceType<typeof OpenAI.NotFoundError>;
+    expect(notFound.code).toBe('endpoint_not_supported');
+    expect(notFound.message).toContain('POST /v1/embeddings is not served: this gateway serves text generation only');
+    expect(notFound.headers.get('x-should-retry')).toBe('false');
+  });
+
+  it('should say the same of audio, images and the legacy completions', async () => {
+    const server = await start();
+    for (const path of ['/v1/audio/speech', '/v1/images/generations', '/v1/completions']) {
+      const response = await fetch(`${server.root}${path}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{}' });
+      expect(response.status).toBe(404);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('endpoint_not_supported');
+      expect(body.error.message).toContain('text generation only');
+    }
+  });
+
+  it('should answer any other path with a 404 in the OpenAI shape listing the endpoints offered', async () => {
+    const server = await start();
+    const response = await fetch(`${server.root}/v1/nothing-here`);
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { code: string; message: string; type: string } };
+    expect(body.error).toMatchObject({ code: 'not_found', type: 'invalid_request_error' });
+    for (const endpoint of ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1/messages/count_tokens', 'GET /v1/models']) {
+      expect(body.error.message).toContain(endpoint);
+    }
+  });
+
+  it('should still diagnose a base URL with /v1 twice or without /v1', async () => {
+    const server = await start();
+    const openai = await new OpenAI({ apiKey: KEY, baseURL: `${server.openAIBaseURL}/v1`, maxRetries: 0 }).models.list().catch((caught: unknown) => caught);
+    expect(openai).toMatchObject({ status: 404, code: 'double_v1_path' });
+    const anthropic = await new Anthropic({ apiKey: KEY, baseURL: `${server.root}/v1` }).messages
+      .create({ model: 'mock', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(anthropic).toBeInstanceOf(Anthropic.BadRequestError);
+    const missing = await fetch(`${server.root}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{}' });
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('missing_v1_path');
   });
 });
