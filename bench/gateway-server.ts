@@ -11,7 +11,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { gateway, type GatewayOptions, type Logger } from 'switchyard';
+import { gateway, type GatewayOptions, type Logger } from 'switchyard-gateway';
 import { BENCH_ANTHROPIC_MODEL, BENCH_KEY, BENCH_MODEL, BENCH_RESPONSES_MODEL, UPSTREAM_MODEL } from './bodies.js';
 
 const upstream = process.argv[2] ?? 'http://127.0.0.1:8080';

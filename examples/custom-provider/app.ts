@@ -1,4 +1,4 @@
-// Mounting a custom provider. In your own project: import { gateway } from 'switchyard';
+// Mounting a custom provider. In your own project: import { gateway } from 'switchyard-gateway';
 import express from 'express';
 import { gateway } from '../../src/index.js';
 import { shoutProvider } from './shout-provider.js';

@@ -1,5 +1,5 @@
 // A custom provider: a "model" that answers with the caller's last message in capitals.
-// In your own project: import { GatewayError, type ProviderAdapter, … } from 'switchyard';
+// In your own project: import { GatewayError, type ProviderAdapter, … } from 'switchyard-gateway';
 import { GatewayError, type CanonicalRequest, type CanonicalStreamEvent, type ProviderAdapter } from '../../src/index.js';
 
 function lastUserText(request: CanonicalRequest): string {

@@ -1,4 +1,4 @@
-// Embedding Switchyard in an internal service. In your own project: import { gateway, createMockProvider } from 'switchyard';
+// Embedding Switchyard in an internal service. In your own project: import { gateway, createMockProvider } from 'switchyard-gateway';
 //
 // The service has its own routes (/health, /api/summarize) and mounts the gateway under /llm,
 // so other teams' tools reach the models at http://host/llm/v1 with their own keys — and the

@@ -1,5 +1,5 @@
 // Mounting Switchyard in an existing Express app. In your own project:
-//   import { gateway } from 'switchyard';
+//   import { gateway } from 'switchyard-gateway';
 import express from 'express';
 import { gateway } from '../../src/index.js';
 

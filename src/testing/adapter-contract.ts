@@ -88,7 +88,7 @@ async function failureOf(work: () => Promise<unknown>): Promise<GatewayError> {
  * 429, an upstream 400 and an abort. Built-in adapters run it; run it on yours:
  *
  * @example
- * import { runAdapterContract } from 'switchyard/testing';
+ * import { runAdapterContract } from 'switchyard-gateway/testing';
  * runAdapterContract({ name: 'my-adapter', createAdapter: async (scenario) => ({ adapter, model: 'm' }) });
  */
 export function runAdapterContract(options: AdapterContractOptions): void {

@@ -5,12 +5,27 @@ const TOKENS_PER_MEDIA_PART = 1_600;
 /** Role markers and separators around each message, as chat templates add them. */
 const TOKENS_PER_MESSAGE = 4;
 
+/** Characters per token where the tokenizer is not installed: about right for English text. */
+const CHARS_PER_TOKEN = 4;
+
 type CountTokens = (text: string) => number;
 let tokenizer: Promise<CountTokens> | undefined;
 
-/** The o200k_base tokenizer, loaded on first use (it is large, and most gateways never count). */
+const countByLength: CountTokens = (text) => Math.ceil(text.length / CHARS_PER_TOKEN);
+
+/**
+ * The o200k_base tokenizer, loaded on first use (it is large, and most gateways never count).
+ * `gpt-tokenizer` is an optional dependency: where it is not installed (`npm install
+ * --omit=optional`), text counts as one token per CHARS_PER_TOKEN characters instead.
+ */
 function loadTokenizer(): Promise<CountTokens> {
-  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => (text: string) => module.countTokens(text));
+  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then(
+    (module): CountTokens => (text) => module.countTokens(text),
+    (error: unknown) => {
+      if ((error as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND') return countByLength;
+      throw error;
+    },
+  );
   return tokenizer;
 }
 
@@ -66,9 +81,10 @@ function messageText(message: CanonicalMessage): { text: string; media: number }
 }
 
 /**
- * An estimate of a request's input tokens with OpenAI's o200k_base tokenizer. Providers count
- * with their own tokenizers, so this is close, not exact: the gateway uses it only when the
- * provider cannot count (`ProviderAdapter.countTokens`).
+ * An estimate of a request's input tokens with OpenAI's o200k_base tokenizer (or, where the
+ * optional `gpt-tokenizer` is not installed, 4 characters per token). Providers count with their
+ * own tokenizers, so this is close, not exact: the gateway uses it only when the provider cannot
+ * count (`ProviderAdapter.countTokens`).
  */
 export async function estimateInputTokens(request: CanonicalRequest): Promise<number> {
   const count = await loadTokenizer();

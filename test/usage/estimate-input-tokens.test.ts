@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
 import { estimateInputTokens } from '../../src/usage/estimate-input-tokens.js';
+
+const run = promisify(execFile);
 
 const ask = (text: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
   model: 'm',
@@ -55,5 +60,31 @@ describe('estimateInputTokens', () => {
       ],
     });
     expect(withImage - base).toBe(1600);
+  });
+
+  describe('without gpt-tokenizer', () => {
+    it('should count 4 characters per token when the optional tokenizer is not installed', async () => {
+      // A child process in which gpt-tokenizer cannot be found, as after `npm install --omit=optional`.
+      const hooks = `export async function resolve(specifier, context, next) {
+        if (specifier.startsWith('gpt-tokenizer')) throw Object.assign(new Error('Cannot find package ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' });
+        return next(specifier, context);
+      }`;
+      const withoutTokenizer = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+      const source = new URL('../../src/usage/estimate-input-tokens.ts', import.meta.url).href;
+      const script = `const { estimateInputTokens } = await import(${JSON.stringify(source)});
+        const ask = (text) => ({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+        console.log(JSON.stringify([await estimateInputTokens(ask('word '.repeat(400))), await estimateInputTokens(ask('x'.repeat(2_000_000)))]));`;
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(withoutTokenizer)}`, '--input-type=module', '--eval', script],
+        { cwd: join(import.meta.dirname, '../..') },
+      );
+      const [short, long] = JSON.parse(stdout) as [number, number];
+      // "\n" + 2,000 characters + "\n": 501 tokens, and 4 for the message.
+      expect(short).toBe(505);
+      // Counted in pieces and slices, each rounded up.
+      expect(long).toBeGreaterThanOrEqual(500_001 + 4);
+      expect(long).toBeLessThan(500_001 + 4 + 100);
+    });
   });
 });
