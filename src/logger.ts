@@ -6,7 +6,8 @@ export interface Logger {
   error(object: object, message?: string): void;
 }
 
-function line(level: string, object: object, message?: string): string {
+/** One JSON log line (without its newline): `level`, `time`, the object's fields, then `msg`. */
+export function formatLogLine(level: string, object: object, message?: string): string {
   return JSON.stringify({ level, time: new Date().toISOString(), ...object, ...(message ? { msg: message } : {}) }, (key, value: unknown) =>
     value instanceof Error ? { name: value.name, message: value.message } : value,
   );
@@ -17,10 +18,10 @@ export const consoleLogger: Logger = {
   debug() {},
   info() {},
   warn(object, message) {
-    process.stderr.write(`${line('warn', object, message)}\n`);
+    process.stderr.write(`${formatLogLine('warn', object, message)}\n`);
   },
   error(object, message) {
-    process.stderr.write(`${line('error', object, message)}\n`);
+    process.stderr.write(`${formatLogLine('error', object, message)}\n`);
   },
 };
 

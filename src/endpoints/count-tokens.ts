@@ -1,3 +1,4 @@
+import { noteModel } from '../http/answer-note.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import { sendJson } from '../http/send-json.js';
@@ -30,6 +31,7 @@ export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler
       checkAnthropicVersion(req.headers);
       const request = decodeMessagesCountTokensRequest(await readBody(req));
       const model = resolveModel(setup.models, request.model);
+      noteModel(res, model.id);
       // The same policy as generation: a refused field is refused here too, a stripped one is not counted upstream.
       const policy = policyFor(setup.requestPolicy, caller, model.id);
       const upstreamRequest = { ...applyRequestPolicy(policy, request, 'messages'), model: model.upstreamModel };

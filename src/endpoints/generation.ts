@@ -1,6 +1,7 @@
 import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
+import { noteModel } from '../http/answer-note.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import { sendJson, sendJsonText } from '../http/send-json.js';
@@ -46,6 +47,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const request = codec.decodeRequest(await readBody(req));
       route = resolveRoute(setup.models, request, codec);
+      noteModel(res, route.model.id);
       // The request policy: what this key may send on to this model, before anything is admitted or called.
       const policy = policyFor(setup.requestPolicy, caller, route.model.id);
       const policed = applyRequestPolicy(policy, route.request, codec.protocol);

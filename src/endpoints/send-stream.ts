@@ -1,4 +1,5 @@
 import type { CanonicalStreamEvent, GatewayError, Usage } from '../canonical/index.js';
+import { noteErrorCode } from '../http/answer-note.js';
 import { toGatewayError } from '../http/send-error.js';
 import { SseWriter, startSse } from '../http/sse-writer.js';
 import type { HttpResponse } from '../http/types.js';
@@ -58,6 +59,7 @@ export async function sendStream(
         finished = true;
       } else if (event.type === 'error') {
         outcome.errorCode = event.error.code;
+        noteErrorCode(res, event.error.code);
         finished = true;
       }
       if (wire === undefined) text += (encoder ??= codec.createStreamEncoder(encodeContext)).encode(event);

@@ -1,4 +1,5 @@
 import type { GatewayError } from '../canonical/index.js';
+import { noteRequestId } from '../http/answer-note.js';
 import { createRequestId } from '../http/request-id.js';
 import { sendError, toGatewayError } from '../http/send-error.js';
 import type { HttpResponse } from '../http/types.js';
@@ -25,6 +26,7 @@ export class StartedRequest {
   interruption: GatewayError | undefined;
 
   constructor(res: HttpResponse) {
+    noteRequestId(res, this.requestId);
     res.on('close', () => {
       if (!res.writableFinished) this.abort.abort();
     });

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 
 export const USAGE = `Usage:
-  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB]
+  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB] [--log-level LEVEL]
   switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never]
                        [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
@@ -23,6 +23,7 @@ Options:
   -p, --port PORT     port to listen on (default 8787; 0 picks a free one)
       --host HOST     address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
       --database DB   SQLite file or postgres:// URL for keys and usage
+      --log-level L   debug, info (default: a line per request), warn, error or silent
   -h, --help          show this help
   -v, --version       print the version
 `;
@@ -34,6 +35,7 @@ export const cliOptions = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   database: { type: 'string' },
+  'log-level': { type: 'string' },
   name: { type: 'string' },
   models: { type: 'string' },
   expires: { type: 'string' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
+import { LOG_LEVELS, type LogLevel } from './log-level.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -10,6 +11,8 @@ export interface ServerSettings {
   host: string;
   /** How long open requests may run after SIGINT/SIGTERM before their connections are closed. Default 10000. */
   shutdownTimeoutMs: number;
+  /** What the server prints (`--log-level`): `info` for `switchyard serve`. Unset: no request lines, and the gateway's logger as given. */
+  logLevel?: LogLevel;
 }
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
@@ -35,6 +38,7 @@ export const configFileSchema = z
         port: portSchema.optional(),
         host: z.string().min(1).optional(),
         shutdownTimeoutMs: z.number().int().nonnegative().optional(),
+        logLevel: z.enum(LOG_LEVELS).optional(),
       })
       .optional(),
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
@@ -74,6 +78,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
+  if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
   return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 import { allowOnly, cliOptions, flagError, USAGE } from './cli-flags.js';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
 
 export { USAGE } from './cli-flags.js';
 
 export type CliCommand =
-  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string }
+  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel }
   | StoreCommand
   | { command: 'help' }
   | { command: 'version' };
@@ -19,8 +20,13 @@ function parsePort(text: string): number {
   return port;
 }
 
+function parseLogLevel(text: string): LogLevel {
+  if (!isLogLevel(text)) throw configError('CONFIG_FLAG_INVALID', `--log-level takes one of ${LOG_LEVELS.join(', ')}, e.g. --log-level warn; got '${text}'.`);
+  return text;
+}
+
 /** The flags each command takes; any other flag given is an error. */
-const serveFlags = new Set(['config', 'port', 'host', 'database']);
+const serveFlags = new Set(['config', 'port', 'host', 'database', 'log-level']);
 
 /** The command `argv` (without node and the script) asks for; a bad flag is a `CONFIG_FLAG_INVALID` error. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -43,5 +49,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.database === undefined ? {} : { database: values.database }),
+    ...(values['log-level'] === undefined ? {} : { logLevel: parseLogLevel(values['log-level']) }),
   };
 }

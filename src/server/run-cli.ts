@@ -66,6 +66,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...config.server,
     ...(command.port === undefined ? {} : { port: command.port }),
     ...(command.host === undefined ? {} : { host: command.host }),
+    ...(command.logLevel === undefined ? {} : { logLevel: command.logLevel }),
   };
   const database = resolveServerDatabase(config, env, command.database);
   const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };

@@ -6,8 +6,10 @@ import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
+import { createServerLogger } from './log-level.js';
+import { createRequestLog, type RequestLogOutput } from './request-log.js';
 
-export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000 };
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000, logLevel: 'info' };
 
 export interface RunningServer {
   server: Server;
@@ -68,16 +70,24 @@ async function waitForDatabase(ready: Promise<void>): Promise<boolean> {
 /**
  * The standalone server: a bare `node:http` server (no framework on the hot path) with
  * `GET /health` (no key needed) and the gateway at the root, listening on `settings`.
- * Configuration errors throw before it listens.
+ * With `settings.logLevel`, the gateway logs at that level (unless `options.logger` is given) and
+ * each request is a line on `output` (see `createRequestLog`). Configuration errors throw before it listens.
  */
-export async function startServer(options: GatewayOptions, settings: ServerSettings = DEFAULT_SERVER_SETTINGS): Promise<RunningServer> {
-  const handle = gateway(options);
+export async function startServer(
+  options: GatewayOptions,
+  settings: ServerSettings = DEFAULT_SERVER_SETTINGS,
+  output: RequestLogOutput = process.stdout,
+): Promise<RunningServer> {
+  const { logLevel } = settings;
+  const handle = gateway(logLevel === undefined || options.logger !== undefined ? options : { ...options, logger: createServerLogger(logLevel) });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
+  const log = logLevel === undefined ? undefined : createRequestLog(logLevel, output);
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
     open += 1;
     res.once('close', onClose);
+    log?.(req, res);
     if (req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')) sendJson(res, 200, { status: 'ok' });
     else handle(req, res);
   });
