@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configError, configIssueError } from './canonical/index.js';
+import { configError, configIssueError, configIssueMessage } from './canonical/index.js';
 import type { ApiKeyVerifier } from './access/authenticate.js';
 import { createKeyCheck } from './access/authenticate-stage.js';
 import { refuseUnlistedModel } from './access/model-allowlist.js';
@@ -13,6 +13,7 @@ import type { Logger, ProviderAdapter } from './providers/types.js';
 import { callModelOnce } from './routing/call-model.js';
 import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
+import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
 import type { Database } from './storage/open-database.js';
 import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
@@ -25,9 +26,16 @@ import type { PriceUsage } from './usage/ledger-stage.js';
 import { inputTokenBound } from './usage/input-token-bound.js';
 import type { RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
 import { requestPolicyOptionsSchema, requestPolicySchema } from './policy/request-policy-schema.js';
-import { resolveRequestPolicyTable } from './policy/request-policy-table.js';
+import { resolveRequestPolicyTable, type RequestPolicyTable } from './policy/request-policy-table.js';
 
 export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
+
+/** A model id the gateway knows but does not serve, and why (`GatewayOptions.unavailableModels`). */
+export interface UnavailableModel {
+  id: string;
+  /** A sentence the 404 gives instead of "does not exist", e.g. what would make the model available. */
+  reason: string;
+}
 
 /** One model callers can name. */
 export interface ModelConfig extends RoutedModelConfig {
@@ -56,6 +64,13 @@ export interface GatewayOptions {
   providers?: Record<string, ProviderAdapter | ProviderConfig>;
   /** The models served. Default: one model, `mock`, on the mock provider. */
   models?: readonly ModelConfig[];
+  /**
+   * Model ids callers may ask for that this gateway knows but does not serve, each with the reason
+   * its 404 gives instead of "does not exist". The standalone server lists here the default models
+   * of each provider whose key is not set. A served model of the same id wins.
+   * @example unavailableModels: [{ id: 'gpt-5.4-mini', reason: 'It is served when OPENAI_API_KEY is set; this server started without it.' }]
+   */
+  unavailableModels?: readonly UnavailableModel[];
   /** Largest accepted request body (bytes, or a string like `'32mb'`). Default `'32mb'`, Anthropic's own limit. */
   bodyLimit?: number | string;
   /** Whether a 404 explains a wrong base URL (`/v1/v1/…`, a missing `/v1`). Default `true`. */
@@ -181,8 +196,22 @@ export const ledgerOptionsSchema = z.union([
   }),
 ]);
 
+/** A bad `bodyLimit`, whichever way it is wrong. */
+export const bodyLimitMessage = "must be a number of bytes, or a size like '32mb'";
+
+/** What a key read from an unset environment variable is: `[process.env.SWITCHYARD_API_KEY]` gives `[undefined]`. */
+const unsetKeyHint = 'is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?';
+
+const apiKeySchema = z
+  .string({ error: (issue) => (issue.input === undefined ? `is undefined — ${unsetKeyHint}` : `must be a string, not ${typeof issue.input}`) })
+  .min(1, `is an empty string — ${unsetKeyHint}`);
+
 const optionsSchema = z.object({
-  apiKeys: z.union([z.array(z.string().min(1)), z.custom<ApiKeyVerifier>((value) => typeof value === 'function')]).optional(),
+  apiKeys: z
+    .union([z.array(apiKeySchema), z.custom<ApiKeyVerifier>((value) => typeof value === 'function')], {
+      error: 'must be a list of keys (strings) or a function (key) => boolean',
+    })
+    .optional(),
   requireApiKey: z.boolean().optional(),
   providers: z
     .record(
@@ -191,7 +220,10 @@ const optionsSchema = z.object({
     )
     .optional(),
   models: z.array(modelConfigSchema).optional(),
-  bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)]).optional(),
+  unavailableModels: z.array(z.strictObject({ id: z.string().min(1), reason: z.string().min(1) })).optional(),
+  bodyLimit: z
+    .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], { error: bodyLimitMessage })
+    .optional(),
   diagnoseBaseUrl: z.boolean().optional(),
   logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null).optional(),
   database: z
@@ -219,15 +251,47 @@ function isAdapter(value: unknown): value is ProviderAdapter {
   return typeof candidate.generate === 'function' && typeof candidate.stream === 'function';
 }
 
-/** Validates options once and returns a new, complete object; the caller's object is never changed. */
-export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOptions {
+/**
+ * The first issue worth reading: for a union that failed (a key list or a function), the issue of
+ * the branch that got furthest into the value, so `apiKeys[0]` is named rather than `apiKeys`.
+ */
+function deepestIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first !== undefined && first.path.length > 0 && (best === undefined || first.path.length > best.path.length)) best = first;
+  }
+  return best === undefined ? issue : { ...deepestIssue(best), path: [...issue.path, ...best.path] };
+}
+
+/** The options validated and bound to their providers and models, with nothing opened yet (`checkOptions`). */
+export interface CheckedOptions {
+  logger: Logger;
+  /** Every provider by key, the built-in mock included. */
+  providers: Readonly<Record<string, ProviderAdapter>>;
+  models: ModelTable;
+  modelList: readonly ResolvedModel[];
+  requireApiKey: boolean;
+  verifyKey: ApiKeyVerifier | undefined;
+  bodyLimit: number;
+  requestPolicy: RequestPolicyTable;
+}
+
+/**
+ * Every check `resolveOptions` makes, without opening anything (no database, Redis or limits
+ * store) — what `switchyard config check` runs. Throws the same `CONFIG_*` GatewayErrors. Built-in
+ * providers are created (no connection is made until a request); close them when done.
+ */
+export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
   const logger = options.logger ?? consoleLogger;
   for (const key of Object.keys(options)) {
     if (!knownKeys.has(key)) logger.warn({ option: key }, `switchyard: unknown gateway option '${key}' is ignored`);
   }
-  const parsed = optionsSchema.safeParse(options);
+  const parsed = optionsSchema.safeParse(options, { error: configIssueMessage });
   if (!parsed.success) {
-    throw configIssueError('CONFIG_INVALID', 'gateway option', parsed.error.issues[0]);
+    const first = parsed.error.issues[0];
+    throw configIssueError('CONFIG_INVALID', 'gateway option', first === undefined ? undefined : deepestIssue(first));
   }
 
   const builtInMock = createMockProvider();
@@ -247,7 +311,6 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
       "No API keys are configured, and real providers are. Pass gateway({ apiKeys: ['<a long random key>'] }) or a database for stored keys, or requireApiKey: false to accept anyone.",
     );
   }
-  if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
   if (options.adminKey !== undefined && options.database === undefined) {
     throw configError('CONFIG_ADMIN_NEEDS_DATABASE', 'adminKey turns on the admin API, which manages stored keys: give a database too.');
@@ -255,6 +318,23 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   if (options.adminKey !== undefined && options.adminKey.length < 16) {
     throw configError('CONFIG_ADMIN_KEY_WEAK', 'adminKey must be at least 16 characters: it can create keys. Generate one with: openssl rand -hex 24');
   }
+  return {
+    logger,
+    providers,
+    models: table,
+    modelList: list,
+    requireApiKey,
+    verifyKey,
+    bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
+    requestPolicy: resolveRequestPolicyTable(options.requestPolicy, options.models ?? []),
+  };
+}
+
+/** Validates options once and returns a new, complete object; the caller's object is never changed. */
+export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOptions {
+  const checked = checkOptions(options);
+  const { logger, providers, requireApiKey, verifyKey } = checked;
+  if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const prices = new Map<string, VersionedPrice>();
   for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
@@ -262,10 +342,11 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
 
   return {
-    models: table,
-    modelList: list,
-    bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
-    requestPolicy: resolveRequestPolicyTable(options.requestPolicy, options.models ?? []),
+    models: checked.models,
+    modelList: checked.modelList,
+    unavailableModels: new Map((options.unavailableModels ?? []).map((model) => [model.id, model.reason])),
+    bodyLimit: checked.bodyLimit,
+    requestPolicy: checked.requestPolicy,
     logger,
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/canonical/index.js';
 import { silentLogger } from '../src/logger.js';
-import { resolveOptions, type GatewayOptions } from '../src/options.js';
+import { checkOptions, resolveOptions, type GatewayOptions } from '../src/options.js';
+import { gatewayErrorOf } from './helpers/gateway-error-of.js';
 import { createMockProvider } from '../src/providers/mock/index.js';
 
 function configErrorCode(options: GatewayOptions): string | undefined {
@@ -98,6 +99,52 @@ describe('resolveOptions', () => {
           models: [{ id: 'm', provider: 'mock', requestPolicy: { fields: { service_tier: 'allow' } } }],
         }),
       ).toBeUndefined();
+    });
+  });
+
+  describe('config error messages', () => {
+    it('should say a key read from an unset environment variable is undefined, and ask about the variable', () => {
+      // The README's Express snippet: gateway({ apiKeys: [process.env.SWITCHYARD_API_KEY] }) with the variable unset.
+      const error = gatewayErrorOf(() => resolveOptions({ logger: silentLogger, apiKeys: [process.env.SWITCHYARD_TEST_UNSET_VARIABLE as string] }));
+      expect(error).toMatchObject({ code: 'CONFIG_INVALID', param: 'apiKeys[0]' });
+      expect(error.message).toBe(
+        'Invalid gateway option: apiKeys[0] is undefined — is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?',
+      );
+      expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, apiKeys: ['k', ''] })).message).toBe(
+        'Invalid gateway option: apiKeys[1] is an empty string — is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?',
+      );
+    });
+
+    it('should say what the whole of apiKeys must be when it is neither a list nor a function', () => {
+      expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, apiKeys: 'sk-one' as never })).message).toBe(
+        'Invalid gateway option: apiKeys must be a list of keys (strings) or a function (key) => boolean.',
+      );
+    });
+
+    it('should say what a field must be and what it got', () => {
+      expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, keyCacheTtlMs: -5 })).message).toBe(
+        'Invalid gateway option: keyCacheTtlMs must be at least 0 (got -5).',
+      );
+      expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, bodyLimit: 'huge' })).message).toBe(
+        "Invalid gateway option: bodyLimit must be a number of bytes, or a size like '32mb'.",
+      );
+    });
+  });
+
+  describe('unavailableModels', () => {
+    it('should take ids with a reason, and refuse an entry without one', () => {
+      const resolved = resolveOptions({ logger: silentLogger, unavailableModels: [{ id: 'gpt-5.4', reason: 'Set OPENAI_API_KEY.' }] });
+      expect(resolved.unavailableModels?.get('gpt-5.4')).toBe('Set OPENAI_API_KEY.');
+      expect(configErrorCode({ unavailableModels: [{ id: 'gpt-5.4' } as never] })).toBe('CONFIG_INVALID');
+    });
+  });
+
+  describe('checkOptions', () => {
+    it('should make every check without opening the database', () => {
+      const checked = checkOptions({ logger: silentLogger, database: '/nonexistent/dir/switchyard.db', adminKey: 'a'.repeat(16) });
+      expect(checked.modelList.map((model) => model.id)).toEqual(['mock']);
+      expect(checked.requireApiKey).toBe(true);
+      expect(gatewayErrorOf(() => checkOptions({ logger: silentLogger, adminKey: 'a'.repeat(16) })).code).toBe('CONFIG_ADMIN_NEEDS_DATABASE');
     });
   });
 

@@ -12,13 +12,13 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** Longest id compared with the configured ones: the edit distance costs the product of the lengths. */
+/** Longest id compared with the candidates: the edit distance costs the product of the lengths. */
 const LONGEST_COMPARED = 128;
 
 /**
- * The candidate most like `id`, or undefined when none is close enough to be a plausible typo
- * (distance over half the id's length, unless one contains the other). An id longer than any
- * plausible typo of a model id gets no suggestion: the caller controls its length.
+ * The candidate most like `id` (a model id, a field name), or undefined when none is close enough
+ * to be a plausible typo (distance over half the id's length, unless one contains the other). An
+ * id longer than any plausible typo gets no suggestion: the caller controls its length.
  */
 export function findClosestId(id: string, candidates: Iterable<string>): string | undefined {
   if (id.length > LONGEST_COMPARED) return undefined;

@@ -30,7 +30,7 @@ export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler
       const caller = await setup.stages.authenticate.authenticate(req.headers, anthropicRules.acceptXApiKey);
       checkAnthropicVersion(req.headers);
       const request = decodeMessagesCountTokensRequest(await readBody(req));
-      const model = resolveModel(setup.models, request.model);
+      const model = resolveModel(setup.models, request.model, setup.unavailableModels);
       noteModel(res, model.id);
       // The same policy as generation: a refused field is refused here too, a stripped one is not counted upstream.
       const policy = policyFor(setup.requestPolicy, caller, model.id);

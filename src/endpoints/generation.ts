@@ -46,7 +46,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       caller = await authenticate.authenticate(req.headers, rules.acceptXApiKey);
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const request = codec.decodeRequest(await readBody(req));
-      route = resolveRoute(setup.models, request, codec);
+      route = resolveRoute(setup.models, request, codec, setup.unavailableModels);
       noteModel(res, route.model.id);
       // The request policy: what this key may send on to this model, before anything is admitted or called.
       const policy = policyFor(setup.requestPolicy, caller, route.model.id);

@@ -93,7 +93,7 @@ export function createModelsEndpoints(codecs: ModelsCodecs, setup: EndpointSetup
       ),
     one: (req, res, encodedId) =>
       answer(req, res, () => {
-        const model = resolveModel(setup.models, safeDecode(encodedId));
+        const model = resolveModel(setup.models, safeDecode(encodedId), setup.unavailableModels);
         return isAnthropicCall(req) ? anthropicModel(model) : openAIModel(model);
       }),
   };

@@ -3,7 +3,7 @@ import type { AdmitStage } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
 import type { RequestPolicyTable } from '../policy/request-policy-table.js';
 import type { CallStage } from '../routing/call-model.js';
-import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
+import type { ModelTable, ResolvedModel, UnavailableModels } from '../routing/resolve-model.js';
 import type { RecordStage } from '../usage/record-stage.js';
 
 /**
@@ -27,6 +27,8 @@ export interface EndpointSetup {
   readonly models: ModelTable;
   /** Models in configuration order, without aliases (`GET /v1/models`). */
   readonly modelList: readonly ResolvedModel[];
+  /** Ids known but not served, and why: their 404 says so (`GatewayOptions.unavailableModels`). */
+  readonly unavailableModels?: UnavailableModels;
   /** Largest request body, in bytes. */
   readonly bodyLimit: number;
   /** What each caller may send on to each model (pass-through fields, hosted tools, betas, caps). */

@@ -1,4 +1,5 @@
 import type {
+  ApiFields,
   CanonicalRequest,
   CanonicalResponse,
   CanonicalStreamEvent,
@@ -45,6 +46,12 @@ export interface InboundCodec {
    * kept in `extensions[protocol]` changes the answer, so carrying it elsewhere is a 400.
    */
   readonly hintFields: ReadonlySet<string>;
+  /**
+   * Every top-level field the protocol defines, and how it says the other APIs' fields. A field
+   * the decoder kept that is not among them is a typo or another API's field: where it cannot be
+   * passed through, the 400 says so (`unknownFieldError`) rather than blaming the model.
+   */
+  readonly fields: ApiFields;
 }
 
 /** Turns an upstream's SSE messages into canonical events, one message at a time. Holds per-stream state. */

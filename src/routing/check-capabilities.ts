@@ -1,5 +1,5 @@
-import type { CanonicalMessage, CanonicalRequest, ProtocolName } from '../canonical/index.js';
-import { quoteCallerText, unsupportedFeatureError } from '../canonical/index.js';
+import type { ApiFields, CanonicalMessage, CanonicalRequest, ProtocolName } from '../canonical/index.js';
+import { quoteCallerText, unknownFieldError, unsupportedFeatureError } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 
 export interface CapabilityCheck {
@@ -10,6 +10,8 @@ export interface CapabilityCheck {
   upstream: ProtocolName | undefined;
   /** Inbound top-level fields that are hints only (`InboundCodec.hintFields`). */
   hintFields: ReadonlySet<string>;
+  /** Every top-level field the inbound protocol defines (`InboundCodec.fields`). */
+  fields: ApiFields;
   modelId: string;
   capabilities: ModelCapabilities;
 }
@@ -23,7 +25,8 @@ function partsOf(message: CanonicalMessage) {
 
 /**
  * Refuses, with a 400 that names the feature and the model, any part of the request the chosen
- * model cannot carry — so nothing is dropped on the way to the provider.
+ * model cannot carry — so nothing is dropped on the way to the provider. A top-level field that is
+ * no field of the caller's protocol at all is a 400 `UNKNOWN_FIELD` suggesting the closest one.
  */
 export function checkCapabilities(check: CapabilityCheck): void {
   const { request, inbound, upstream, modelId, capabilities } = check;
@@ -31,7 +34,9 @@ export function checkCapabilities(check: CapabilityCheck): void {
   if (inbound !== upstream) {
     const extensions = request.extensions?.[inbound];
     for (const field in extensions) {
-      if (!check.hintFields.has(field)) throw unsupported(`the '${quoteCallerText(field)}' field`, modelId, field);
+      if (check.hintFields.has(field)) continue;
+      if (!check.fields.known.has(field)) throw unknownFieldError(field, check.fields, modelId);
+      throw unsupported(`the '${quoteCallerText(field)}' field`, modelId, field);
     }
   }
 

@@ -1,6 +1,5 @@
-import { GatewayError, quoteCallerText } from '../canonical/index.js';
+import { findClosestId, GatewayError, quoteCallerText } from '../canonical/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
-import { findClosestId } from './closest-id.js';
 
 /** A model as the gateway serves it, after options are resolved. */
 export interface ResolvedModel {
@@ -20,10 +19,26 @@ export interface ResolvedModel {
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;
 
-/** Finds the model a caller named (ids and aliases are both keys of `table`); 404 with a suggestion otherwise. */
-export function resolveModel(table: ModelTable, id: string): ResolvedModel {
+/** Model ids the gateway knows but does not serve → why, as a sentence (`GatewayOptions.unavailableModels`). */
+export type UnavailableModels = ReadonlyMap<string, string>;
+
+/**
+ * Finds the model a caller named (ids and aliases are both keys of `table`); 404 otherwise, saying
+ * why for an id in `unavailable` (e.g. the provider key that would serve it), else suggesting the
+ * closest id.
+ */
+export function resolveModel(table: ModelTable, id: string, unavailable?: UnavailableModels): ResolvedModel {
   const model = table.get(id);
   if (model) return model;
+  const reason = unavailable?.get(id);
+  if (reason !== undefined) {
+    throw new GatewayError({
+      kind: 'not_found',
+      code: 'UNKNOWN_MODEL',
+      param: 'model',
+      message: `The model '${id}' is known to this gateway but not available. ${reason} GET /v1/models lists the models you can use.`,
+    });
+  }
   const suggestion = findClosestId(id, table.keys());
   const hint = suggestion === undefined ? '' : ` Did you mean '${suggestion}'?`;
   throw new GatewayError({

@@ -1,7 +1,7 @@
-import type { CanonicalRequest, ProtocolName } from '../canonical/index.js';
+import type { ApiFields, CanonicalRequest, ProtocolName } from '../canonical/index.js';
 import { checkCapabilities } from './check-capabilities.js';
 import { omitHostedTools } from './omit-hosted-tools.js';
-import { resolveModel, type ModelTable, type ResolvedModel } from './resolve-model.js';
+import { resolveModel, type ModelTable, type ResolvedModel, type UnavailableModels } from './resolve-model.js';
 
 /** A request bound to the model that will serve it, checked against what that model can carry. */
 export interface Route {
@@ -17,20 +17,24 @@ export interface InboundProtocol {
   readonly protocol: ProtocolName;
   /** Top-level fields that are hints only (`InboundCodec.hintFields`). */
   readonly hintFields: ReadonlySet<string>;
+  /** Every top-level field the protocol defines (`InboundCodec.fields`). */
+  readonly fields: ApiFields;
 }
 
 /**
- * Finds the model a request names and checks the request against it: 404 for an unknown id,
- * 400 `UNSUPPORTED_FEATURE` for a part the model cannot carry. Nothing is called yet.
+ * Finds the model a request names and checks the request against it: 404 for an unknown id (with
+ * the reason for one in `unavailable`), 400 `UNSUPPORTED_FEATURE` for a part the model cannot
+ * carry, 400 `UNKNOWN_FIELD` for a field the caller's protocol does not have. Nothing is called yet.
  */
-export function resolveRoute(models: ModelTable, decoded: CanonicalRequest, inbound: InboundProtocol): Route {
-  const model = resolveModel(models, decoded.model);
+export function resolveRoute(models: ModelTable, decoded: CanonicalRequest, inbound: InboundProtocol, unavailable?: UnavailableModels): Route {
+  const model = resolveModel(models, decoded.model, unavailable);
   const request = model.omitHostedTools ? omitHostedTools(decoded, model.capabilities) : decoded;
   checkCapabilities({
     request,
     inbound: inbound.protocol,
     upstream: model.adapter.protocol,
     hintFields: inbound.hintFields,
+    fields: inbound.fields,
     modelId: model.id,
     capabilities: model.capabilities,
   });

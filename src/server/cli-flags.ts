@@ -9,6 +9,7 @@ export const USAGE = `Usage:
   switchyard keys revoke PUBLIC_ID
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard migrate
+  switchyard config check FILE
 
   With no --config, serves the built-in mock model plus the providers whose keys are set
   (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
@@ -17,6 +18,10 @@ export const USAGE = `Usage:
   Keys and usage live in the database: --database, else the config file's 'database', else
   SWITCHYARD_DATABASE, else ./switchyard.db (SQLite). A postgres:// URL shares one database
   between instances. keys, usage and migrate read the same settings (and --config) as serve.
+
+  config check FILE (or --config FILE) checks a config file as serve would — environment
+  variables, fields, provider options, models — without listening or opening the database.
+  It prints what the file serves and exits 0, or prints the errors and exits 1.
 
 Options:
   -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
+import { findClosestId } from '../canonical/index.js';
+import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 
@@ -21,11 +22,23 @@ export interface ServerConfig {
   gateway: GatewayOptions;
   /** `database: false` in the file: no stored keys and no ledger (the server otherwise keeps them in `switchyard.db`). */
   withoutDatabase?: boolean;
+  /** What loading decided that the operator should be told at start (the banner), e.g. that default models are served. */
+  notes?: readonly string[];
 }
 
+/** The one message for any bad port: `server.port must be a port number 0–65535 (got 'eighty')`. */
+const portError = (issue: { input?: unknown }) =>
+  `must be a port number 0–65535 (got ${typeof issue.input === 'string' ? `'${issue.input.slice(0, 40)}'` : String(issue.input)})`;
+
 const portSchema = z
-  .union([z.number(), z.string().regex(/^\d+$/, 'expected a port number').transform(Number)])
-  .pipe(z.number().int().min(0).max(65535));
+  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], { error: portError })
+  .pipe(z.number().int({ error: portError }).min(0, { error: portError }).max(65535, { error: portError }));
+
+/** ` Did you mean 'ollama'?` for a near miss among `known`; '' otherwise. */
+function suggested(name: string, known: Iterable<string>): string {
+  const closest = findClosestId(name, known);
+  return closest === undefined ? '' : ` Did you mean '${closest}'?`;
+}
 
 /** A built-in provider's configuration; its own options are checked by that provider's schema. */
 const providerSchema = z.looseObject({ type: z.string().min(1).optional() });
@@ -45,10 +58,16 @@ export const configFileSchema = z
     requireApiKey: z.boolean().optional(),
     providers: z.record(z.string().min(1), providerSchema).optional(),
     models: z.array(modelConfigSchema).min(1).optional(),
-    bodyLimit: z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, "expected bytes, or a size like '32mb'")]).optional(),
+    bodyLimit: z
+      .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], { error: bodyLimitMessage })
+      .optional(),
     diagnoseBaseUrl: z.boolean().optional(),
-    database: z.union([z.literal(false), z.string().min(1), z.strictObject({ url: z.string().min(1), schema: z.string().min(1).optional() })]).optional(),
-    redis: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+    database: z
+      .union([z.literal(false), z.string().min(1), z.strictObject({ url: z.string().min(1), schema: z.string().min(1).optional() })], {
+        error: 'must be a SQLite file path, a postgres:// URL, { url, schema }, or false',
+      })
+      .optional(),
+    redis: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
     redisPrefix: z.string().optional(),
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
@@ -64,7 +83,7 @@ export const configFileSchema = z
       context.addIssue({
         code: 'custom',
         path: ['models', index, 'provider'],
-        message: `provider '${model.provider}' is not defined; define it under 'providers' or use one of: ${[...known].join(', ')}`,
+        message: `is '${model.provider}', which is not defined under 'providers'.${suggested(model.provider, known)} Use one of: ${[...known].join(', ')}`,
       });
     });
   });

@@ -13,6 +13,12 @@ export interface BannerInfo {
   database?: string | undefined;
   /** Whether the database opened before the server listened. */
   databaseReady?: boolean | undefined;
+  /** What loading the configuration decided that the operator should know (`ServerConfig.notes`). */
+  notes?: readonly string[] | undefined;
+}
+
+function notesLines(info: BannerInfo): string {
+  return (info.notes ?? []).map((note) => `  Note: ${note}\n`).join('');
 }
 
 function databaseLine(info: BannerInfo): string {
@@ -102,7 +108,7 @@ export function formatBanner(info: BannerInfo): string {
   OpenAI base URL:                        ${info.openAIBaseURL}
   API key:                                ${keyLine(info)}
   Models:                                 ${info.models.join(', ')}
-${databaseLine(info)}
+${databaseLine(info)}${notesLines(info)}
 curl:
   curl ${info.openAIBaseURL}/chat/completions \\
     -H ${key.header} -H 'Content-Type: application/json' \\

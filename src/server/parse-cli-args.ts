@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
-import { allowOnly, cliOptions, flagError, USAGE } from './cli-flags.js';
+import { allowOnly, cliOptions, flagError, USAGE, type CliFlags } from './cli-flags.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
 
@@ -9,6 +9,7 @@ export { USAGE } from './cli-flags.js';
 export type CliCommand =
   | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel }
   | StoreCommand
+  | { command: 'config-check'; configPath: string }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -28,6 +29,19 @@ function parseLogLevel(text: string): LogLevel {
 /** The flags each command takes; any other flag given is an error. */
 const serveFlags = new Set(['config', 'port', 'host', 'database', 'log-level']);
 
+/** `config check FILE`, or `config check --config FILE`. */
+function parseConfigCommand(rest: readonly string[], values: CliFlags): CliCommand {
+  const [subcommand, file, ...extra] = rest;
+  if (subcommand !== 'check' || extra.length > 0) throw flagError(`Unknown command 'config${rest.map((word) => ` ${word}`).join('')}'; did you mean 'config check FILE'?`);
+  allowOnly(values, new Set(['config']), 'config check');
+  if (file !== undefined && values.config !== undefined && file !== values.config) {
+    throw flagError(`'config check' takes one file; got '${file}' and --config '${values.config}'.`);
+  }
+  const configPath = file ?? values.config;
+  if (configPath === undefined) throw flagError("'config check' needs the file to check, e.g. switchyard config check switchyard.yaml.");
+  return { command: 'config-check', configPath };
+}
+
 /** The command `argv` (without node and the script) asks for; a bad flag is a `CONFIG_FLAG_INVALID` error. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed;
@@ -41,6 +55,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.version) return { command: 'version' };
   const [command = 'serve', ...rest] = positionals;
   if (command === 'keys' || command === 'usage' || command === 'migrate') return parseStoreFlags(command, rest, values);
+  if (command === 'config') return parseConfigCommand(rest, values);
   if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.`);
   allowOnly(values, serveFlags, 'serve');
   return {

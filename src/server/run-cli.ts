@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { GatewayError } from '../canonical/index.js';
+import { checkConfig } from './check-config.js';
 import type { GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 import { formatBanner } from './format-banner.js';
@@ -83,17 +84,19 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
       configPath: command.configPath,
       database: describeDatabase(database),
       databaseReady: running.databaseReady,
+      notes: config.notes,
     }),
   );
 }
 
-/** `switchyard [serve] [--config FILE] [--port N] [--host H]`; configuration errors print one message and exit 1. */
+/** `switchyard [serve] [--config FILE] [--port N] [--host H]`, `switchyard config check FILE`, …; configuration errors print one message and exit 1. */
 export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const command = parseCliArgs(argv);
     if (command.command === 'help') process.stdout.write(USAGE);
     else if (command.command === 'version') process.stdout.write(`${version()}\n`);
     else if (command.command === 'serve') await serve(command, env);
+    else if (command.command === 'config-check') process.stdout.write(await checkConfig(command.configPath, env));
     else await runStoreCommand(command, env);
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;

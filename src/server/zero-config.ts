@@ -1,4 +1,4 @@
-import type { ModelConfig } from '../options.js';
+import type { ModelConfig, UnavailableModel } from '../options.js';
 import type { ProviderConfig } from '../providers/create-provider.js';
 import type { ServerConfig } from './config-schema.js';
 
@@ -17,19 +17,29 @@ export const detectableProviders: readonly DetectedProvider[] = [
   { provider: 'gemini', envVar: 'GEMINI_API_KEY', models: ['gemini-2.5-flash', 'gemini-2.5-pro'] },
 ];
 
+/** Why a detectable provider's model is not served: the variable that would add it. */
+export function unsetKeyReason(envVar: DetectedProvider['envVar']): string {
+  return `It is served when ${envVar} is set; this server started without it.`;
+}
+
 /**
  * The configuration `npx switchyard` uses without a config file: the built-in `mock` model,
  * plus each provider whose API key is set in `env`, added as a built-in provider config
- * (`{ apiKey }`, type = the key) with its documented model list.
+ * (`{ apiKey }`, type = the key) with its documented model list. The models of the providers
+ * whose key is not set are `unavailableModels`, so asking for one says which variable to set.
  */
 export function createZeroConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const providers: Record<string, ProviderConfig> = {};
   const models: ModelConfig[] = [{ id: 'mock', provider: 'mock' }];
+  const unavailableModels: UnavailableModel[] = [];
   for (const detectable of detectableProviders) {
     const apiKey = env[detectable.envVar];
-    if (apiKey === undefined || apiKey.trim() === '') continue;
+    if (apiKey === undefined || apiKey.trim() === '') {
+      for (const id of detectable.models) unavailableModels.push({ id, reason: unsetKeyReason(detectable.envVar) });
+      continue;
+    }
     providers[detectable.provider] = { apiKey: apiKey.trim() };
     for (const id of detectable.models) models.push({ id, provider: detectable.provider });
   }
-  return { server: {}, gateway: { providers, models } };
+  return { server: {}, gateway: { providers, models, ...(unavailableModels.length === 0 ? {} : { unavailableModels }) } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findClosestId } from '../../src/routing/closest-id.js';
+import { findClosestId } from '../../src/canonical/closest-id.js';
 
 describe('findClosestId', () => {
   const ids = ['gpt-4o-mini', 'claude-sonnet-4-5', 'mock', 'gemini-2.5-pro'];

@@ -20,6 +20,7 @@ function failure(request: CanonicalRequest, capabilities: Partial<ModelCapabilit
       inbound: 'chat',
       upstream,
       hintFields: new Set(['store', 'user']),
+      fields: { protocol: 'chat', known: new Set(['store', 'user', 'n', 'temperature', 'logprobs']), counterparts: new Map() },
       modelId: 'small-model',
       capabilities: { ...everything, ...capabilities },
     });
@@ -42,6 +43,18 @@ describe('checkCapabilities', () => {
       expect(error?.status).toBe(400);
       expect(error?.message).toContain("'n'");
       expect(error?.message).toContain('small-model');
+    });
+
+    it('should say a field the protocol does not have is no field of it, suggesting the closest one', () => {
+      const error = failure({ ...base, extensions: { chat: { temprature: 0.2 } } });
+      expect(error).toMatchObject({ status: 400, code: 'UNKNOWN_FIELD', param: 'temprature' });
+      expect(error?.message).toBe(
+        "'temprature' is not a field of the Chat Completions API. Did you mean 'temperature'? The model 'small-model' does not take it as an extra field.",
+      );
+    });
+
+    it('should carry a field the protocol does not have to a provider of the same protocol (a vendor extra)', () => {
+      expect(failure({ ...base, extensions: { chat: { chat_template_kwargs: {} } } }, {}, 'chat')).toBeUndefined();
     });
 
     it('should leave hint fields behind', () => {

@@ -35,4 +35,22 @@ describe('resolveModel', () => {
       expect(gatewayError.message).toContain("Did you mean 'smart'?");
     }
   });
+
+  it('should say why a known but unavailable model is not served', () => {
+    const unavailable = new Map([['gpt-5.4-mini', 'It is served when OPENAI_API_KEY is set; this server started without it.']]);
+    let caught: unknown;
+    try {
+      resolveModel(options.models, 'gpt-5.4-mini', unavailable);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ status: 404, code: 'UNKNOWN_MODEL', param: 'model' });
+    expect((caught as Error).message).toBe(
+      "The model 'gpt-5.4-mini' is known to this gateway but not available. It is served when OPENAI_API_KEY is set; this server started without it. GET /v1/models lists the models you can use.",
+    );
+  });
+
+  it('should serve a configured model even when the same id is listed as unavailable', () => {
+    expect(resolveModel(options.models, 'fast', new Map([['fast', 'never said']])).id).toBe('fast');
+  });
 });

@@ -170,6 +170,13 @@ describe('switchyard (npm start, no configuration)', () => {
     const models = await fetch(`${banner.openAIBaseURL}/models`, { headers: { authorization: 'Bearer sk-gw' } });
     const ids = ((await models.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id);
     expect(ids).toEqual(['mock', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5']);
+    // OpenAI's models are known: asking for one names the variable that would serve it.
+    const client = new OpenAI({ apiKey: 'sk-gw', baseURL: banner.openAIBaseURL, maxRetries: 0 });
+    const error = await client.chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((error as Error).message).toBe(
+      "404 The model 'gpt-5.4-mini' is known to this gateway but not available. It is served when OPENAI_API_KEY is set; this server started without it. GET /v1/models lists the models you can use.",
+    );
   });
 
   it('should print its usage and exit 2 on an unknown flag', async () => {
@@ -276,6 +283,51 @@ models:
     const child = spawnCli(['serve', '--config', path]);
     expect((await child.exited).code).toBe(1);
     expect(child.stderr()).toContain('NOT_SET_ANYWHERE_42');
+  });
+});
+
+describe('switchyard config check', () => {
+  it('should report a valid file with its providers and models, and exit 0 without listening', async () => {
+    const path = await writeConfig(
+      'check.yaml',
+      'apiKeys: ["${TEST_GATEWAY_KEY}"]\nproviders:\n  slow: { type: mock, chunks: 2 }\n  local: { type: openai-compatible, profile: ollama, baseURL: "http://localhost:11434/v1" }\n' +
+        'models:\n  - { id: slow, provider: slow }\n  - { id: llama3.2, provider: local }\n',
+    );
+    const child = spawnCli(['config', 'check', path], cleanEnv({ TEST_GATEWAY_KEY: 'sk-k' }));
+    expect((await child.exited).code).toBe(0);
+    expect(child.stdout()).toBe(`${path} is valid: 2 providers, 2 models (slow, llama3.2)\n`);
+    expect(child.stderr()).toBe('');
+  });
+
+  it('should say when the default models of providers without models: are used', async () => {
+    const path = await writeConfig('defaults.yaml', 'providers:\n  openai: { apiKey: sk-dummy }\n');
+    const child = spawnCli(['config', 'check', '--config', path]);
+    expect((await child.exited).code).toBe(0);
+    expect(child.stdout()).toContain(`${path} is valid: 1 provider, 4 models (mock, gpt-5.4, gpt-5.4-mini, gpt-4.1-mini)`);
+    expect(child.stdout()).toContain('Note: ');
+  });
+
+  it('should print every missing variable and exit 1', async () => {
+    const path = await writeConfig('check-env.yaml', 'apiKeys: ["${NOT_SET_A_42}"]\nproviders:\n  openai: { apiKey: "${NOT_SET_B_42}" }\n');
+    const child = spawnCli(['config', 'check', path]);
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr()).toContain(`switchyard: ${path} has 2 environment variable references that cannot be filled in:`);
+    expect(child.stderr()).toContain('NOT_SET_A_42');
+    expect(child.stderr()).toContain('NOT_SET_B_42');
+  });
+
+  it('should print what is wrong with a field and exit 1', async () => {
+    const path = await writeConfig('check-port.yaml', 'server: { port: eighty }\n');
+    const child = spawnCli(['config', 'check', path]);
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr()).toBe(`switchyard: ${path} has an invalid field:\n  server.port must be a port number 0–65535 (got 'eighty')\n`);
+  });
+
+  it('should catch what only building the gateway finds, naming the file', async () => {
+    const path = await writeConfig('check-dup.yaml', 'models:\n  - { id: a, provider: mock }\n  - { id: a, provider: mock }\n');
+    const child = spawnCli(['config', 'check', path]);
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr()).toContain(`switchyard: ${path}: The model id or alias 'a' is configured twice`);
   });
 });
 

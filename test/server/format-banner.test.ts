@@ -21,6 +21,13 @@ describe('formatBanner', () => {
     expect(lineWith(banner, 'API key:')).toContain('SWITCHYARD_API_KEY');
   });
 
+  it('should print what loading the configuration decided, under the models', () => {
+    const note = 'switchyard.yaml has no models: list, so the default models of openai are served; add models: to choose others.';
+    const banner = formatBanner({ ...info, models: ['mock', 'gpt-5.4'], notes: [note] });
+    expect(banner).toContain(`  Models:                                 mock, gpt-5.4\n  Note: ${note}\n`);
+    expect(formatBanner(info)).not.toContain('Note:');
+  });
+
   it('should give OpenAI clients the /v1 URL and Anthropic clients the API root', () => {
     const banner = formatBanner(info);
     expect(lineWith(banner, 'new OpenAI(')).toContain("baseURL: 'http://127.0.0.1:8787/v1'");

@@ -54,6 +54,46 @@ diagnoseBaseUrl: false
     expect(error.message).toContain('ANTHROPIC_API_KEY');
   });
 
+  it('should name the file and every missing variable at once', async () => {
+    const error = await gatewayErrorOfAsync(() => parse('apiKeys: ["${GATEWAY_KEY}"]\nproviders:\n  anthropic: { apiKey: "${ANTHROPIC_API_KEY}" }\nmodels: [{ id: m, provider: anthropic }]'));
+    expect(error.message).toMatch(/^switchyard\.yaml has 2 environment variable references that cannot be filled in:\n/);
+    expect(error.message).toContain('apiKeys[0] uses ${GATEWAY_KEY}');
+    expect(error.message).toContain('providers.anthropic.apiKey uses ${ANTHROPIC_API_KEY}');
+  });
+
+  describe('providers without models', () => {
+    it('should serve the default models of built-in providers that have them, and say so', () => {
+      const config = parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: sk-o }\n  claude: { type: anthropic, apiKey: sk-a }');
+      expect(config.gateway.models).toEqual([
+        { id: 'mock', provider: 'mock' },
+        { id: 'gpt-5.4', provider: 'openai' },
+        { id: 'gpt-5.4-mini', provider: 'openai' },
+        { id: 'gpt-4.1-mini', provider: 'openai' },
+        { id: 'claude-sonnet-4-6', provider: 'claude' },
+        { id: 'claude-opus-4-6', provider: 'claude' },
+        { id: 'claude-haiku-4-5', provider: 'claude' },
+      ]);
+      expect(config.notes).toEqual(['switchyard.yaml has no models: list, so the default models of openai and claude are served; add models: to choose others.']);
+    });
+
+    it('should refuse providers without default models, listing them with an example models: entry', async () => {
+      const error = await gatewayErrorOfAsync(() =>
+        parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: sk-o }\n  ollama: { type: openai-compatible, profile: ollama, baseURL: "http://localhost:11434/v1" }'),
+      );
+      expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'models' });
+      expect(error.message).toBe(
+        'switchyard.yaml defines providers but no models, and there are no default models for ollama (type openai-compatible): ' +
+          'only the mock model would be served. Add a models: list naming each model by the id its provider knows, e.g.\n' +
+          '  models:\n    - { id: MODEL_ID, provider: openai }\n    - { id: MODEL_ID, provider: ollama }',
+      );
+    });
+
+    it('should refuse a second provider of one type, whose default ids would clash', async () => {
+      const error = await gatewayErrorOfAsync(() => parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: a }\n  openai-eu: { type: openai, apiKey: b }'));
+      expect(error.message).toContain('openai-eu (a second provider of type openai)');
+    });
+  });
+
   describe('invalid fields', () => {
     it('should give the path of a bad model field, e.g. models[1].provider', async () => {
       const error = await gatewayErrorOfAsync(() => parse('models:\n  - { id: a, provider: mock }\n  - { id: b }'));
@@ -70,15 +110,40 @@ diagnoseBaseUrl: false
       expect(error.message).toContain('fast');
     });
 
-    it('should reject unknown keys, so a typo is not silently ignored', async () => {
+    it('should suggest the defined provider closest to a misspelt one', async () => {
+      const error = await gatewayErrorOfAsync(() => parse('providers: { ollama: { type: mock } }\nmodels:\n  - { id: b, provider: olama }'));
+      expect(error.message).toContain("models[0].provider is 'olama', which is not defined under 'providers'. Did you mean 'ollama'? Use one of: mock, ollama");
+    });
+
+    it('should reject unknown keys, so a typo is not silently ignored, suggesting the known one', async () => {
       const error = await gatewayErrorOfAsync(() => parse('modles: []'));
       expect(error.code).toBe('CONFIG_FILE_INVALID');
-      expect(error.message).toContain('modles');
+      expect(error.message).toBe("switchyard.yaml has an invalid field:\n  (top level) has an unknown field 'modles'. Did you mean 'models'?");
     });
 
     it('should reject a port out of range with its path', async () => {
       const error = await gatewayErrorOfAsync(() => parse('server: { port: 70000 }'));
       expect(error.param).toBe('server.port');
+      expect(error.message).toContain('server.port must be a port number 0–65535 (got 70000)');
+    });
+
+    it('should say what a port must be when it is not a number', async () => {
+      const error = await gatewayErrorOfAsync(() => parse('server: { port: eighty }'));
+      expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'server.port' });
+      expect(error.message).toBe("switchyard.yaml has an invalid field:\n  server.port must be a port number 0–65535 (got 'eighty')");
+    });
+
+    it('should say what each field must be, with the value it got', async () => {
+      const error = await gatewayErrorOfAsync(() =>
+        parse('server: { shutdownTimeoutMs: soon }\ndiagnoseBaseUrl: yes please\nbodyLimit: huge\nlimits: { whenStoreDown: shut }\nmodels: []'),
+      );
+      expect(error.message.split('\n').slice(1)).toEqual([
+        "  server.shutdownTimeoutMs must be a number (got 'soon')",
+        "  models must have at least 1 item",
+        "  bodyLimit must be a number of bytes, or a size like '32mb'",
+        "  diagnoseBaseUrl must be true or false (got 'yes please')",
+        "  limits.whenStoreDown must be one of 'open', 'closed' (got 'shut')",
+      ]);
     });
 
     it('should reject a bad built-in provider option with its path', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
-import { parseCliArgs } from '../../src/server/parse-cli-args.js';
+import { parseCliArgs, USAGE } from '../../src/server/parse-cli-args.js';
 
 function codeOf(argv: string[]): string {
   try {
@@ -44,5 +44,25 @@ describe('parseCliArgs', () => {
     expect(codeOf(['--prot', '9000'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['start'])).toBe('CONFIG_FLAG_INVALID');
     expect(codeOf(['serve', 'extra'])).toBe('CONFIG_FLAG_INVALID');
+  });
+
+  describe('config check', () => {
+    it('should read the file as an argument or as --config', () => {
+      expect(parseCliArgs(['config', 'check', 'switchyard.yaml'])).toEqual({ command: 'config-check', configPath: 'switchyard.yaml' });
+      expect(parseCliArgs(['config', 'check', '--config', 'a.json'])).toEqual({ command: 'config-check', configPath: 'a.json' });
+      expect(parseCliArgs(['config', 'check', '-c', 'a.json', 'a.json'])).toEqual({ command: 'config-check', configPath: 'a.json' });
+    });
+
+    it('should refuse a missing file, two files, serve flags and other subcommands', () => {
+      expect(codeOf(['config', 'check'])).toBe('CONFIG_FLAG_INVALID');
+      expect(codeOf(['config', 'check', 'a.yaml', '--config', 'b.yaml'])).toBe('CONFIG_FLAG_INVALID');
+      expect(codeOf(['config', 'check', 'a.yaml', '--port', '9000'])).toBe('CONFIG_FLAG_INVALID');
+      expect(codeOf(['config', 'show', 'a.yaml'])).toBe('CONFIG_FLAG_INVALID');
+      expect(codeOf(['config'])).toBe('CONFIG_FLAG_INVALID');
+    });
+
+    it('should be in the help text', () => {
+      expect(USAGE).toContain('switchyard config check FILE');
+    });
   });
 });

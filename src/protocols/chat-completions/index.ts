@@ -1,4 +1,5 @@
 import type { InboundCodec } from '../codec.js';
+import { chatFields } from './request-fields.js';
 import { renderChatError } from './errors.js';
 import { decodeChatRequest } from './request.js';
 import { encodeChatResponse } from './response.js';
@@ -33,6 +34,7 @@ export const chatCodec: InboundCodec = {
   createStreamEncoder: createChatStreamEncoder,
   renderError: renderChatError,
   hintFields,
+  fields: chatFields,
 };
 
 export { decodeChatRequest } from './request.js';

@@ -1,9 +1,10 @@
-import { quoteCallerText, unsupportedFeatureError } from '../../canonical/index.js';
+import { quoteCallerText, unknownFieldError, unsupportedFeatureError } from '../../canonical/index.js';
 import type { CanonicalRequest, ResponseFormat } from '../../canonical/index.js';
 import type { ChatDialect, ChatEncodeOptions } from './dialect.js';
 import { mergeChatFields } from './extension-fields.js';
 import { encodeChatMessages, type ChatWireMessage } from './message-encoder.js';
 import { encodeChatReasoningFields } from './reasoning-encoder.js';
+import { chatFields } from './request-fields.js';
 import { encodeChatToolFields } from './tools-encoder.js';
 import { encodeOpenAISafetyIdentifier } from '../openai-safety-identifier.js';
 
@@ -77,7 +78,8 @@ function assign(body: ChatWireRequest, fields: object): void {
 /**
  * The top-level `extensions.chat` fields (same-protocol passthrough: `n`, `logprobs`,
  * `logit_bias`, vendor extras, …) the dialect takes. A field it does not take is dropped when it
- * is a hint and refused otherwise.
+ * is a hint and refused otherwise: `UNKNOWN_FIELD` with a suggestion when Chat has no such field
+ * (a typo), `UNSUPPORTED_FEATURE` when it does.
  */
 function passthroughFields(fields: Record<string, unknown>, model: string, options: ChatEncodeOptions): Record<string, unknown> {
   const { only, except } = options.dialect.extensionFields;
@@ -85,6 +87,7 @@ function passthroughFields(fields: Record<string, unknown>, model: string, optio
   for (const key in fields) {
     const allowed = (only === undefined || only.includes(key)) && !(except ?? []).includes(key);
     if (allowed) kept[key] = fields[key];
+    else if (!chatFields.known.has(key)) throw unknownFieldError(key, chatFields, model);
     else if (!options.hintFields.has(key)) throw unsupportedFeatureError(`the '${quoteCallerText(key)}' field`, model, { param: key });
   }
   return kept;
@@ -122,6 +125,6 @@ export function encodeChatRequest(request: CanonicalRequest, options: ChatEncode
   if (request.responseFormat !== undefined) assign(body, encodeResponseFormat(request.responseFormat, dialect, model));
   if (request.reasoning !== undefined) assign(body, encodeChatReasoningFields(request.reasoning, dialect, model));
   if (request.metadata !== undefined) addMetadata(body, request, dialect);
-  const chatFields = request.extensions?.chat;
-  return chatFields === undefined ? body : mergeChatFields(body, passthroughFields(chatFields, request.model, options));
+  const extensionFields = request.extensions?.chat;
+  return extensionFields === undefined ? body : mergeChatFields(body, passthroughFields(extensionFields, request.model, options));
 }

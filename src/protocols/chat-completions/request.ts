@@ -5,6 +5,7 @@ import type {
   ResponseFormat,
   SamplingOptions,
 } from '../../canonical/index.js';
+import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeChatMessages } from './messages.js';
 import { createChatRequestError } from './request-error.js';
 import { decodePlainChatRequest } from './request-fast-path.js';
@@ -163,7 +164,7 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
 /** The full decoder: every request `decodePlainChatRequest` does not recognise. Exported for its property test. */
 export function decodeChatRequestBySchema(body: unknown): CanonicalRequest {
   const parsed = chatRequestSchema.safeParse(body);
-  if (!parsed.success) throw createChatRequestError(parsed.error);
+  if (!parsed.success) throw misdirectedBodyError(body, 'chat') ?? createChatRequestError(parsed.error);
   const wire = parsed.data;
   const { system, messages } = decodeChatMessages(wire.messages);
   const tools = decodeChatTools(wire);

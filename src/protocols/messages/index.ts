@@ -1,4 +1,5 @@
 import type { InboundCodec } from '../codec.js';
+import { messagesFields } from './request-fields.js';
 import { renderMessagesError } from './errors.js';
 import { decodeMessagesRequest } from './request.js';
 import { encodeMessagesResponse } from './response.js';
@@ -31,6 +32,7 @@ export const messagesCodec: InboundCodec = {
   createStreamEncoder: createMessagesStreamEncoder,
   renderError: renderMessagesError,
   hintFields,
+  fields: messagesFields,
 };
 
 export { decodeMessagesRequest, encodeMessagesResponse, createMessagesStreamEncoder, renderMessagesError };

@@ -5,6 +5,7 @@ import {
   type ResponseFormat,
   type SamplingOptions,
 } from '../../canonical/index.js';
+import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeMessagesConversation, decodeMessagesSystem } from './conversation.js';
 import { decodePlainMessagesRequest } from './request-fast-path.js';
 import { describeRawIssue, describeRequestIssue } from './request-error.js';
@@ -71,6 +72,8 @@ function parseBody(body: unknown): MessagesRequest {
   // error map, which made every valid request three times slower. Only a bad body is parsed again.
   const parsed = messagesRequestSchema.safeParse(body);
   if (parsed.success) return parsed.data;
+  const misdirected = misdirectedBodyError(body, 'messages');
+  if (misdirected !== undefined) throw misdirected;
   const described = messagesRequestSchema.safeParse(body, { error: describeRawIssue });
   if (described.success) return described.data;
   const { param, message } = describeRequestIssue(described.error.issues);

@@ -1,4 +1,5 @@
 import type { InboundCodec } from '../codec.js';
+import { responsesFields } from './request-fields.js';
 import { renderResponsesError } from './errors.js';
 import { decodeResponsesRequest } from './request.js';
 import { encodeResponsesResponse } from './response.js';
@@ -35,6 +36,7 @@ export const responsesCodec: InboundCodec = {
   createStreamEncoder: createResponsesStreamEncoder,
   renderError: renderResponsesError,
   hintFields,
+  fields: responsesFields,
 };
 
 export {

@@ -6,6 +6,7 @@ import type {
   SamplingOptions,
   TextPart,
 } from '../../canonical/index.js';
+import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeResponsesExtensions } from './extensions.js';
 import { decodeResponsesInput } from './input.js';
 import { decodePlainResponsesRequest } from './request-fast-path.js';
@@ -68,6 +69,12 @@ export function decodeResponsesRequest(body: unknown): CanonicalRequest {
 export function decodeResponsesRequestBySchema(body: unknown): CanonicalRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw createResponsesInvalidBodyError([], 'the body must be a JSON object');
+  }
+  // `input` is optional (a stored prompt or conversation may stand in for it), so a Chat or
+  // Messages body would pass the schema and be refused later for its `messages` field.
+  if ('messages' in body) {
+    const misdirected = misdirectedBodyError(body, 'responses');
+    if (misdirected !== undefined) throw misdirected;
   }
   const {
     model,

@@ -222,6 +222,17 @@ describe('encodeChatRequest', () => {
       const groq = { ...compatible, extensionFields: { except: ['logprobs'] } };
       expect(gatewayErrorOf(() => encode(chat({ logprobs: true }), groq)).param).toBe('logprobs');
     });
+
+    it('should call a field Chat does not have unknown, suggesting the closest, where the server takes no extras', () => {
+      const mistral = { ...compatible, extensionFields: { only: ['safe_prompt'] } };
+      const error = gatewayErrorOf(() => encode(chat({ temprature: 0.2 }), mistral));
+      expect(error).toMatchObject({ status: 400, code: 'UNKNOWN_FIELD', param: 'temprature' });
+      expect(error.message).toBe(
+        "'temprature' is not a field of the Chat Completions API. Did you mean 'temperature'? The model 'gpt-4o' does not take it as an extra field.",
+      );
+      // A server that takes vendor extras gets it, typo or not: it is the server's to refuse.
+      expect(encode(chat({ temprature: 0.2 }))).toMatchObject({ temprature: 0.2 });
+    });
   });
 
   describe('messages', () => {
