@@ -7,7 +7,20 @@ import { createApp } from './app.js';
 const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '127.0.0.1' } } });
 const apiKey = process.env.SWITCHYARD_API_KEY ?? `sk-dev-${randomBytes(12).toString('hex')}`;
 
-const server = createApp(apiKey).listen(Number(values.port), values.host, () => {
+/** Why the server could not listen, in words: the port or host at fault and what to do. */
+function listenFailure(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return `port ${values.port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port`;
+  if (error.code === 'EACCES') return `port ${values.port} needs more privileges (EACCES); pick one above 1023 with --port`;
+  if (error.code === 'EADDRNOTAVAIL') return `host '${values.host}' is not an address of this machine (EADDRNOTAVAIL); try --host 127.0.0.1`;
+  return error.message;
+}
+
+// Express 5 calls back with the error when the server cannot listen (a port in use): report it and exit 1.
+const server = createApp(apiKey).listen(Number(values.port), values.host, (error?: Error) => {
+  if (error) {
+    console.error(`Cannot listen on ${values.host}:${values.port}: ${listenFailure(error)}.`);
+    process.exit(1);
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
   const root = `http://${values.host}:${port}`;

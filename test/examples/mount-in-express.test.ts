@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/mount-in-express/app.js';
@@ -34,6 +36,26 @@ describe('examples/mount-in-express', () => {
       );
     } finally {
       expect((await child.stop()).code).toBe(0);
+    }
+  });
+
+  it('should report a port in use, naming it, and exit 1 rather than claim to listen', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const child = spawnProcess(
+        process.execPath,
+        ['--import', 'tsx', 'examples/mount-in-express/server.ts', '--port', String(port)],
+        cleanEnv({ SWITCHYARD_API_KEY: 'sk-from-env' }),
+      );
+      expect((await child.exited).code).toBe(1);
+      expect(child.stdout()).not.toContain('listening');
+      expect(child.stderr()).toContain(
+        `Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port.`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });
