@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MOCK_REPLY } from '../../src/index.js';
+import { spawnProcess } from '../server/spawn-cli.js';
 
 // The package as a user gets it: built, packed with `npm pack`, then installed from the tarball
 // into a project of its own. One pack and one install serve every test below. The build goes to a
@@ -144,6 +145,34 @@ describe('the bin', () => {
     const { stdout } = await run('npx', ['--no', '--', manifest.name, '--help'], { cwd: app, env: npmEnv() });
     expect(stdout).toContain('switchyard [serve] [--config FILE]');
   });
+
+  it('should start the server through npx with the package name, serve a request, and stop on SIGTERM', async () => {
+    // No database (better-sqlite3 was installed without its native build); the port is picked free.
+    await writeFile(join(app, 'switchyard.json'), JSON.stringify({ database: false, server: { port: 0 }, apiKeys: ['sk-packaged-0123456789'] }));
+    const server = spawnProcess('npx', ['--no', '--', manifest.name, '--config', 'switchyard.json'], npmEnv(), app);
+    try {
+      const [, root] = await server.waitForOutput(/(http:\/\/127\.0\.0\.1:\d+)/, 30_000);
+      const answer = await fetch(`${root}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-packaged-0123456789', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }),
+      });
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+      // SIGTERM to the npx process alone, as a process manager sends it: the server must not outlive it.
+      process.kill(server.child.pid!, 'SIGTERM');
+      await server.exited;
+      const deadline = Date.now() + 5_000;
+      let listening = true;
+      while (listening && Date.now() < deadline) {
+        listening = await fetch(`${root}/health`).then(() => true, () => false);
+        if (listening) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(listening).toBe(false);
+    } finally {
+      server.signal('SIGKILL');
+    }
+  }, 60_000);
 
   it('should be linked as `switchyard`', async () => {
     const { stdout } = await run(join(app, 'node_modules', '.bin', 'switchyard'), ['--version'], { cwd: app, env: npmEnv() });
