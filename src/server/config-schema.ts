@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
-import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, type GatewayOptions } from '../options.js';
+import type { GatewayOptions } from '../options.js';
+import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 

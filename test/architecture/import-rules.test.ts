@@ -41,9 +41,11 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   'logger.ts': { imports: [], packages: /^$/ },
   'options.ts': {
-    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'options-schema.ts', 'logger.ts'],
     packages: /^(zod|node:.*)$/,
   },
+  // The zod schema of the options (types only from the subsystems it describes).
+  'options-schema.ts': { imports: ['access', 'policy', 'providers', 'storage'], packages: /^zod$/ },
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { ApiKeyVerifier } from './access/authenticate.js';
+import type { ProviderConfig } from './providers/create-provider.js';
+import type { Logger, ProviderAdapter } from './providers/types.js';
+import type { Database } from './storage/open-database.js';
+import { requestPolicyOptionsSchema, requestPolicySchema } from './policy/request-policy-schema.js';
+
+// The shape of `gateway()`'s options, checked once when a gateway is built; the config file
+// loader checks the parts a file can hold against the same schemas.
+
+const capabilitiesSchema = z
+  .strictObject({
+    streaming: z.boolean(),
+    tools: z.boolean(),
+    images: z.boolean(),
+    files: z.boolean(),
+    audio: z.boolean(),
+    reasoning: z.boolean(),
+    structuredOutput: z.boolean(),
+    providerTools: z.array(z.enum(['chat', 'responses', 'messages'])),
+  })
+  .partial();
+
+const limitSetFields = {
+  requestsPerMinute: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
+  concurrency: z.number().int().positive().optional(),
+};
+const limitSetSchema = z.strictObject(limitSetFields);
+const keyLimitsSchema = z.strictObject({
+  ...limitSetFields,
+  perModel: z.record(z.string().min(1), limitSetSchema).optional(),
+  queueMs: z.number().int().nonnegative().optional(),
+});
+
+/** `limits`; the config file loader checks the same shape. */
+export const limitsOptionsSchema = z.strictObject({
+  perKey: keyLimitsSchema.optional(),
+  keys: z.record(z.string().min(1), keyLimitsSchema).optional(),
+  whenStoreDown: z.enum(['open', 'closed']).optional(),
+  leaseMs: z.number().int().min(1_000).optional(),
+  storeTimeoutMs: z.number().int().positive().optional(),
+});
+
+/** One `models[]` entry; the config file loader checks the same shape. */
+export const modelConfigSchema = z.strictObject({
+  id: z.string().min(1),
+  provider: z.string().min(1),
+  upstreamModel: z.string().min(1).optional(),
+  aliases: z.array(z.string().min(1)).optional(),
+  capabilities: capabilitiesSchema.optional(),
+  ownedBy: z.string().optional(),
+  hostedTools: z.enum(['refuse', 'omit']).optional(),
+  price: z
+    .strictObject({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      cachedInput: z.number().nonnegative().optional(),
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  limits: limitSetSchema.optional(),
+  requestPolicy: requestPolicySchema.optional(),
+});
+
+/** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
+export const ledgerOptionsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    outbox: z.string().min(1).optional(),
+    interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
+    batchSize: z.number().int().positive().max(5000).optional(),
+    intervalMs: z.number().int().nonnegative().optional(),
+  }),
+]);
+
+/** A bad `bodyLimit`, whichever way it is wrong. */
+export const bodyLimitMessage = "must be a number of bytes, or a size like '32mb'";
+
+/** What a key read from an unset environment variable is: `[process.env.SWITCHYARD_API_KEY]` gives `[undefined]`. */
+const unsetKeyHint = 'is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?';
+
+const apiKeySchema = z
+  .string({ error: (issue) => (issue.input === undefined ? `is undefined — ${unsetKeyHint}` : `must be a string, not ${typeof issue.input}`) })
+  .min(1, `is an empty string — ${unsetKeyHint}`);
+
+/** Every option of `gateway()`. */
+export const optionsSchema = z.object({
+  apiKeys: z
+    .union([z.array(apiKeySchema), z.custom<ApiKeyVerifier>((value) => typeof value === 'function')], {
+      error: 'must be a list of keys (strings) or a function (key) => boolean',
+    })
+    .optional(),
+  requireApiKey: z.boolean().optional(),
+  providers: z
+    .record(
+      z.string(),
+      z.custom<ProviderAdapter | ProviderConfig>((value) => typeof value === 'object' && value !== null, 'an adapter or a provider configuration'),
+    )
+    .optional(),
+  models: z.array(modelConfigSchema).optional(),
+  unavailableModels: z.array(z.strictObject({ id: z.string().min(1), reason: z.string().min(1) })).optional(),
+  bodyLimit: z
+    .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], { error: bodyLimitMessage })
+    .optional(),
+  diagnoseBaseUrl: z.boolean().optional(),
+  logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null).optional(),
+  database: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ url: z.string().min(1), schema: z.string().optional() }),
+      z.custom<Database>((value) => typeof value === 'object' && value !== null && 'db' in value, 'a database from openDatabase'),
+    ])
+    .optional(),
+  redis: z.union([z.string().regex(/^rediss?:\/\//, 'a redis:// URL'), z.custom<object>((value) => typeof value === 'object' && value !== null, 'an ioredis client')]).optional(),
+  redisPrefix: z.string().optional(),
+  keyCacheTtlMs: z.number().int().nonnegative().optional(),
+  adminKey: z.string().optional(),
+  allowedOrigins: z.array(z.string().min(1)).optional(),
+  ledger: ledgerOptionsSchema.optional(),
+  limits: limitsOptionsSchema.optional(),
+  requestPolicy: requestPolicyOptionsSchema.optional(),
+});
+
+/** The options `gateway()` knows: any other is warned about and ignored. */
+export const knownKeys = new Set(Object.keys(optionsSchema.shape));
