@@ -44,14 +44,11 @@ export function encodeChatErrorBody(error: GatewayError): ChatErrorBody {
 
 /**
  * A GatewayError as an OpenAI error response: `{error:{message,type,param,code}}`, the
- * `x-request-id` header the SDK reads, `retry-after`/`retry-after-ms` when the error has a
- * wait, and `x-should-retry` so the SDK follows the gateway's retry decision.
+ * `x-request-id` header the SDK reads, and `retry-after`/`retry-after-ms` when the error has a
+ * wait. (`x-should-retry` is added where every protocol's error is sent: http/send-error.)
  */
 export function renderChatError(error: GatewayError, requestId: string): RenderedError {
-  const headers: Record<string, string> = {
-    'x-request-id': requestId,
-    'x-should-retry': String(error.retryable),
-  };
+  const headers: Record<string, string> = { 'x-request-id': requestId };
   if (error.retryAfter !== undefined) {
     headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfter)));
     headers['retry-after-ms'] = String(Math.max(0, Math.round(error.retryAfter * 1000)));

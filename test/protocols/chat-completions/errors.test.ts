@@ -28,14 +28,12 @@ describe('renderChatError', () => {
     expect(rendered.body).toMatchObject({ error: { param: 'model' } });
     expect(rendered.headers).toEqual({
       'x-request-id': 'req_2',
-      'x-should-retry': 'true',
       'retry-after': '2',
       'retry-after-ms': '1500',
     });
   });
 
-  it('should turn an Anthropic 529 into a 503 and tell the SDK not to retry a final error', () => {
+  it('should turn an Anthropic 529 into a 503', () => {
     expect(renderChatError(error('overloaded', 'OVERLOADED', { status: 529 }), 'r').status).toBe(503);
-    expect(renderChatError(error('upstream', 'UPSTREAM_ERROR'), 'r').headers['x-should-retry']).toBe('false');
   });
 });

@@ -17,7 +17,6 @@ describe('renderResponsesError', () => {
     const error = new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'Slow down.', retryAfter: 1.5 });
     expect(renderResponsesError(error, 'req_3').headers).toEqual({
       'x-request-id': 'req_3',
-      'x-should-retry': 'true',
       'retry-after': '2',
       'retry-after-ms': '1500',
     });
