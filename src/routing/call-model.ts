@@ -20,7 +20,16 @@ export interface Answer {
 export interface CallStage {
   generate(route: Route, context: ProviderContext): Promise<Answer>;
   /** Resolves once the stream reached its first output event; fails (with a status) before it. */
-  stream(route: Route, context: ProviderContext): Promise<OpenedStream>;
+  stream(route: Route, context: ProviderContext, control?: StreamCallControl): Promise<OpenedStream>;
+}
+
+/** What the endpoint tells the "call" stage while a stream is being opened. */
+export interface StreamCallControl {
+  /**
+   * True once the answer's headers went to the client (the failover window passed and keep-alives
+   * began): from then on a failure can no longer be retried elsewhere with a real status.
+   */
+  committed(): boolean;
 }
 
 /** The request as the provider takes it: its upstream model id, and no tool namespaces where it has none. */

@@ -15,6 +15,10 @@ export interface ResolvedModel {
   ownedBy: string;
   /** Leave out hosted tools the model cannot run instead of refusing the request. */
   omitHostedTools: boolean;
+  /** Tokens the model reads and writes in one request (the catalog's, or the config's); undefined when unknown. */
+  contextWindow?: number;
+  /** The most output tokens the model writes in one answer; undefined when unknown. */
+  maxOutputTokens?: number;
 }
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;

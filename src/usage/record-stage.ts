@@ -37,6 +37,10 @@ export interface RequestRecord {
    * `usage` the provider never reported: what the gateway knows to bill it by.
    */
   readonly cut: CutStream | undefined;
+  /** The deployment that served the answer (routing fills it), e.g. `openai-east/gpt-4.1-mini`. */
+  readonly deployment?: string;
+  /** What the adapt policy dropped from the request, e.g. `['reasoning', 'tools.web_search']`. */
+  readonly adaptations?: readonly string[];
 }
 
 /** What is known of a stream cut short. */
