@@ -48,6 +48,8 @@ export const modelConfigSchema = z.strictObject({
   provider: z.string().min(1),
   upstreamModel: z.string().min(1).optional(),
   aliases: z.array(z.string().min(1)).optional(),
+  contextWindow: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
   hostedTools: z.enum(['refuse', 'omit']).optional(),

@@ -39,6 +39,8 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
       created,
       ownedBy: config.ownedBy ?? config.provider,
       omitHostedTools: config.hostedTools === 'omit',
+      ...(config.contextWindow === undefined ? {} : { contextWindow: config.contextWindow }),
+      ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
     };
     for (const id of [config.id, ...(config.aliases ?? [])]) {
       if (table.has(id)) {

@@ -11,6 +11,10 @@ export interface ModelConfig {
   upstreamModel?: string;
   /** Other ids that reach the same model. */
   aliases?: string[];
+  /** Tokens the model reads and writes in one request. Default: the catalog's figure, if it knows the model. */
+  contextWindow?: number;
+  /** The most output tokens the model writes in one answer. Default: the catalog's figure, if it knows the model. */
+  maxOutputTokens?: number;
   /** Overrides what the provider reports the model can do. */
   capabilities?: Partial<ModelCapabilities>;
   /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
