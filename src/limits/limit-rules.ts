@@ -33,12 +33,12 @@ export interface LimitSubject {
 }
 
 export interface AppliedLimits {
-  readonly checks: LimitCheck[];
-  readonly subjects: LimitSubject[];
+  readonly checks: readonly LimitCheck[];
+  readonly subjects: readonly LimitSubject[];
   /** The concurrency checks' keys (the leases a request holds). */
-  readonly leaseKeys: string[];
+  readonly leaseKeys: readonly string[];
   /** The tokens-per-minute checks (settled when the request ends). */
-  readonly tokenChecks: LimitCheck[];
+  readonly tokenChecks: readonly LimitCheck[];
   /** Queueing for this caller, ms; 0 when it is refused at once. */
   readonly queueMs: number;
 }

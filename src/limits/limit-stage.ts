@@ -1,6 +1,7 @@
 import { estimateCutOutputTokens, GatewayError, type CutShort, type RateLimitReading, type RateLimitState, type Usage } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
-import { limitsFor, type AppliedLimits, type LimitRules, type LimitSubject } from './limit-rules.js';
+import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
+import { LimitPlanner } from './limit-planner.js';
 import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
 import { SlotQueue } from './slot-queue.js';
 
@@ -128,6 +129,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
   const failOpen = (options.whenStoreDown ?? 'open') === 'open';
   const timeoutMs = options.storeTimeoutMs ?? 1_000;
   const onStoreError = options.onStoreError ?? (() => undefined);
+  const planner = new LimitPlanner(rules);
   const queue = new SlotQueue();
   const counters = { refused: 0, storeFailures: 0 };
   /** Concurrency leases held in this process, renewed together. */
@@ -261,7 +263,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
 
   return {
     admit(request) {
-      const applied = limitsFor(rules, request.caller, request.model, () => options.estimateTokens(request));
+      const applied = planner.plan(request.caller, request.model, () => options.estimateTokens(request));
       if (applied.checks.length === 0) return inner.admit(request);
       let acquired: AcquireResult | Promise<AcquireResult>;
       try {
