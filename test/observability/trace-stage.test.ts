@@ -1,0 +1,102 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordingTracer } from '../helpers/recording-tracer.js';
+import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+
+let running: RunningGateway | undefined;
+afterEach(async () => {
+  await running?.close();
+  await running?.gateway.close();
+  running = undefined;
+});
+
+describe('createTraceStage through the gateway', () => {
+  it('should make one span per request with the GenAI attributes, from arrival to the end of the answer', async () => {
+    const tracer = createRecordingTracer();
+    running = await startGateway({ tracing: { tracer }, models: [{ id: 'small', provider: 'mock', upstreamModel: 'mock-small' }] });
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });
+    const before = Date.now();
+    await openai.chat.completions.create({ model: 'small', max_tokens: 100, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'Hello' }] });
+    const stream = await anthropic.messages.create({ model: 'small', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
+    for await (const event of stream) void event;
+    await openai.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
+
+    expect(tracer.spans).toHaveLength(3);
+    const [chat, messages, missing] = tracer.spans;
+    expect(chat).toMatchObject({
+      name: 'chat small',
+      kind: SpanKind.SERVER,
+      ended: true,
+      status: undefined,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'mock',
+        'gen_ai.request.model': 'small',
+        'gen_ai.request.max_tokens': 100,
+        'gen_ai.request.temperature': 0.2,
+        'gen_ai.request.top_p': 0.9,
+        'gen_ai.usage.input_tokens': expect.any(Number),
+        'gen_ai.usage.output_tokens': expect.any(Number),
+        'http.response.status_code': 200,
+        'switchyard.protocol': 'chat',
+        'switchyard.stream': false,
+        'switchyard.deployment': 'mock/mock-small',
+        'switchyard.upstream_model': 'mock-small',
+        'switchyard.attempts': 1,
+        'switchyard.request_id': expect.stringMatching(/^req_/),
+      },
+    });
+    expect(chat!.startTime as number).toBeGreaterThanOrEqual(before);
+    expect(chat!.endTime as number).toBeGreaterThanOrEqual(chat!.startTime as number);
+    expect(messages).toMatchObject({ name: 'chat small', attributes: { 'switchyard.protocol': 'messages', 'switchyard.stream': true, 'switchyard.first_token_ms': expect.any(Number) } });
+    expect(missing).toMatchObject({ name: 'chat', attributes: { 'error.type': 'UNKNOWN_MODEL', 'http.response.status_code': 404 } });
+    // A caller's mistake is not the gateway's error.
+    expect(missing!.status).toBeUndefined();
+    expect(JSON.stringify(tracer.spans)).not.toContain(TEST_KEY);
+  });
+
+  it('should mark an upstream failure as an error span', async () => {
+    const tracer = createRecordingTracer();
+    const failing = {
+      id: 'failing',
+      async generate(): Promise<never> {
+        const { GatewayError } = await import('../../src/canonical/index.js');
+        throw new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', status: 502, message: 'The provider failed.' });
+      },
+      // eslint-disable-next-line require-yield
+      async *stream(): AsyncIterable<never> {
+        throw new Error('not used');
+      },
+    };
+    running = await startGateway({ tracing: { tracer }, providers: { failing }, models: [{ id: 'broken', provider: 'failing' }] });
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'broken', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
+    expect(tracer.spans).toHaveLength(1);
+    expect(tracer.spans[0]).toMatchObject({ status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' }, attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 } });
+  });
+
+  it('should use the registered tracer provider with tracing: true, and make no spans by default', async () => {
+    const tracer = createRecordingTracer();
+    const names: string[] = [];
+    trace.setGlobalTracerProvider({ getTracer: (name: string) => (names.push(name), tracer) });
+    try {
+      running = await startGateway({});
+      const off = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+      await off.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
+      expect(tracer.spans).toEqual([]);
+      await running.close();
+      await running.gateway.close();
+
+      running = await startGateway({ tracing: true });
+      const on = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+      await on.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
+      expect(names).toContain('switchyard-gateway');
+      expect(tracer.spans.map((span) => span.name)).toEqual(['chat mock']);
+    } finally {
+      trace.disable();
+    }
+  });
+});
