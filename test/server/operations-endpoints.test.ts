@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
+import { createMockProvider } from '../../src/providers/mock/index.js';
 import type { GatewayOptions } from '../../src/options.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 import { useScratch } from '../helpers/scratch.js';
@@ -61,6 +62,21 @@ describe('GET /metrics of the standalone server', () => {
     expect(sample(text, 'switchyard_open_streams')).toBe(0);
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('req_');
+  });
+
+  it('should count a stream as open while it sends, and not after', async () => {
+    const server = await start({ providers: { slow: createMockProvider({ chunks: 40, chunkDelayMs: 50 }) }, models: [{ id: 'slow', provider: 'slow' }] });
+    const openai = new OpenAI({ apiKey: KEY, baseURL: server.openAIBaseURL, maxRetries: 0 });
+    const stream = await openai.chat.completions.create({ model: 'slow', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    const during = (await scrape(server)).text;
+    expect(sample(during, 'switchyard_open_streams')).toBe(1);
+    expect(sample(during, 'switchyard_open_requests')).toBe(1);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next());
+    const after = (await scrape(server)).text;
+    expect(sample(after, 'switchyard_open_streams')).toBe(0);
+    expect(sample(after, 'switchyard_time_to_first_token_seconds_count', { protocol: 'chat', model: 'slow' })).toBe(1);
   });
 
   it('should count limiter rejections', async () => {
