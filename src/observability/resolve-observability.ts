@@ -6,7 +6,7 @@ import { createGatewayMetrics, type GatewayMetrics, type MetricSources, type Met
 import type { PromptLogging } from './prompt-summary.js';
 import { createRequestLogStage, type RequestLogger } from './request-log-stage.js';
 import { createTraceStage } from './trace-stage.js';
-import { observeNothing, type UpstreamObserver } from './upstream-observer.js';
+import { observeEach, type UpstreamObserver } from './upstream-observer.js';
 
 /** The `requestLog` option in its long form. */
 export interface RequestLogOptions {
@@ -43,7 +43,7 @@ export interface ResolvedObservability {
   /** The "record" stages of the request log, metrics and traces that are on. */
   readonly stages: readonly RecordStage[];
   readonly metrics: GatewayMetrics | undefined;
-  /** Where the router reports upstream attempts and cooldowns: the metrics, or nothing. */
+  /** Where the router reports upstream attempts and cooldowns: the metrics and traces that are on, or nothing. */
   readonly upstream: UpstreamObserver;
 }
 
@@ -69,7 +69,12 @@ export function resolveObservability(options: ObservabilityOptions, sources: Met
   if (metrics !== undefined) stages.push(metrics.stage);
   const log = requestLogStage(options.requestLog, sources.price);
   if (log !== undefined) stages.push(log);
+  const observers: UpstreamObserver[] = metrics === undefined ? [] : [metrics];
   const { tracing } = options;
-  if (tracing !== undefined && tracing !== false) stages.push(createTraceStage(tracing === true ? undefined : tracing.tracer));
-  return { stages, metrics, upstream: metrics ?? observeNothing };
+  if (tracing !== undefined && tracing !== false) {
+    const traces = createTraceStage(tracing === true ? undefined : tracing.tracer);
+    stages.push(traces);
+    observers.push(traces);
+  }
+  return { stages, metrics, upstream: observeEach(observers) };
 }

@@ -1,5 +1,6 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { RecordStage, RequestRecord } from '../usage/record-stage.js';
+import type { UpstreamAttempt, UpstreamObserver } from './upstream-observer.js';
 
 /** The instrumentation scope the gateway's spans carry. */
 export const TRACER_NAME = 'switchyard-gateway';
@@ -48,19 +49,54 @@ export function spanAttributesOf(record: RequestRecord): Attributes {
   return attributes;
 }
 
+/** Requests whose attempts wait for their record at most; past it the oldest are dropped (a record always follows, so this only bounds a bug). */
+const MAX_PENDING_REQUESTS = 10_000;
+
+/** The traces: a "record" stage, and an upstream observer that keeps each timed attempt for its request's span. */
+export interface TraceStage extends RecordStage, UpstreamObserver {}
+
+/** An attempt as a child span of the request's. */
+function attemptSpan(tracer: Tracer, parent: Span, attempt: UpstreamAttempt & { startedAt: number; durationMs: number }, model: string | undefined): void {
+  const attributes: Attributes = { 'gen_ai.operation.name': OPERATION, 'switchyard.deployment': attempt.deployment, 'switchyard.outcome': attempt.outcome, 'switchyard.retry': attempt.retry };
+  put(attributes, 'gen_ai.request.model', model);
+  put(attributes, 'http.response.status_code', attempt.status);
+  if (attempt.outcome !== 'ok') attributes['error.type'] = attempt.outcome;
+  const span = tracer.startSpan(`${OPERATION} ${attempt.deployment}`, { kind: SpanKind.CLIENT, startTime: attempt.startedAt, attributes }, trace.setSpan(context.active(), parent));
+  if (attempt.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.outcome });
+  span.end(attempt.startedAt + attempt.durationMs);
+}
+
 /**
- * The "record" stage that traces each generation request as one span, `chat <model>`, from its
- * arrival to the end of its answer, child of the span active where the request was handled (the
- * host app's HTTP span). Only `@opentelemetry/api`: without an SDK registered, spans go nowhere.
+ * Traces each generation request as one span, `chat <model>`, from its arrival to the end of its
+ * answer, child of the span active where the request was handled (the host app's HTTP span); each
+ * upstream attempt the router reports with its request id and timing is a `CLIENT` child span of
+ * it. Only `@opentelemetry/api`: without an SDK registered, spans go nowhere.
  */
-export function createTraceStage(tracer: Tracer = trace.getTracer(TRACER_NAME)): RecordStage {
+export function createTraceStage(tracer: Tracer = trace.getTracer(TRACER_NAME)): TraceStage {
+  const pending = new Map<string, (UpstreamAttempt & { startedAt: number; durationMs: number })[]>();
   return {
+    upstreamAttempt(attempt) {
+      const { requestId, startedAt, durationMs } = attempt;
+      if (requestId === undefined || startedAt === undefined || durationMs === undefined) return;
+      const attempts = pending.get(requestId);
+      if (attempts !== undefined) attempts.push({ ...attempt, startedAt, durationMs });
+      else {
+        if (pending.size >= MAX_PENDING_REQUESTS) pending.delete(pending.keys().next().value!);
+        pending.set(requestId, [{ ...attempt, startedAt, durationMs }]);
+      }
+    },
+    cooldown() {},
     record(record) {
       const span = tracer.startSpan(
         record.model === undefined ? OPERATION : `${OPERATION} ${record.model}`,
         { kind: SpanKind.SERVER, startTime: record.startedAt, attributes: spanAttributesOf(record) },
         context.active(),
       );
+      const attempts = pending.get(record.requestId);
+      if (attempts !== undefined) {
+        pending.delete(record.requestId);
+        for (const attempt of attempts) attemptSpan(tracer, span, attempt, record.model);
+      }
       // The caller's own mistakes (4xx) are not the gateway's errors; upstream failures and in-band stream errors are.
       if (record.status >= 500 || (record.status < 400 && record.errorCode !== undefined)) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorCode ?? String(record.status) });

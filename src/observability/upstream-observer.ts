@@ -11,6 +11,14 @@ export interface UpstreamAttempt {
   readonly outcome: UpstreamOutcome;
   /** True for every attempt after a request's first (a retry, another deployment, a fallback model). */
   readonly retry: boolean;
+  /** The request it was made for: with `startedAt` and `durationMs`, traces show the attempt as a child span. */
+  readonly requestId?: string;
+  /** Epoch milliseconds when the call began. */
+  readonly startedAt?: number;
+  /** How long the call took to answer (a stream: to its first output event, or its failure). */
+  readonly durationMs?: number;
+  /** The upstream's HTTP status, when one came. */
+  readonly status?: number;
 }
 
 /**
@@ -34,4 +42,18 @@ export function upstreamOutcomeOf(status: number | undefined, kind?: string): Up
   if (status === 408 || status === 504) return 'timeout';
   if (status >= 500) return 'server_error';
   return status >= 400 ? 'client_error' : 'ok';
+}
+
+/** One observer made of several: each is told of everything. */
+export function observeEach(observers: readonly UpstreamObserver[]): UpstreamObserver {
+  if (observers.length === 0) return observeNothing;
+  if (observers.length === 1) return observers[0]!;
+  return {
+    upstreamAttempt(attempt) {
+      for (const observer of observers) observer.upstreamAttempt(attempt);
+    },
+    cooldown(deployment, active) {
+      for (const observer of observers) observer.cooldown(deployment, active);
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { Attributes, AttributeValue, Context, Span, SpanContext, SpanOptions, SpanStatus, TimeInput, Tracer } from '@opentelemetry/api';
 
 /** A span as the recording tracer kept it. */
@@ -9,6 +10,9 @@ export interface RecordedSpan {
   endTime: TimeInput | undefined;
   status: SpanStatus | undefined;
   ended: boolean;
+  spanId: string;
+  /** The span id of the span active in the context it was started in. */
+  parentSpanId: string | undefined;
 }
 
 /**
@@ -17,10 +21,12 @@ export interface RecordedSpan {
  */
 export function createRecordingTracer(): Tracer & { spans: RecordedSpan[] } {
   const spans: RecordedSpan[] = [];
-  const startSpan = (name: string, options: SpanOptions = {}, _context?: Context): Span => {
-    const recorded: RecordedSpan = { name, kind: options.kind, attributes: { ...options.attributes }, startTime: options.startTime, endTime: undefined, status: undefined, ended: false };
+  const startSpan = (name: string, options: SpanOptions = {}, parent?: Context): Span => {
+    const spanId = (spans.length + 1).toString(16).padStart(16, '0');
+    const parentSpanId = parent === undefined ? undefined : trace.getSpan(parent)?.spanContext().spanId;
+    const recorded: RecordedSpan = { name, kind: options.kind, attributes: { ...options.attributes }, startTime: options.startTime, endTime: undefined, status: undefined, ended: false, spanId, parentSpanId };
     spans.push(recorded);
-    const spanContext: SpanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 };
+    const spanContext: SpanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId, traceFlags: 1 };
     const span: Span = {
       spanContext: () => spanContext,
       setAttribute: (key: string, value: AttributeValue) => ((recorded.attributes[key] = value), span),

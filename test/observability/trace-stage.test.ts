@@ -2,6 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTraceStage } from '../../src/observability/trace-stage.js';
+import { resolveObservability } from '../../src/observability/resolve-observability.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
 import { createRecordingTracer } from '../helpers/recording-tracer.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 
@@ -98,5 +101,62 @@ describe('createTraceStage through the gateway', () => {
     } finally {
       trace.disable();
     }
+  });
+});
+
+const finished: RequestRecord = {
+  requestId: 'req_a',
+  caller: undefined,
+  protocol: 'chat',
+  model: 'gpt',
+  provider: 'openai',
+  upstreamModel: 'gpt-5',
+  stream: false,
+  status: 200,
+  errorCode: undefined,
+  usage: undefined,
+  upstream: undefined,
+  startedAt: 1_000,
+  durationMs: 900,
+  attempts: 2,
+  firstOutputMs: undefined,
+  userAgent: undefined,
+  cut: undefined,
+  deployment: 'openai-west/gpt-5',
+};
+
+describe('createTraceStage with the attempts the router reports', () => {
+  it('should make each timed attempt a client span, child of its request\'s span', () => {
+    const tracer = createRecordingTracer();
+    const stage = createTraceStage(tracer);
+    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'rate_limited', retry: false, status: 429, startedAt: 1_010, durationMs: 40 });
+    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-west/gpt-5', outcome: 'ok', retry: true, status: 200, startedAt: 1_300, durationMs: 500 });
+    stage.upstreamAttempt({ requestId: 'req_other', deployment: 'x/y', outcome: 'ok', retry: false, startedAt: 1, durationMs: 1 });
+    // Without a request id and timing an attempt is counted by the metrics but not traced.
+    stage.upstreamAttempt({ deployment: 'openai-east/gpt-5', outcome: 'ok', retry: false });
+    stage.record(finished);
+
+    expect(tracer.spans).toHaveLength(3);
+    const [request, first, second] = tracer.spans;
+    expect(request).toMatchObject({ name: 'chat gpt', kind: SpanKind.SERVER, attributes: { 'switchyard.attempts': 2, 'switchyard.deployment': 'openai-west/gpt-5' } });
+    expect(first).toMatchObject({
+      name: 'chat openai-east/gpt-5',
+      kind: SpanKind.CLIENT,
+      parentSpanId: request!.spanId,
+      startTime: 1_010,
+      endTime: 1_050,
+      status: { code: SpanStatusCode.ERROR, message: 'rate_limited' },
+      attributes: { 'switchyard.retry': false, 'error.type': 'rate_limited', 'http.response.status_code': 429, 'gen_ai.request.model': 'gpt' },
+    });
+    expect(second).toMatchObject({ name: 'chat openai-west/gpt-5', parentSpanId: request!.spanId, startTime: 1_300, endTime: 1_800, status: undefined, attributes: { 'switchyard.retry': true } });
+  });
+
+  it('should tell both the metrics and the traces of an attempt through the resolved observer', async () => {
+    const tracer = createRecordingTracer();
+    const resolved = resolveObservability({ metrics: true, tracing: { tracer } }, { open: () => ({ requests: 0, streams: 0 }) });
+    resolved.upstream.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'server_error', retry: false, startedAt: 1_010, durationMs: 40 });
+    for (const stage of resolved.stages) stage.record(finished);
+    expect(await resolved.metrics!.registry.metrics()).toContain('switchyard_upstream_attempts_total{deployment="openai-east/gpt-5",outcome="server_error"} 1');
+    expect(tracer.spans.map((span) => span.name)).toEqual(['chat gpt', 'chat openai-east/gpt-5']);
   });
 });
