@@ -37,7 +37,11 @@ export interface RequestRecord {
    * `usage` the provider never reported: what the gateway knows to bill it by.
    */
   readonly cut: CutStream | undefined;
-  /** The deployment that served the answer (routing fills it), e.g. `openai-east/gpt-4.1-mini`. */
+  /**
+   * The deployment that served the answer, e.g. `openai-east/gpt-4.1-mini`: the name the "call" stage
+   * gives it (`Answer.deployment`, `OpenedStream.deployment`), else `<provider>/<upstream model>`;
+   * undefined when no upstream answered.
+   */
   readonly deployment?: string;
   /** What the adapt policy dropped from the request, e.g. `['reasoning', 'tools.web_search']`. */
   readonly adaptations?: readonly string[];
