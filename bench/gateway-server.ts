@@ -8,9 +8,12 @@
 // prefix BENCH_REDIS_PREFIX), so the cost of counting is measured, not refusals.
 // `BENCH_STORE=sqlite|postgres` turns on stored keys and the usage ledger (BENCH_DATABASE: the SQLite
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
+// `BENCH_OPS=on` turns on the request log (a JSON line per request, written synchronously to the file
+// BENCH_LOG_FILE, as `requestLog: true` writes to stdout) and the Prometheus metrics.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { pino } from 'pino';
 import { gateway, type GatewayOptions, type Logger } from 'switchyard-gateway';
 import { BENCH_ANTHROPIC_MODEL, BENCH_KEY, BENCH_MODEL, BENCH_RESPONSES_MODEL, UPSTREAM_MODEL } from './bodies.js';
 
@@ -43,8 +46,20 @@ const limits: Partial<GatewayOptions> =
         ...(limitsMode === 'redis' ? { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}),
       };
 
+const ops: Partial<GatewayOptions> =
+  process.env.BENCH_OPS === 'on'
+    ? {
+        requestLog: pino(
+          { level: 'info', base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } },
+          pino.destination({ dest: process.env.BENCH_LOG_FILE ?? '/dev/null', sync: true }),
+        ),
+        metrics: true,
+      }
+    : {};
+
 const handler = gateway({
   apiKeys: [BENCH_KEY],
+  ...ops,
   providers,
   models,
   logger: silentLogger,

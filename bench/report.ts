@@ -267,3 +267,26 @@ export function renderLimitsTable(limits: LimitsMeasured): string {
     `A Redis PING round trip on this machine takes ${limits.redisPingUs.toFixed(0)} µs (median): the floor under the Redis row's p50 added.`,
   ].join('\n');
 }
+
+export interface OpsMeasured {
+  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  ops: StoreConfigurationMeasured;
+  /** Request lines the measured server wrote (one per request it answered). */
+  lines: number;
+}
+
+/** The operations rows: the request log and metrics on, against the same gateway without them. */
+export function renderOpsTable(ops: OpsMeasured): string {
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const { ops: on, baseline } = ops;
+  return [
+    'Operations — a JSON request line per request (pino, written synchronously to a file) and Prometheus metrics (chat path, non-streaming; ratios are per-round medians against the same gateway without them):',
+    '',
+    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.10×) | req/s ratio | p50 (c1) | p50 added |',
+    '|---|---|---|---|---|---|',
+    `| log and metrics off | ${baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${baseline.p50Ms.toFixed(3)} ms | — |`,
+    `| log and metrics on | ${on.cpuPerRequestUs.toFixed(0)} µs | ${on.cpuPerRequestRatio.toFixed(2)}× ${mark(on.cpuPerRequestRatio <= 1.1)} | ${on.perSecondRatio.toFixed(2)}× | ${on.p50Ms.toFixed(3)} ms | ${(on.p50AddedMs * 1000).toFixed(0)} µs |`,
+    '',
+    `${ops.lines} request lines were written during the measurement.`,
+  ].join('\n');
+}

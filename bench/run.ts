@@ -11,6 +11,8 @@
 //   --stores-only  only those rows
 //   --skip-limits  skip the per-key limits rows (in memory, and in Redis at REDIS_URL)
 //   --limits-only  only those rows
+//   --skip-ops     skip the operations rows (request log and metrics on, against the same gateway without them)
+//   --ops-only     only those rows
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -24,7 +26,7 @@ import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
 import { Redis } from 'ioredis';
-import { renderLimitsTable, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
+import { renderOpsTable, renderLimitsTable, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     'stores-only': { type: 'boolean', default: false },
     'skip-limits': { type: 'boolean', default: false },
     'limits-only': { type: 'boolean', default: false },
+    'skip-ops': { type: 'boolean', default: false },
+    'ops-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -554,6 +558,20 @@ async function measureLimits(upstream: Started, baseline: Started): Promise<Limi
   return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs() };
 }
 
+/** The request log (a JSON line per request, written to a file) and metrics on, against the same gateway without them. */
+async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeasured> {
+  const path: BenchPath = 'chat';
+  const logFile = join(scratch, 'requests.log');
+  const ops = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'on', BENCH_LOG_FILE: logFile });
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const measured = await againstBaseline(baseline, { ops }, path, 'request log + metrics');
+  const scrape = await fetch(`${ops.url}/metrics`).then((answer) => answer.status);
+  await stopServer(ops);
+  const lines = readFileSync(logFile, 'utf8').split('\n').length - 1;
+  log(`  ${lines} request lines written; /metrics of the bench server: ${scrape === 404 ? 'not mounted (the registry is scraped by a host app)' : scrape}`);
+  return { baseline: measured.baseline, ops: measured.configurations.ops!, lines };
+}
+
 /** The median of 2,000 PING round trips to REDIS_URL from this process, in µs: the floor under any Redis-backed request. */
 async function redisRoundTripUs(): Promise<number> {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -601,7 +619,7 @@ async function main(): Promise<void> {
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
-  const onlyOne = values['stores-only'] || values['limits-only'];
+  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'];
   for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
@@ -609,6 +627,7 @@ async function main(): Promise<void> {
   }
   const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
   const limits = values['limits-only'] || (!values['skip-limits'] && !onlyOne) ? await measureLimits(upstream, gatewayServer) : undefined;
+  const ops = values['ops-only'] || (!values['skip-ops'] && !onlyOne) ? await measureOps(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
@@ -618,11 +637,12 @@ async function main(): Promise<void> {
     ...(values.compare && !onlyOne ? [renderPeerTable(sideBySide)] : []),
     ...(stores === undefined ? [] : [renderStoreTable(stores)]),
     ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
+    ...(ops === undefined ? [] : [renderOpsTable(ops)]),
   ];
   const table = sections.join('\n\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits, ops }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);

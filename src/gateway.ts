@@ -20,7 +20,9 @@ import { responsesCodec } from './protocols/responses/index.js';
 import { createCountTokensEndpoint } from './endpoints/count-tokens.js';
 import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from './endpoints/generation.js';
-import { OpenRequests, shuttingDown } from './endpoints/open-requests.js';
+import { shuttingDown } from './endpoints/open-requests.js';
+import type { MetricsRegistry } from './observability/gateway-metrics.js';
+import type { Readiness } from './observability/readiness.js';
 import { createModelsEndpoints } from './endpoints/models.js';
 
 /**
@@ -55,6 +57,17 @@ export interface Gateway {
   readonly keys: KeyService | undefined;
   /** Usage totals per key, model or day from the ledger; throws `NO_DATABASE` without a `database`. */
   usage(query: UsageQuery): Promise<UsageTotals[]>;
+  /**
+   * This gateway's Prometheus registry, with `metrics` on (undefined otherwise): mount it with
+   * `app.get('/metrics', metricsHandler(handler.metrics!))`, or merge it into the app's own
+   * (`Registry.merge`). It is the gateway's own, not prom-client's global registry.
+   */
+  readonly metrics: MetricsRegistry | undefined;
+  /**
+   * Whether the database and Redis the gateway uses answer (a query, a `PING`), each within a
+   * second: `{ ready, checks: { database?, redis? } }`. Ready at once when it uses neither.
+   */
+  readiness(): Promise<Readiness>;
 }
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
@@ -98,7 +111,7 @@ function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, a
  */
 export function gateway(options: GatewayOptions = {}): Gateway {
   const resolved = resolveOptions(options);
-  const open = new OpenRequests();
+  const { open } = resolved;
   const posts = new Map<string, EndpointHandler>([
     ['/v1/chat/completions', createGenerationEndpoint(chatCodec, resolved, openAIRules, open)],
     ['/v1/responses', createGenerationEndpoint(responsesCodec, resolved, openAIRules, open)],
@@ -174,6 +187,8 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       await persistence?.database.ready();
     },
     keys: persistence?.keys,
+    metrics: resolved.metrics?.registry,
+    readiness: () => resolved.readiness(),
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
         throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });

@@ -31,3 +31,11 @@ export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queri
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 export type { Gateway } from './gateway.js';
+
+export { metricsHandler } from './observability/metrics-handler.js';
+export type { MetricsOptions, MetricsRegistry } from './observability/gateway-metrics.js';
+export type { RequestLogOptions, TracingOptions } from './observability/resolve-observability.js';
+export type { RequestLogger } from './observability/request-log-stage.js';
+export type { PromptLogging, LoggedMessage } from './observability/prompt-summary.js';
+export type { Readiness, ReadinessCheck } from './observability/readiness.js';
+export type { UpstreamAttempt, UpstreamObserver, UpstreamOutcome } from './observability/upstream-observer.js';

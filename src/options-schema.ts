@@ -86,6 +86,9 @@ const apiKeySchema = z
   .string({ error: (issue) => (issue.input === undefined ? `is undefined — ${unsetKeyHint}` : `must be a string, not ${typeof issue.input}`) })
   .min(1, `is an empty string — ${unsetKeyHint}`);
 
+/** Whether a value is a logger a request line can be written to (pino's `info(object, message)`). */
+const hasInfo = (value: unknown) => typeof value === 'object' && value !== null && typeof (value as { info?: unknown }).info === 'function';
+
 /** Every option of `gateway()`. */
 export const optionsSchema = z.object({
   apiKeys: z
@@ -122,6 +125,18 @@ export const optionsSchema = z.object({
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),
   requestPolicy: requestPolicyOptionsSchema.optional(),
+  requestLog: z
+    .union(
+      [
+        z.boolean(),
+        z.strictObject({ logger: z.custom<object>(hasInfo, 'a pino logger').optional(), prompts: z.enum(['lengths', 'text']).optional() }),
+        z.custom<object>(hasInfo, 'a pino logger'),
+      ],
+      { error: "must be true, false, a pino logger or { logger, prompts: 'lengths' | 'text' }" },
+    )
+    .optional(),
+  metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
+  tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

@@ -15,7 +15,12 @@ import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
 import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
 import type { Database } from './storage/open-database.js';
-import { recordNothing } from './usage/record-stage.js';
+import { recordEach } from './usage/record-stage.js';
+import { OpenRequests } from './endpoints/open-requests.js';
+import { resolveObservability, type ObservabilityOptions } from './observability/resolve-observability.js';
+import type { GatewayMetrics } from './observability/gateway-metrics.js';
+import type { UpstreamObserver } from './observability/upstream-observer.js';
+import { checkReadiness, type Probe, type Readiness } from './observability/readiness.js';
 import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
 import { configuredPrice, costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
@@ -47,7 +52,7 @@ export interface ModelConfig extends RoutedModelConfig {
   requestPolicy?: RequestPolicy;
 }
 
-export interface GatewayOptions {
+export interface GatewayOptions extends ObservabilityOptions {
   /**
    * Keys callers may use, or a function that checks one. Without keys the gateway accepts any
    * caller, which is allowed only while every model is on the built-in mock provider (or when
@@ -128,6 +133,14 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   allowedOrigins: readonly string[];
   /** The limits stage and what it opened, when any limit is configured. */
   limits: OpenedLimits | undefined;
+  /** The generation requests being answered (a shutdown interrupts them; metrics count them). */
+  open: OpenRequests;
+  /** The gateway's Prometheus metrics, with `metrics` on. */
+  metrics: GatewayMetrics | undefined;
+  /** Where the "call" stage reports each upstream attempt and cooldown (metrics; nothing by default). */
+  upstream: UpstreamObserver;
+  /** Probes the database and Redis the gateway uses (`/ready`). */
+  readiness(): Promise<Readiness>;
 }
 
 function isAdapter(value: unknown): value is ProviderAdapter {
@@ -222,9 +235,21 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
   const prices = new Map<string, VersionedPrice>();
   for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
-  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
+  const price = priceOf(prices);
+  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
+  const open = new OpenRequests();
+  const observability = resolveObservability(options, {
+    open: () => open.counts(),
+    limits: limits === undefined ? undefined : () => limits.stage.counters(),
+    ledger: persistence?.ledger === undefined ? undefined : () => persistence.ledgerCounters(),
+    price,
+  });
+  const probes: Record<string, Probe> = {};
+  if (persistence !== undefined) probes.database = () => persistence.pingDatabase();
+  const redis = persistence?.redis ?? limits?.redis;
+  if (redis !== undefined) probes.redis = () => redis.ping();
 
   return {
     models: checked.models,
@@ -238,7 +263,10 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
       admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices)),
       call: callModelOnce,
-      record: persistence?.ledger ?? recordNothing,
+      // The ledger first: the request log, metrics and traces read the same entry after it.
+      record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
+        logger.error({ error }, 'switchyard: a record stage failed'),
+      ),
     },
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     adapters: [...new Set(Object.values(providers))],
@@ -246,6 +274,19 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     adminKey: options.adminKey,
     allowedOrigins: options.allowedOrigins ?? [],
     limits,
+    open,
+    metrics: observability.metrics,
+    upstream: observability.upstream,
+    readiness: () => checkReadiness(probes),
+  };
+}
+
+/** Prices a request's usage at its model's configured price; undefined when the model has none or a count is unknown. */
+function priceOf(prices: ReadonlyMap<string, VersionedPrice>): PriceUsage {
+  return (record, usage) => {
+    const known = record.model === undefined ? undefined : prices.get(record.model);
+    const nanoUsd = known === undefined ? undefined : costOf(usage, known.price);
+    return known === undefined || nanoUsd === undefined ? undefined : { nanoUsd, priceVersion: known.version };
   };
 }
 
@@ -285,12 +326,7 @@ function openLimitsOf(options: GatewayOptions, persistence: Persistence | undefi
 
 type OpenLimitsRedis = Parameters<typeof openLimits>[1]['redis'];
 
-function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database'], prices: ReadonlyMap<string, VersionedPrice>): PersistenceOptions {
-  const price: PriceUsage = (record, usage) => {
-    const known = record.model === undefined ? undefined : prices.get(record.model);
-    const nanoUsd = known === undefined ? undefined : costOf(usage, known.price);
-    return known === undefined || nanoUsd === undefined ? undefined : { nanoUsd, priceVersion: known.version };
-  };
+function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOptions['database'], price: PriceUsage): PersistenceOptions {
   return {
     database,
     redis: options.redis,

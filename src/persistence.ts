@@ -9,6 +9,7 @@ import { createStoredKeyAuthentication } from './access/stored-key-authenticatio
 import { sharedSecret } from './access/shared-secret.js';
 import { TokenService } from './access/token-service.js';
 import { DatabaseHandle } from './storage/database-handle.js';
+import { pingDatabase } from './storage/ping-database.js';
 import type { Database } from './storage/open-database.js';
 import { Outbox } from './storage/outbox.js';
 import { SqliteLedgerAppender } from './storage/sqlite-ledger-appender.js';
@@ -66,6 +67,8 @@ export interface Persistence {
   spentByToken(tokenId: string): Promise<number>;
   /** The Redis client the stores share, when one is configured. */
   readonly redis: Redis | undefined;
+  /** Resolves once the database answered a query (`/ready`); rejects while it is not open or does not answer. */
+  pingDatabase(): Promise<void>;
   /** Writes what waits (ledger rows, last-used times), then closes what it opened. */
   close(): Promise<void>;
 }
@@ -191,6 +194,14 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       }),
     ledger,
     ledgerCounters: () => writer?.counters,
+    async pingDatabase() {
+      const open = database.current;
+      if (open === undefined) {
+        const why = database.lastError;
+        throw new Error(`the database is not open${why instanceof Error ? `: ${why.message}` : ''}`);
+      }
+      await pingDatabase(open);
+    },
     usage: async (query) => queryUsage(await ready(), query),
     async close() {
       await ledger?.settled();

@@ -16,6 +16,7 @@ describe('the package entry point', () => {
       'findKey',
       'gateway',
       'listKeys',
+      'metricsHandler',
       'openAICompatibleProfiles',
       'openDatabase',
       'queryUsage',

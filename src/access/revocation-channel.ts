@@ -13,6 +13,8 @@ export interface RevocationChannel {
 export async function openRevocationChannel(redis: Redis, prefix: string, onRevoked: (publicId: string) => void): Promise<RevocationChannel> {
   const channel = `${prefix}keys:revoked`;
   const subscriber = redis.duplicate();
+  // The main client reports Redis being away; without a listener ioredis prints each failed reconnect of this one.
+  subscriber.on('error', () => undefined);
   subscriber.on('message', (from: string, publicId: string) => {
     if (from === channel) onRevoked(publicId);
   });

@@ -1,7 +1,9 @@
 import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
-import { noteModel } from '../http/answer-note.js';
+import { noteModel, noteRecorded } from '../http/answer-note.js';
+import { addGatewayTimingHeaders } from '../http/gateway-timing-headers.js';
+import { performance } from 'node:perf_hooks';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import { sendJson, sendJsonText } from '../http/send-json.js';
@@ -12,6 +14,7 @@ import { policeClientHeaders } from '../policy/police-client-headers.js';
 import { policyFor } from '../policy/request-policy-table.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveRoute, type Route } from '../routing/resolve-route.js';
+import { deploymentOf } from '../routing/call-model.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { sendStream } from './send-stream.js';
@@ -31,6 +34,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
   const { authenticate, admit, call, record } = setup.stages;
   return async (req, res) => {
     const started = new StartedRequest(res);
+    noteRecorded(res);
     const { requestId } = started;
     let caller: Caller | undefined;
     let route: Route | undefined;
@@ -40,6 +44,16 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     let firstOutputAt: number | undefined;
     let cut: CutStream | undefined;
     let attempts = 0;
+    /** When the upstream call began and how long it took to answer (a stream: to its first output event), from `performance.now()`. */
+    let callStart: number | undefined;
+    let upstreamMs: number | undefined;
+    let deployment: string | undefined;
+    let overheadMs: number | undefined;
+    /** The gateway's own time so far, outside the upstream call: what the answer's headers report. */
+    const addTimingHeaders = () => {
+      if (callStart !== undefined && upstreamMs === undefined) upstreamMs = performance.now() - callStart;
+      overheadMs = addGatewayTimingHeaders(res, performance.now() - started.startedAtPrecise - (upstreamMs ?? 0), deployment);
+    };
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       open?.add(started);
@@ -73,8 +87,13 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
       attempts = 1;
+      callStart = performance.now();
       if (request.stream) {
         const opened = await call.stream(route, context);
+        upstreamMs = performance.now() - callStart;
+        deployment = opened.deployment ?? deploymentOf(route);
+        started.streaming = true;
+        addTimingHeaders();
         const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, () => started.interruption);
         usage = outcome.usage;
         firstOutputAt = outcome.firstOutputAt;
@@ -84,8 +103,13 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
           cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
         }
       } else {
-        const { response, wire } = await call.generate(route, context);
-        if (wire === undefined) sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
+        const answer = await call.generate(route, context);
+        upstreamMs = performance.now() - callStart;
+        deployment = answer.deployment ?? deploymentOf(route);
+        const { response, wire } = answer;
+        const encoded = wire === undefined ? codec.encodeResponse(response, encodeContext) : undefined;
+        addTimingHeaders();
+        if (wire === undefined) sendJson(res, 200, encoded, requestId);
         else sendJsonText(res, 200, wire, requestId);
         usage = response.usage;
       }
@@ -93,6 +117,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       // A 429 from a limit carries the limits' standing, in headers as on any other answer.
       const rateLimit = GatewayError.isInstance(error) ? error.rateLimit : undefined;
       if (rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, rateLimit);
+      if (!res.headersSent) addTimingHeaders();
       ending = started.fail(res, codec, error, setup.logger);
     } finally {
       open?.delete(started);
@@ -116,6 +141,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       firstOutputMs: firstOutputAt === undefined ? undefined : firstOutputAt - started.startedAt,
       userAgent: req.headers['user-agent'],
       cut,
+      ...(deployment === undefined ? {} : { deployment }),
+      ...(route === undefined ? {} : { request: route.request }),
+      ...(overheadMs === undefined ? {} : { overheadMs }),
     });
   };
 }

@@ -32,6 +32,13 @@ export class OpenRequests {
     this.#open.delete(started);
   }
 
+  /** How many requests are open, and how many of them are streams that began (for metrics). */
+  counts(): { requests: number; streams: number } {
+    let streams = 0;
+    for (const started of this.#open) if (started.streaming) streams += 1;
+    return { requests: this.#open.size, streams };
+  }
+
   /** Interrupts every open request, and every one added from now on, with `error`; returns how many were open. */
   interrupt(error: GatewayError): number {
     this.#interruption ??= error;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../canonical/index.js';
 import { noteRequestId } from '../http/answer-note.js';
 import { createRequestId } from '../http/request-id.js';
@@ -20,8 +21,12 @@ export class StartedRequest {
   readonly requestId = createRequestId();
   /** Epoch milliseconds. */
   readonly startedAt = Date.now();
+  /** `performance.now()` at the start, for sub-millisecond durations (the gateway's overhead). */
+  readonly startedAtPrecise = performance.now();
   /** Fires when the client disconnects before the answer was finished, or when the gateway interrupts the request. */
   readonly abort = new RequestAbort();
+  /** True once the answer is a stream that began (its headers were sent). */
+  streaming = false;
   /** Why the gateway ended the request itself (`interrupt`): the error its answer ends with. */
   interruption: GatewayError | undefined;
 

@@ -3,8 +3,9 @@ import type { HttpResponse } from './types.js';
 const REQUEST_ID = Symbol('switchyard.note.requestId');
 const ERROR_CODE = Symbol('switchyard.note.errorCode');
 const MODEL = Symbol('switchyard.note.model');
+const RECORDED = Symbol('switchyard.note.recorded');
 
-type Noted = HttpResponse & { [REQUEST_ID]?: string; [ERROR_CODE]?: string; [MODEL]?: string };
+type Noted = HttpResponse & { [REQUEST_ID]?: string; [ERROR_CODE]?: string; [MODEL]?: string; [RECORDED]?: true };
 
 /**
  * What the gateway knows of an answer that its headers do not tell a listener on the response (Node
@@ -18,6 +19,8 @@ export interface AnswerNote {
   readonly errorCode: string | undefined;
   /** The configured model id the request resolved to. */
   readonly model: string | undefined;
+  /** True for a generation request: the gateway's "record" stage (its request log) learns of it. */
+  readonly recorded: boolean;
 }
 
 /** Notes the request id an answer carries; every answer the gateway writes calls it. */
@@ -35,8 +38,13 @@ export function noteModel(res: HttpResponse, model: string): void {
   (res as Noted)[MODEL] = model;
 }
 
+/** Notes that the gateway records this request itself (a generation request). */
+export function noteRecorded(res: HttpResponse): void {
+  (res as Noted)[RECORDED] = true;
+}
+
 /** What was noted for `res`. */
 export function readAnswerNote(res: HttpResponse): AnswerNote {
   const noted = res as Noted;
-  return { requestId: noted[REQUEST_ID], errorCode: noted[ERROR_CODE], model: noted[MODEL] };
+  return { requestId: noted[REQUEST_ID], errorCode: noted[ERROR_CODE], model: noted[MODEL], recorded: noted[RECORDED] === true };
 }

@@ -34,6 +34,8 @@ export interface OpenLimitsSettings {
 
 export interface OpenedLimits {
   readonly stage: LimitStage;
+  /** The Redis client the limits count in, when they count in Redis (readiness probes ping it). */
+  readonly redis: Redis | undefined;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): Ope
   });
   return {
     stage,
+    redis,
     async close() {
       owned?.disconnect();
     },

@@ -10,6 +10,13 @@ export interface Answer {
   readonly response: CanonicalResponse;
   /** The body for the caller as the provider wrote it (same protocol): sent instead of encoding `response`. */
   readonly wire?: string;
+  /** The deployment that answered (`<provider>/<upstream model>`, or a router's name for it); default: the route's model's. */
+  readonly deployment?: string;
+}
+
+/** The name of the deployment a model is served by when the router names none: `<provider>/<upstream model>`. */
+export function deploymentOf(route: Route): string {
+  return `${route.model.providerId}/${route.model.upstreamModel}`;
 }
 
 /**

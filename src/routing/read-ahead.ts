@@ -11,6 +11,8 @@ export interface OpenedStream {
   readonly finished: boolean;
   /** The batches after `opening`. Whoever holds it calls `stop()` when leaving early. */
   readonly rest: EventReader;
+  /** The deployment that answered, when the "call" stage names it (a router); default: the route's model's. */
+  readonly deployment?: string;
 }
 
 export function streamEndedEarly(): GatewayError {

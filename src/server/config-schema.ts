@@ -76,6 +76,9 @@ export const configFileSchema = z
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
+    requestLog: z.union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional() })]).optional(),
+    metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
+    tracing: z.boolean().optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);

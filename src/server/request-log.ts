@@ -1,29 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readAnswerNote } from '../http/answer-note.js';
-import { formatLogLine } from '../logger.js';
-import { logsAt, type LogLevel } from './log-level.js';
+import type { RequestLogger } from '../observability/request-log-stage.js';
 
 /** Where request lines go: stdout, or a test's collector. */
 export interface RequestLogOutput {
   write(text: string): unknown;
-  /** Readable lines on a terminal, JSON lines otherwise. */
-  readonly isTTY?: boolean;
 }
 
-/** One finished request, as the log prints it. Never a key, a header or a body. */
+/** One finished request the gateway does not record itself, as the log prints it. Never a key, a header or a body. */
 export interface RequestLogEntry {
   readonly method: string;
   /** Without the query (a client may put a key there, as `?key=`). */
   readonly path: string;
   /** 499 when the client left before the answer began. */
   readonly status: number;
-  /** The gateway's error code (`INVALID_API_KEY`, …) of a failed answer or of a stream's in-band error; `CLIENT_CLOSED` when the connection closed before the answer was finished. */
-  readonly errorCode: string | undefined;
+  /** The gateway's error code (`INVALID_API_KEY`, …) of a failed answer; `CLIENT_CLOSED` when the connection closed before the answer was finished. */
+  readonly errorCode?: string;
   /** The configured model id, once the request named one that exists. */
-  readonly model: string | undefined;
+  readonly model?: string;
   readonly durationMs: number;
-  readonly requestId: string | undefined;
+  readonly requestId?: string;
 }
 
 const PATH_MAX = 200;
@@ -37,53 +34,39 @@ export function printablePath(url: string): string {
   return path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
-
-/**
- * A request line: on a terminal `10:31:02 POST /v1/chat/completions 401 INVALID_API_KEY 3ms req_…`
- * (local time; the error code and the model only when there are), elsewhere a JSON line with the
- * same fields, in the shape of the gateway's log lines (`level`, `time`, …, `msg: "request"`).
- */
-export function formatRequestLine(entry: RequestLogEntry, tty: boolean, now = new Date()): string {
-  if (!tty) return `${formatLogLine('info', entry, 'request')}\n`;
-  const time = `${twoDigits(now.getHours())}:${twoDigits(now.getMinutes())}:${twoDigits(now.getSeconds())}`;
-  const code = entry.errorCode === undefined ? '' : ` ${entry.errorCode}`;
-  const model = entry.model === undefined ? '' : ` ${entry.model}`;
-  const id = entry.requestId === undefined ? '' : ` ${entry.requestId}`;
-  return `${time} ${entry.method} ${entry.path} ${entry.status}${code}${model} ${entry.durationMs}ms${id}\n`;
-}
-
 /** Starts watching one request; its line is written when its connection is done with it. */
 export type RequestLog = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** Probes the server answers itself: logged only when `withProbes` (at `debug`), so a load balancer does not fill the log. */
+const PROBES = new Set(['/health', '/ready', '/metrics']);
+
 /**
- * The standalone server's request log: one line per request at level `info` (`GET /health` only at
- * `debug`, so a load balancer's probes do not fill it), written to `output` once the answer is sent
- * or the connection closed. Undefined when `level` prints no request lines: the server then adds
- * nothing to a request's path.
+ * The standalone server's lines for the requests the gateway does not record itself (404s, model
+ * lists, the admin API, probes): one `info` line each on `logger`, `msg: "request"`, as the gateway's
+ * request log writes generation requests — so each request has exactly one line in one log.
  */
-export function createRequestLog(level: LogLevel, output: RequestLogOutput): RequestLog | undefined {
-  if (!logsAt(level, 'info')) return undefined;
-  const tty = output.isTTY === true;
-  const withHealth = logsAt(level, 'debug');
+export function createRequestLog(logger: RequestLogger, withProbes: boolean): RequestLog {
   return (req, res) => {
     const url = req.url ?? '/';
-    if (!withHealth && url === '/health') return;
+    const path = printablePath(url);
+    if (!withProbes && PROBES.has(path)) return;
     const method = req.method ?? 'UNKNOWN';
     const start = performance.now();
     res.once('close', () => {
-      const finished = res.writableFinished;
       const note = readAnswerNote(res);
+      if (note.recorded) return;
+      const finished = res.writableFinished;
+      const errorCode = note.errorCode ?? (finished ? undefined : 'CLIENT_CLOSED');
       const entry: RequestLogEntry = {
+        ...(note.requestId === undefined ? {} : { requestId: note.requestId }),
         method,
-        path: printablePath(url),
+        path,
         status: finished || res.headersSent ? res.statusCode : 499,
-        errorCode: note.errorCode ?? (finished ? undefined : 'CLIENT_CLOSED'),
-        model: note.model,
+        ...(errorCode === undefined ? {} : { errorCode }),
+        ...(note.model === undefined ? {} : { model: note.model }),
         durationMs: Math.round(performance.now() - start),
-        requestId: note.requestId,
       };
-      output.write(formatRequestLine(entry, tty));
+      logger.info(entry, 'request');
     });
   };
 }

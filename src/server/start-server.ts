@@ -6,8 +6,13 @@ import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
-import { createServerLogger } from './log-level.js';
+import { createServerLogger, logsAt, type LogLevel } from './log-level.js';
 import { createRequestLog, type RequestLogOutput } from './request-log.js';
+import { createJsonLineLogger, type RequestLogOptions } from '../observability/resolve-observability.js';
+import type { RequestLogger } from '../observability/request-log-stage.js';
+import { metricsHandler } from '../observability/metrics-handler.js';
+import type { Gateway } from '../gateway.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000, logLevel: 'info' };
 
@@ -68,10 +73,45 @@ async function waitForDatabase(ready: Promise<void>): Promise<boolean> {
 }
 
 /**
- * The standalone server: a bare `node:http` server (no framework on the hot path) with
- * `GET /health` (no key needed) and the gateway at the root, listening on `settings`.
- * With `settings.logLevel`, the gateway logs at that level (unless `options.logger` is given) and
- * each request is a line on `output` (see `createRequestLog`). Configuration errors throw before it listens.
+ * The gateway's request log in the server: the server's logger (at `--log-level`) unless the options
+ * bring their own; `false` and a level above `info` turn it off.
+ */
+function serverRequestLog(option: GatewayOptions['requestLog'], serverLogger: RequestLogger | undefined, logLevel: LogLevel | undefined): GatewayOptions['requestLog'] {
+  const ownLogger = typeof option === 'object' && typeof (option as RequestLogger).info === 'function';
+  if (option === false || ownLogger) return option;
+  if (serverLogger === undefined) return logLevel === undefined ? option : false;
+  if (option === undefined || option === true) return serverLogger;
+  const settings = option as RequestLogOptions;
+  return settings.logger === undefined ? { ...settings, logger: serverLogger } : settings;
+}
+
+/** `GET /ready`: 200 when the database and Redis the gateway uses answer, else 503 naming the one that did not. */
+function answerReady(handle: Gateway, res: ServerResponse): void {
+  handle.readiness().then(
+    (readiness) => sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks }),
+    (error: unknown) => sendJson(res, 503, { status: 'not_ready', error: error instanceof Error ? error.message : String(error) }),
+  );
+}
+
+/** The probes and the metrics the server answers itself (no key needed); undefined for every other request. */
+function serverRoute(req: IncomingMessage, handle: Gateway): ((res: ServerResponse) => void) | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const path = req.url === undefined ? '/' : req.url.split('?', 1)[0];
+  if (path === '/health') return (res) => sendJson(res, 200, { status: 'ok' });
+  if (path === '/ready') return (res) => answerReady(handle, res);
+  const { metrics } = handle;
+  if (path === '/metrics' && metrics !== undefined) return (res) => metricsHandler(metrics)(req, res);
+  return undefined;
+}
+
+/**
+ * The standalone server: a bare `node:http` server (no framework on the hot path) with `GET /health`
+ * (live: 200 while it serves), `GET /ready` (200 once the database and Redis answer, else 503),
+ * `GET /metrics` (Prometheus; `metrics` is on unless the options turn it off) — no key needed — and
+ * the gateway at the root, listening on `settings`. With `settings.logLevel`, the gateway logs at
+ * that level (unless `options.logger` is given) and, at `info` or below, each request is a JSON
+ * line on `output`: the gateway's request log for generation requests (unless `options.requestLog`
+ * is given), the server's for the rest. Configuration errors throw before it listens.
  */
 export async function startServer(
   options: GatewayOptions,
@@ -79,16 +119,23 @@ export async function startServer(
   output: RequestLogOutput = process.stdout,
 ): Promise<RunningServer> {
   const { logLevel } = settings;
-  const handle = gateway(logLevel === undefined || options.logger !== undefined ? options : { ...options, logger: createServerLogger(logLevel) });
+  const requestLogger = logLevel === undefined || !logsAt(logLevel, 'info') ? undefined : createJsonLineLogger(logLevel, output);
+  const handle = gateway({
+    ...options,
+    ...(logLevel === undefined || options.logger !== undefined ? {} : { logger: createServerLogger(logLevel) }),
+    requestLog: serverRequestLog(options.requestLog, requestLogger, logLevel),
+    metrics: options.metrics ?? true,
+  });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
-  const log = logLevel === undefined ? undefined : createRequestLog(logLevel, output);
+  const log = requestLogger === undefined ? undefined : createRequestLog(requestLogger, logsAt(logLevel ?? 'info', 'debug'));
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
     open += 1;
     res.once('close', onClose);
     log?.(req, res);
-    if (req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')) sendJson(res, 200, { status: 'ok' });
+    const route = serverRoute(req, handle);
+    if (route !== undefined) route(res);
     else handle(req, res);
   });
 

@@ -37,10 +37,21 @@ export interface RequestRecord {
    * `usage` the provider never reported: what the gateway knows to bill it by.
    */
   readonly cut: CutStream | undefined;
-  /** The deployment that served the answer (routing fills it), e.g. `openai-east/gpt-4.1-mini`. */
+  /**
+   * The deployment that served the answer, e.g. `openai-east/gpt-4.1-mini`: the name the "call" stage
+   * gives it (`Answer.deployment`, `OpenedStream.deployment`), else `<provider>/<upstream model>`;
+   * undefined when no upstream answered.
+   */
   readonly deployment?: string;
   /** What the adapt policy dropped from the request, e.g. `['reasoning', 'tools.web_search']`. */
   readonly adaptations?: readonly string[];
+  /** The request as it was sent on (after the request policy): traces read its settings, a prompt log its messages. */
+  readonly request?: CanonicalRequest;
+  /**
+   * Milliseconds the gateway itself spent before the answer's first byte, outside the upstream call
+   * (the `x-switchyard-overhead-ms` header); undefined when no answer was written.
+   */
+  readonly overheadMs?: number;
 }
 
 /** What is known of a stream cut short. */
@@ -63,3 +74,25 @@ export interface RecordStage {
 
 /** The default "record" stage: keeps nothing. */
 export const recordNothing: RecordStage = { record() {} };
+
+/**
+ * One "record" stage made of several, each told of every entry in turn (the ledger, the request
+ * log, metrics, traces); one that throws does not keep the others from learning of it.
+ */
+export function recordEach(stages: readonly RecordStage[], onError: (error: unknown) => void = () => undefined): RecordStage {
+  const active = stages.filter((stage) => stage !== recordNothing);
+  if (active.length === 0) return recordNothing;
+  if (active.length === 1) return active[0]!;
+  return {
+    record(entry) {
+      for (const stage of active) {
+        try {
+          stage.record(entry);
+        } catch (error) {
+          onError(error);
+        }
+      }
+    },
+    wantsUpstream: active.some((stage) => stage.wantsUpstream === true),
+  };
+}

@@ -24,7 +24,8 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   access: { imports: ['canonical', 'storage', 'access'], packages: /^(ioredis|node:.*)$/ },
   limits: { imports: ['canonical', 'storage', 'limits'], packages: /^(ioredis|rate-limiter-flexible|node:.*)$/ },
   usage: { imports: ['canonical', 'storage', 'catalog', 'usage'], packages: /^(kysely|gpt-tokenizer\/.*|node:.*)$/ },
-  observability: { imports: ['canonical', 'observability', 'logger.ts'], packages: /^(pino|prom-client|@opentelemetry\/api|node:.*)$/ },
+  // The request log, metrics and traces are "record" stages: they read the usage record (and price it as the ledger does).
+  observability: { imports: ['canonical', 'usage', 'observability', 'logger.ts'], packages: /^(pino|prom-client|@opentelemetry\/api|node:.*)$/ },
   http: { imports: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
   // The request policy: pure functions over the canonical request (and its zod option schema).
   policy: { imports: ['canonical', 'policy'], packages: /^zod$/ },
@@ -49,7 +50,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {

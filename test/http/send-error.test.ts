@@ -47,7 +47,7 @@ describe('sendError', () => {
   it("should note the error's code and the request id for a request log, without sending them as headers", () => {
     const { res, written } = fakeResponse();
     sendError(res, messagesCodec, new GatewayError({ kind: 'not_found', code: 'UNKNOWN_MODEL', message: 'no' }), 'req_2');
-    expect(readAnswerNote(res)).toEqual({ requestId: 'req_2', errorCode: 'UNKNOWN_MODEL', model: undefined });
+    expect(readAnswerNote(res)).toEqual({ requestId: 'req_2', errorCode: 'UNKNOWN_MODEL', model: undefined, recorded: false });
     expect(Object.keys(written.headers ?? {}).sort()).toEqual(['Content-Length', 'Content-Type', 'request-id', 'x-request-id', 'x-should-retry']);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { LogLevel } from '../../src/server/log-level.js';
-import { formatRequestLine, printablePath, type RequestLogEntry } from '../../src/server/request-log.js';
+import { printablePath } from '../../src/server/request-log.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 import { readBanner, spawnCli, type RunningProcess } from './spawn-cli.js';
 
@@ -16,10 +16,10 @@ afterEach(async () => {
   await Promise.all(processes.splice(0).map((running) => running.stop(2_000)));
 });
 
-/** A standalone server whose request lines go to `lines`, as on a terminal when `isTTY`. */
-async function startLogged(logLevel: LogLevel, isTTY: boolean) {
+/** A standalone server whose request lines go to `lines`. */
+async function startLogged(logLevel: LogLevel) {
   const lines: string[] = [];
-  const output = { isTTY, write: (text: string) => void lines.push(text) };
+  const output = { write: (text: string) => void lines.push(text) };
   const server = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0, logLevel }, output);
   servers.push(server);
   return { server, lines };
@@ -38,43 +38,6 @@ const chat = (url: string, key: string, model = 'mock') =>
     body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] }),
   }).then((response) => response.text());
 
-const entry: RequestLogEntry = {
-  method: 'POST',
-  path: '/v1/chat/completions',
-  status: 401,
-  errorCode: 'INVALID_API_KEY',
-  model: undefined,
-  durationMs: 3,
-  requestId: 'req_0196a1b2c3d4e5f60718293a4b5c6d7e',
-};
-
-describe('formatRequestLine', () => {
-  it('should print time, method, path, status, code, duration and request id on a terminal', () => {
-    expect(formatRequestLine(entry, true, new Date(2026, 0, 2, 10, 31, 2))).toBe(
-      '10:31:02 POST /v1/chat/completions 401 INVALID_API_KEY 3ms req_0196a1b2c3d4e5f60718293a4b5c6d7e\n',
-    );
-    expect(formatRequestLine({ ...entry, status: 200, errorCode: undefined, model: 'gpt-5.4-mini', durationMs: 812 }, true, new Date(2026, 0, 2, 9, 5, 0))).toBe(
-      '09:05:00 POST /v1/chat/completions 200 gpt-5.4-mini 812ms req_0196a1b2c3d4e5f60718293a4b5c6d7e\n',
-    );
-  });
-
-  it('should print a JSON line in the shape of the log lines elsewhere', () => {
-    const line = formatRequestLine(entry, false);
-    expect(line.endsWith('\n')).toBe(true);
-    expect(JSON.parse(line)).toEqual({
-      level: 'info',
-      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      method: 'POST',
-      path: '/v1/chat/completions',
-      status: 401,
-      errorCode: 'INVALID_API_KEY',
-      durationMs: 3,
-      requestId: entry.requestId,
-      msg: 'request',
-    });
-  });
-});
-
 describe('printablePath', () => {
   it('should drop the query, which may carry a key', () => {
     expect(printablePath('/v1/models?key=sk-secret')).toBe('/v1/models');
@@ -86,34 +49,41 @@ describe('printablePath', () => {
   });
 });
 
+const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
 describe('createRequestLog through startServer', () => {
-  it('should print a readable line per request on a terminal: 401, 404 and 200 with the model', async () => {
-    const { server, lines } = await startLogged('info', true);
+  it('should write one JSON line per request: the gateway\'s for generation requests, the server\'s for the rest', async () => {
+    const { server, lines } = await startLogged('info');
     await chat(server.openAIBaseURL, 'sk-wrong');
     await fetch(`${server.root}/v1/nowhere`).then((response) => response.text());
     await chat(server.openAIBaseURL, KEY);
-    const printed = await waitForLines(() => lines, 3);
+    const printed = parsed(await waitForLines(() => lines, 3));
     expect(printed).toHaveLength(3);
-    expect(printed[0]).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/chat\/completions 401 INVALID_API_KEY \d+ms req_[0-9a-f]{32}\n$/);
-    expect(printed[1]).toMatch(/^\d\d:\d\d:\d\d GET \/v1\/nowhere 404 NOT_FOUND \d+ms req_[0-9a-f]{32}\n$/);
-    expect(printed[2]).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/chat\/completions 200 mock \d+ms req_[0-9a-f]{32}\n$/);
-    expect(printed.join('')).not.toContain('sk-wrong');
+    expect(printed).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'request', protocol: 'chat', status: 401, errorCode: 'INVALID_API_KEY', attempts: 0, requestId: expect.stringMatching(/^req_[0-9a-f]{32}$/) }),
+    );
+    expect(printed).toContainEqual(expect.objectContaining({ level: 'info', msg: 'request', method: 'GET', path: '/v1/nowhere', status: 404, errorCode: 'NOT_FOUND' }));
+    expect(printed).toContainEqual(expect.objectContaining({ msg: 'request', protocol: 'chat', model: 'mock', status: 200, attempts: 1, deployment: 'mock/mock' }));
+    expect(lines.join('')).not.toContain('sk-wrong');
+    expect(lines.join('')).not.toContain(KEY);
   });
 
-  it('should log GET /health only at debug', async () => {
-    const quiet = await startLogged('info', false);
+  it('should log the probes only at debug', async () => {
+    const quiet = await startLogged('info');
     await fetch(`${quiet.server.root}/health`).then((response) => response.text());
+    await fetch(`${quiet.server.root}/metrics`).then((response) => response.text());
     await fetch(`${quiet.server.root}/v1/nowhere`).then((response) => response.text());
-    expect((await waitForLines(() => quiet.lines, 1)).map((line) => (JSON.parse(line) as { path: string }).path)).toEqual(['/v1/nowhere']);
+    expect(parsed(await waitForLines(() => quiet.lines, 1)).map((line) => line.path)).toEqual(['/v1/nowhere']);
 
-    const debug = await startLogged('debug', false);
+    const debug = await startLogged('debug');
     await fetch(`${debug.server.root}/health`).then((response) => response.text());
-    expect(JSON.parse((await waitForLines(() => debug.lines, 1))[0] ?? '{}')).toMatchObject({ path: '/health', status: 200 });
+    expect(parsed(await waitForLines(() => debug.lines, 1))[0]).toMatchObject({ path: '/health', status: 200 });
   });
 
   it('should add nothing to a request below info', async () => {
-    const { server, lines } = await startLogged('warn', true);
+    const { server, lines } = await startLogged('warn');
     await chat(server.openAIBaseURL, 'sk-wrong');
+    await fetch(`${server.root}/v1/nowhere`).then((response) => response.text());
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(lines).toEqual([]);
   });
@@ -128,7 +98,7 @@ describe('the request log of switchyard serve', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-  it('should print a JSON line per request when stdout is not a terminal, naming status and code', async () => {
+  it('should print a JSON line per request, naming status and code', async () => {
     const running = spawnCli(['--port', '0']);
     processes.push(running);
     const banner = await readBanner(running);
@@ -136,7 +106,7 @@ describe('the request log of switchyard serve', () => {
     await fetch(`${banner.root}/v1/embeddings`, { method: 'POST', body: '{}' }).then((response) => response.text());
     const printed = await waitForLines(() => jsonLines(running), 2);
     expect(printed).toEqual([
-      expect.objectContaining({ level: 'info', msg: 'request', method: 'POST', path: '/v1/chat/completions', status: 401, errorCode: 'INVALID_API_KEY', requestId: expect.stringMatching(/^req_/) }),
+      expect.objectContaining({ level: 'info', msg: 'request', protocol: 'chat', status: 401, errorCode: 'INVALID_API_KEY', requestId: expect.stringMatching(/^req_/) }),
       expect.objectContaining({ level: 'info', msg: 'request', method: 'POST', path: '/v1/embeddings', status: 404, errorCode: 'ENDPOINT_NOT_SUPPORTED' }),
     ]);
     expect(running.stdout()).not.toContain('sk-wrong');

@@ -1,0 +1,143 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PriceUsage } from '../usage/ledger-stage.js';
+import type { RecordStage } from '../usage/record-stage.js';
+import { createKeyLabel } from './key-label.js';
+import type { UpstreamObserver } from './upstream-observer.js';
+
+/** A gateway's Prometheus registry (prom-client's `Registry`). */
+export type MetricsRegistry = Registry;
+
+/** The `metrics` option's settings. */
+export interface MetricsOptions {
+  /**
+   * Whether tokens and cost are also labelled by key (its public id): `true` gives the first 100
+   * keys seen their own label, a number that many; every later key is `other`. Default `false`.
+   */
+  keyLabels?: boolean | number;
+}
+
+/** What the limits stage counted since the start (read when scraped). */
+export interface LimitCountsSource {
+  refused: number;
+  storeFailures: number;
+  waiting: number;
+}
+
+/** What the ledger writer counted since the start (read when scraped). */
+export interface LedgerCountsSource {
+  written: number;
+  waiting: number;
+  failedWrites: number;
+}
+
+/** Where the metrics read the gateway's state when scraped. */
+export interface MetricSources {
+  /** Generation requests being answered, and how many of them are streams that began. */
+  open(): { requests: number; streams: number };
+  limits?: (() => LimitCountsSource | undefined) | undefined;
+  ledger?: (() => LedgerCountsSource | undefined) | undefined;
+  /** Prices usage as the ledger does; unpriced usage adds nothing to the cost counter. */
+  price?: PriceUsage | undefined;
+}
+
+/** The gateway's Prometheus metrics: its own registry, the "record" stage that feeds it, and the router's observer. */
+export interface GatewayMetrics extends UpstreamObserver {
+  /** This gateway's registry (not prom-client's global one): two gateways in one process do not collide. */
+  readonly registry: Registry;
+  readonly stage: RecordStage;
+}
+
+const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+const DEFAULT_KEY_LABELS = 100;
+
+/** A counter whose value is read from a source when scraped. */
+function countedFrom(registry: Registry, name: string, help: string, read: () => number | undefined): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read();
+      this.reset();
+      if (value !== undefined) this.inc(value);
+    },
+  });
+}
+
+function gaugedFrom(registry: Registry, name: string, help: string, read: () => number | undefined): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read();
+      if (value === undefined) this.reset();
+      else this.set(value);
+    },
+  });
+}
+
+/** Creates the metrics of one gateway (names in the README's "Metrics"). */
+export function createGatewayMetrics(sources: MetricSources, options: MetricsOptions = {}): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const byKey = options.keyLabels !== undefined && options.keyLabels !== false;
+  const keyLabel = createKeyLabel(typeof options.keyLabels === 'number' ? options.keyLabels : DEFAULT_KEY_LABELS);
+  const usageLabels = byKey ? (['model', 'key'] as const) : (['model'] as const);
+
+  const requests = new Counter({ name: 'switchyard_requests_total', help: 'Generation requests answered, by inbound protocol, model and HTTP status.', labelNames: ['protocol', 'model', 'status'], registers });
+  const duration = new Histogram({ name: 'switchyard_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer.', labelNames: ['protocol', 'model'], buckets: DURATION_BUCKETS, registers });
+  const firstToken = new Histogram({ name: 'switchyard_time_to_first_token_seconds', help: 'Streams: time from arrival to the first output sent.', labelNames: ['protocol', 'model'], buckets: FIRST_TOKEN_BUCKETS, registers });
+  const tokens = new Counter({ name: 'switchyard_tokens_total', help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).', labelNames: [...usageLabels, 'type'], registers });
+  const cost = new Counter({ name: 'switchyard_cost_usd_total', help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).', labelNames: usageLabels, registers });
+  const attempts = new Counter({ name: 'switchyard_upstream_attempts_total', help: 'Upstream calls, by deployment and outcome.', labelNames: ['deployment', 'outcome'], registers });
+  const retries = new Counter({ name: 'switchyard_upstream_retries_total', help: 'Upstream calls after a request\'s first (retries, other deployments, fallbacks), by deployment.', labelNames: ['deployment'], registers });
+  const cooldown = new Gauge({ name: 'switchyard_deployment_cooldown', help: '1 while a deployment is taken out of service after failures, else 0.', labelNames: ['deployment'], registers });
+
+  gaugedFrom(registry, 'switchyard_open_requests', 'Generation requests being answered now.', () => sources.open().requests);
+  gaugedFrom(registry, 'switchyard_open_streams', 'Streams sending now.', () => sources.open().streams);
+  if (sources.limits !== undefined) {
+    const limits = sources.limits;
+    countedFrom(registry, 'switchyard_limit_rejections_total', 'Requests refused with a 429 by a rate, token or concurrency limit.', () => limits()?.refused);
+    countedFrom(registry, 'switchyard_limit_store_failures_total', 'Limit-store (Redis) calls that failed or timed out.', () => limits()?.storeFailures);
+    gaugedFrom(registry, 'switchyard_limit_waiting_requests', 'Requests waiting for a concurrency slot now.', () => limits()?.waiting);
+  }
+  if (sources.ledger !== undefined) {
+    const ledger = sources.ledger;
+    gaugedFrom(registry, 'switchyard_ledger_backlog_rows', 'Usage rows waiting to be written to the database (buffer and outbox).', () => ledger()?.waiting);
+    countedFrom(registry, 'switchyard_ledger_rows_written_total', 'Usage rows written to the database.', () => ledger()?.written);
+    countedFrom(registry, 'switchyard_ledger_failed_writes_total', 'Database writes of usage rows that failed (the rows stayed in the outbox).', () => ledger()?.failedWrites);
+  }
+
+  const { price } = sources;
+  const stage: RecordStage = {
+    record(record) {
+      const model = record.model ?? 'unknown';
+      requests.inc({ protocol: record.protocol, model, status: String(record.status) });
+      duration.observe({ protocol: record.protocol, model }, record.durationMs / 1000);
+      if (record.firstOutputMs !== undefined) firstToken.observe({ protocol: record.protocol, model }, record.firstOutputMs / 1000);
+      const { usage } = record;
+      if (usage === undefined) return;
+      const labels: Record<string, string> = byKey ? { model, key: keyLabel(record.caller?.keyId) } : { model };
+      if (usage.inputTokens !== undefined) tokens.inc({ ...labels, type: 'input' }, usage.inputTokens);
+      if (usage.outputTokens !== undefined) tokens.inc({ ...labels, type: 'output' }, usage.outputTokens);
+      if (usage.cachedInputTokens !== undefined) tokens.inc({ ...labels, type: 'cached' }, usage.cachedInputTokens);
+      if (usage.reasoningTokens !== undefined) tokens.inc({ ...labels, type: 'reasoning' }, usage.reasoningTokens);
+      const priced = price?.(record, usage);
+      if (priced !== undefined) cost.inc(labels, priced.nanoUsd / 1e9);
+    },
+  };
+
+  return {
+    registry,
+    stage,
+    upstreamAttempt(attempt) {
+      attempts.inc({ deployment: attempt.deployment, outcome: attempt.outcome });
+      if (attempt.retry) retries.inc({ deployment: attempt.deployment });
+    },
+    cooldown(deployment, active) {
+      cooldown.set({ deployment }, active ? 1 : 0);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTraceStage } from '../../src/observability/trace-stage.js';
+import { resolveObservability } from '../../src/observability/resolve-observability.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
+import { createRecordingTracer } from '../helpers/recording-tracer.js';
+import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
+
+let running: RunningGateway | undefined;
+afterEach(async () => {
+  await running?.close();
+  await running?.gateway.close();
+  running = undefined;
+});
+
+describe('createTraceStage through the gateway', () => {
+  it('should make one span per request with the GenAI attributes, from arrival to the end of the answer', async () => {
+    const tracer = createRecordingTracer();
+    running = await startGateway({ tracing: { tracer }, models: [{ id: 'small', provider: 'mock', upstreamModel: 'mock-small' }] });
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });
+    const before = Date.now();
+    await openai.chat.completions.create({ model: 'small', max_tokens: 100, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'Hello' }] });
+    const stream = await anthropic.messages.create({ model: 'small', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
+    for await (const event of stream) void event;
+    await openai.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
+
+    expect(tracer.spans).toHaveLength(3);
+    const [chat, messages, missing] = tracer.spans;
+    expect(chat).toMatchObject({
+      name: 'chat small',
+      kind: SpanKind.SERVER,
+      ended: true,
+      status: undefined,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'mock',
+        'gen_ai.request.model': 'small',
+        'gen_ai.request.max_tokens': 100,
+        'gen_ai.request.temperature': 0.2,
+        'gen_ai.request.top_p': 0.9,
+        'gen_ai.usage.input_tokens': expect.any(Number),
+        'gen_ai.usage.output_tokens': expect.any(Number),
+        'http.response.status_code': 200,
+        'switchyard.protocol': 'chat',
+        'switchyard.stream': false,
+        'switchyard.deployment': 'mock/mock-small',
+        'switchyard.upstream_model': 'mock-small',
+        'switchyard.attempts': 1,
+        'switchyard.request_id': expect.stringMatching(/^req_/),
+      },
+    });
+    expect(chat!.startTime as number).toBeGreaterThanOrEqual(before);
+    expect(chat!.endTime as number).toBeGreaterThanOrEqual(chat!.startTime as number);
+    expect(messages).toMatchObject({ name: 'chat small', attributes: { 'switchyard.protocol': 'messages', 'switchyard.stream': true, 'switchyard.first_token_ms': expect.any(Number) } });
+    expect(missing).toMatchObject({ name: 'chat', attributes: { 'error.type': 'UNKNOWN_MODEL', 'http.response.status_code': 404 } });
+    // A caller's mistake is not the gateway's error.
+    expect(missing!.status).toBeUndefined();
+    expect(JSON.stringify(tracer.spans)).not.toContain(TEST_KEY);
+  });
+
+  it('should mark an upstream failure as an error span', async () => {
+    const tracer = createRecordingTracer();
+    const failing = {
+      id: 'failing',
+      async generate(): Promise<never> {
+        const { GatewayError } = await import('../../src/canonical/index.js');
+        throw new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', status: 502, message: 'The provider failed.' });
+      },
+      // eslint-disable-next-line require-yield
+      async *stream(): AsyncIterable<never> {
+        throw new Error('not used');
+      },
+    };
+    running = await startGateway({ tracing: { tracer }, providers: { failing }, models: [{ id: 'broken', provider: 'failing' }] });
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'broken', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
+    expect(tracer.spans).toHaveLength(1);
+    expect(tracer.spans[0]).toMatchObject({ status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' }, attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 } });
+  });
+
+  it('should use the registered tracer provider with tracing: true, and make no spans by default', async () => {
+    const tracer = createRecordingTracer();
+    const names: string[] = [];
+    trace.setGlobalTracerProvider({ getTracer: (name: string) => (names.push(name), tracer) });
+    try {
+      running = await startGateway({});
+      const off = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+      await off.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
+      expect(tracer.spans).toEqual([]);
+      await running.close();
+      await running.gateway.close();
+
+      running = await startGateway({ tracing: true });
+      const on = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+      await on.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
+      expect(names).toContain('switchyard-gateway');
+      expect(tracer.spans.map((span) => span.name)).toEqual(['chat mock']);
+    } finally {
+      trace.disable();
+    }
+  });
+});
+
+const finished: RequestRecord = {
+  requestId: 'req_a',
+  caller: undefined,
+  protocol: 'chat',
+  model: 'gpt',
+  provider: 'openai',
+  upstreamModel: 'gpt-5',
+  stream: false,
+  status: 200,
+  errorCode: undefined,
+  usage: undefined,
+  upstream: undefined,
+  startedAt: 1_000,
+  durationMs: 900,
+  attempts: 2,
+  firstOutputMs: undefined,
+  userAgent: undefined,
+  cut: undefined,
+  deployment: 'openai-west/gpt-5',
+};
+
+describe('createTraceStage with the attempts the router reports', () => {
+  it('should make each timed attempt a client span, child of its request\'s span', () => {
+    const tracer = createRecordingTracer();
+    const stage = createTraceStage(tracer);
+    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'rate_limited', retry: false, status: 429, startedAt: 1_010, durationMs: 40 });
+    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-west/gpt-5', outcome: 'ok', retry: true, status: 200, startedAt: 1_300, durationMs: 500 });
+    stage.upstreamAttempt({ requestId: 'req_other', deployment: 'x/y', outcome: 'ok', retry: false, startedAt: 1, durationMs: 1 });
+    // Without a request id and timing an attempt is counted by the metrics but not traced.
+    stage.upstreamAttempt({ deployment: 'openai-east/gpt-5', outcome: 'ok', retry: false });
+    stage.record(finished);
+
+    expect(tracer.spans).toHaveLength(3);
+    const [request, first, second] = tracer.spans;
+    expect(request).toMatchObject({ name: 'chat gpt', kind: SpanKind.SERVER, attributes: { 'switchyard.attempts': 2, 'switchyard.deployment': 'openai-west/gpt-5' } });
+    expect(first).toMatchObject({
+      name: 'chat openai-east/gpt-5',
+      kind: SpanKind.CLIENT,
+      parentSpanId: request!.spanId,
+      startTime: 1_010,
+      endTime: 1_050,
+      status: { code: SpanStatusCode.ERROR, message: 'rate_limited' },
+      attributes: { 'switchyard.retry': false, 'error.type': 'rate_limited', 'http.response.status_code': 429, 'gen_ai.request.model': 'gpt' },
+    });
+    expect(second).toMatchObject({ name: 'chat openai-west/gpt-5', parentSpanId: request!.spanId, startTime: 1_300, endTime: 1_800, status: undefined, attributes: { 'switchyard.retry': true } });
+  });
+
+  it('should tell both the metrics and the traces of an attempt through the resolved observer', async () => {
+    const tracer = createRecordingTracer();
+    const resolved = resolveObservability({ metrics: true, tracing: { tracer } }, { open: () => ({ requests: 0, streams: 0 }) });
+    resolved.upstream.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'server_error', retry: false, startedAt: 1_010, durationMs: 40 });
+    for (const stage of resolved.stages) stage.record(finished);
+    expect(await resolved.metrics!.registry.metrics()).toContain('switchyard_upstream_attempts_total{deployment="openai-east/gpt-5",outcome="server_error"} 1');
+    expect(tracer.spans.map((span) => span.name)).toEqual(['chat gpt', 'chat openai-east/gpt-5']);
+  });
+});
