@@ -18,7 +18,7 @@ import type { Database } from './storage/open-database.js';
 import { recordNothing } from './usage/record-stage.js';
 import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
-import { configuredPrice, costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
+import { costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
 import { withBudgets } from './limits/budget-stage.js';
 import { openLimits, type LimitsOptions, type OpenedLimits } from './limits/open-limits.js';
 import type { LimitSet } from './limits/limit-rules.js';
@@ -220,8 +220,9 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const checked = checkOptions(options);
   const { logger, providers, requireApiKey, verifyKey } = checked;
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
+  // Each model's price: its config's, else the catalog's (resolved with the model table).
   const prices = new Map<string, VersionedPrice>();
-  for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
+  for (const model of checked.modelList) if (model.price !== undefined) prices.set(model.id, model.price);
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
