@@ -26,7 +26,6 @@ export type ReasoningControl = 'effort' | 'budget' | 'level' | 'switch' | 'alway
 
 /** A catalog price: the price, where it comes from, and since when it applies. */
 export interface CatalogPrice extends SourcedPrice {
-  /** The day the source's data was taken. */
   asOf: string;
 }
 

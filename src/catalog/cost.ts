@@ -15,6 +15,8 @@ export interface SourcedPrice extends VersionedPrice {
   sourceUrl?: string;
   /** The day (YYYY-MM-DD) the price took effect, when known. */
   effectiveFrom?: string;
+  /** The day the source's data was taken, for a source's price. */
+  asOf?: string;
 }
 
 /** Nano-USD per token for a price in USD per million tokens. */

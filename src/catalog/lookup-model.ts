@@ -21,6 +21,9 @@ const vendorModels: Partial<Record<CatalogHost, readonly CuratedModel[]>> = {
 /** Hosts of many vendors' models (OpenRouter serves `openai/…` and `anthropic/…` too) look in every list. */
 const everyModel = [...openModels, ...openAIModels, ...anthropicModels, ...googleModels];
 
+/** The day the curated layer was last checked against the providers' pages. */
+export const CURATED_AS_OF = '2026-11-27';
+
 const isHost = (host: string): host is CatalogHost => (catalogHosts as readonly string[]).includes(host);
 
 function curatedEntry(host: CatalogHost, upstreamModel: string): CuratedModel | undefined {
@@ -31,7 +34,7 @@ function curatedEntry(host: CatalogHost, upstreamModel: string): CuratedModel | 
 function catalogPrice(curated: CuratedModel | undefined, sourced: SourcedModel | undefined): CatalogPrice | undefined {
   if (curated?.price !== undefined) {
     const { price, effectiveFrom, sourceUrl } = curated.price;
-    return { price, version: `catalog:curated:${effectiveFrom}`, source: 'curated', sourceUrl, effectiveFrom, asOf: effectiveFrom };
+    return { price, version: `catalog:curated:${effectiveFrom}`, source: 'curated', sourceUrl, effectiveFrom, asOf: CURATED_AS_OF };
   }
   if (sourced?.price === undefined) return undefined;
   const source = `genai-prices@${GENAI_PRICES.version}`;

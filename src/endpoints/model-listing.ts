@@ -15,7 +15,7 @@ function pricesOf(price: Omit<ModelPrice, 'tiers'>) {
 
 function pricingOf(model: ResolvedModel) {
   if (model.price === undefined) return {};
-  const { price, source, sourceUrl, effectiveFrom, version } = model.price;
+  const { price, source, sourceUrl, effectiveFrom, asOf, version } = model.price;
   return {
     pricing: {
       currency: 'USD',
@@ -27,6 +27,7 @@ function pricingOf(model: ResolvedModel) {
       source,
       ...(sourceUrl === undefined ? {} : { source_url: sourceUrl }),
       ...(effectiveFrom === undefined ? {} : { effective_from: effectiveFrom }),
+      ...(asOf === undefined ? {} : { as_of: asOf }),
       version,
     },
   };
