@@ -11,6 +11,14 @@ import { createZeroConfig } from './zero-config.js';
 
 type Write = (text: string) => void;
 
+/** Writes to stdout; a reader that stopped early (`switchyard models | head`) is not an error. */
+function writeStdout(text: string): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  process.stdout.write(text);
+}
+
 const tokens = (count: number | undefined) => (count === undefined ? '-' : count.toLocaleString('en-US'));
 const usd = (perMillion: number) => `$${perMillion}`;
 
@@ -54,7 +62,7 @@ function sourceOf(model: ResolvedModel): string {
  * setup) serves, with what the gateway knows of each — capabilities, context window, largest
  * output, prices (USD per million tokens) and where they come from. Calls no provider.
  */
-export async function runModelsCommand(command: { configPath?: string; json: boolean }, env: NodeJS.ProcessEnv, write: Write = (text) => void process.stdout.write(text)): Promise<void> {
+export async function runModelsCommand(command: { configPath?: string; json: boolean }, env: NodeJS.ProcessEnv, write: Write = writeStdout): Promise<void> {
   const config = command.configPath === undefined ? createZeroConfig(env) : await loadConfig(command.configPath, env);
   const database = resolveServerDatabase(config, env);
   const { options } = resolveServerKey({ ...config.gateway, ...(database === undefined ? {} : { database }) }, env);
@@ -75,6 +83,6 @@ export async function runModelsCommand(command: { configPath?: string; json: boo
     model.price === undefined ? '-' : priceOf(model.price.price),
     sourceOf(model),
   ]);
-  write(formatTable(['ID', 'PROVIDER', 'UPSTREAM', 'WINDOW', 'MAX OUTPUT', 'CAPABILITIES', 'PRICE (USD / 1M TOKENS)', 'PRICE SOURCE'], rows));
-  write('\n- = not known: set contextWindow, maxOutputTokens or price on the model in the config file.\n');
+  const table = formatTable(['ID', 'PROVIDER', 'UPSTREAM', 'WINDOW', 'MAX OUTPUT', 'CAPABILITIES', 'PRICE (USD / 1M TOKENS)', 'PRICE SOURCE'], rows);
+  write(`${table}\n- = not known: set contextWindow, maxOutputTokens or price on the model in the config file.\n`);
 }
