@@ -1,4 +1,5 @@
-import { calcPrice, type ModelInfo, type ModelPrice as SourcePrice, type Provider } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type { ModelInfo, ModelPrice as SourcePrice, Provider } from '@pydantic/genai-prices';
 import type { ModelPrice, PriceTier } from '../canonical/index.js';
 import { priceLookupIds } from './model-id.js';
 
@@ -9,6 +10,18 @@ import { priceLookupIds } from './model-id.js';
  * the installed package.
  */
 export const GENAI_PRICES = { version: '0.1.8', publishedOn: '2026-09-23' } as const;
+
+type GenaiPrices = typeof import('@pydantic/genai-prices');
+let loaded: GenaiPrices | undefined;
+
+/**
+ * The package, loaded on the first lookup: a gateway whose models are all on the mock or custom
+ * adapters never reads its price data (about 20 MB of memory once loaded).
+ */
+function genaiPrices(): GenaiPrices {
+  loaded ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+  return loaded;
+}
 
 /** What the price source knows of a model. */
 export interface SourcedModel {
@@ -98,7 +111,7 @@ function priceInEffect(model: ModelInfo, at: Date): { price: SourcePrice; effect
 /** The source's entry for `upstreamModel` at `provider` (a genai-prices provider id), tried under its plain and prefixed forms. */
 export function findSourcedModel(provider: string, upstreamModel: string, at: Date): SourcedModel | undefined {
   for (const id of priceLookupIds(upstreamModel)) {
-    const found = calcPrice({}, id, { providerId: provider });
+    const found = genaiPrices().calcPrice({}, id, { providerId: provider });
     if (found === null) continue;
     const { price, effectiveFrom } = priceInEffect(found.model, at);
     const modelPrice = toModelPrice(price);

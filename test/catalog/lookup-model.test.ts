@@ -79,8 +79,9 @@ describe('the bundled price data', () => {
     expect(manifest.version).toBe(GENAI_PRICES.version);
   });
 
-  it('should not reach the network: the module the gateway loads calls no fetch and opens no socket', () => {
-    const code = readFileSync(join(packageDir, 'dist', 'index.js'), 'utf8');
+  it('should not reach the network: the module the gateway loads (its CommonJS build) calls no fetch and opens no socket', () => {
+    expect(entry).toMatch(/index\.cjs$/);
+    const code = readFileSync(entry, 'utf8');
     expect(code).not.toMatch(/\bfetch\s*\(|XMLHttpRequest|from\s*["']node:(http|https|net)["']|require\(["'](node:)?(http|https|net)["']\)/);
   });
 });
