@@ -2,7 +2,7 @@ import { sendJson } from '../http/send-json.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { resolveModel, type ResolvedModel } from '../routing/resolve-model.js';
-import { anthropicModelEntry, openAIModelEntry } from './model-listing.js';
+import { anthropicModelEntry, openAIModelEntry } from './model-entry.js';
 import type { EndpointSetup } from './stages.js';
 import { StartedRequest } from './start-request.js';
 

@@ -1,5 +1,5 @@
 import type { ModelPrice } from '../canonical/index.js';
-import { openAIModelEntry } from '../endpoints/model-listing.js';
+import { openAIModelEntry } from '../endpoints/model-entry.js';
 import { silentLogger } from '../logger.js';
 import { checkOptions } from '../options.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
