@@ -18,6 +18,9 @@ export type { AnthropicProviderOptions } from './providers/anthropic/index.js';
 export { createGeminiProvider } from './providers/gemini/index.js';
 export type { GeminiProviderOptions } from './providers/gemini/index.js';
 
+export { costOf, lookupModel } from './catalog/index.js';
+export type { CatalogCapabilities, CatalogModel, CatalogPrice, ReasoningControl } from './catalog/index.js';
+
 export { GatewayError } from './canonical/index.js';
 export type * from './canonical/index.js';
 

@@ -43,6 +43,25 @@ export const limitsOptionsSchema = z.strictObject({
 });
 
 /** One `models[]` entry; the config file loader checks the same shape. */
+/** USD per million tokens. */
+const usdPerMillion = z.number().nonnegative();
+const tierPrices = {
+  cachedInput: usdPerMillion.optional(),
+  cacheWrite: usdPerMillion.optional(),
+  cacheWrite1h: usdPerMillion.optional(),
+  reasoning: usdPerMillion.optional(),
+};
+
+/** `models[].price`: a model's prices (`ModelPrice`). */
+export const modelPriceSchema = z.strictObject({
+  input: usdPerMillion,
+  output: usdPerMillion,
+  ...tierPrices,
+  tiers: z
+    .array(z.strictObject({ aboveInputTokens: z.number().int().nonnegative(), input: usdPerMillion.optional(), output: usdPerMillion.optional(), ...tierPrices }))
+    .optional(),
+});
+
 export const modelConfigSchema = z.strictObject({
   id: z.string().min(1),
   provider: z.string().min(1),
@@ -53,14 +72,7 @@ export const modelConfigSchema = z.strictObject({
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
   hostedTools: z.enum(['refuse', 'omit']).optional(),
-  price: z
-    .strictObject({
-      input: z.number().nonnegative(),
-      output: z.number().nonnegative(),
-      cachedInput: z.number().nonnegative().optional(),
-      cacheWrite: z.number().nonnegative().optional(),
-    })
-    .optional(),
+  price: modelPriceSchema.optional(),
   limits: limitSetSchema.optional(),
   requestPolicy: requestPolicySchema.optional(),
 });

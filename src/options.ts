@@ -23,7 +23,7 @@ import type { UpstreamObserver } from './observability/upstream-observer.js';
 import { checkReadiness, type Probe, type Readiness } from './observability/readiness.js';
 import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
-import { configuredPrice, costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
+import { costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
 import { withBudgets } from './limits/budget-stage.js';
 import { openLimits, type LimitsOptions, type OpenedLimits } from './limits/open-limits.js';
 import type { LimitSet } from './limits/limit-rules.js';
@@ -233,8 +233,9 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const checked = checkOptions(options);
   const { logger, providers, requireApiKey, verifyKey } = checked;
   if (!requireApiKey) logger.warn({}, 'switchyard: no API keys configured; every caller is accepted');
+  // Each model's price: its config's, else the catalog's (resolved with the model table).
   const prices = new Map<string, VersionedPrice>();
-  for (const model of options.models ?? []) if (model.price !== undefined) prices.set(model.id, configuredPrice(model.price));
+  for (const model of checked.modelList) if (model.price !== undefined) prices.set(model.id, model.price);
   const price = priceOf(prices);
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);

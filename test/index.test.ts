@@ -6,6 +6,7 @@ describe('the package entry point', () => {
     expect(Object.keys(switchyard).sort()).toEqual([
       'DEFAULT_MOCK_REPLY',
       'GatewayError',
+      'costOf',
       'createAnthropicProvider',
       'createGeminiProvider',
       'createKey',
@@ -16,6 +17,7 @@ describe('the package entry point', () => {
       'findKey',
       'gateway',
       'listKeys',
+      'lookupModel',
       'metricsHandler',
       'openAICompatibleProfiles',
       'openDatabase',

@@ -30,7 +30,7 @@ export type {
 } from './request.js';
 export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
-export type { ModelPrice } from './model-price.js';
+export type { ModelPrice, PriceTier } from './model-price.js';
 export type { CutShort } from './cut-short.js';
 export type { RateLimitReading, RateLimitState } from './rate-limit-state.js';
 export { estimateCutOutputTokens } from './cut-short.js';

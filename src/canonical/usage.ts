@@ -11,6 +11,8 @@ export interface Usage {
   cachedInputTokens?: number;
   /** The part of `inputTokens` written to a prompt cache. */
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written to a 1-hour cache (Anthropic); the rest is the 5-minute cache. */
+  cacheWrite1hTokens?: number;
   /** The part of `outputTokens` spent on reasoning. */
   reasoningTokens?: number;
   totalTokens?: number;

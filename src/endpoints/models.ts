@@ -2,25 +2,15 @@ import { sendJson } from '../http/send-json.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { resolveModel, type ResolvedModel } from '../routing/resolve-model.js';
+import { anthropicModelEntry, openAIModelEntry } from './model-entry.js';
 import type { EndpointSetup } from './stages.js';
 import { StartedRequest } from './start-request.js';
 
 /** Anthropic clients (Claude Code model discovery) mark their calls with `anthropic-version`. */
 const isAnthropicCall = (req: HttpRequest) => req.headers['anthropic-version'] !== undefined;
 
-const openAIModel = (model: ResolvedModel) => ({
-  id: model.id,
-  object: 'model',
-  created: model.created,
-  owned_by: model.ownedBy,
-});
-
-const anthropicModel = (model: ResolvedModel) => ({
-  type: 'model',
-  id: model.id,
-  display_name: model.id,
-  created_at: new Date(model.created * 1000).toISOString(),
-});
+const openAIModel = openAIModelEntry;
+const anthropicModel = anthropicModelEntry;
 
 function queryOf(req: HttpRequest): URLSearchParams {
   const url = req.url ?? '';

@@ -79,6 +79,13 @@ export interface ProviderAdapter {
    * caller's protocol, fields without a canonical home are carried in `extensions` instead of refused.
    */
   readonly protocol?: ProtocolName;
+  /**
+   * Whose model ids this adapter's upstream ids are, for the gateway's model catalog: `openai`,
+   * `anthropic`, `google`, an OpenAI-compatible host with its own prices (`groq`, `together`,
+   * `deepseek`, `openrouter`, `mistral`), or `open-models` (a server you run: no prices). Absent:
+   * the catalog is not consulted (the mock, Azure deployments, custom adapters).
+   */
+  readonly modelCatalog?: string;
   /** What `model` (an upstream model id) accepts; missing fields fall back to the model config, then to "yes". */
   capabilities?(model: string): Partial<ModelCapabilities>;
   generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse>;

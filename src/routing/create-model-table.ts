@@ -1,6 +1,7 @@
 import { configError } from '../canonical/index.js';
-import { allCapabilities } from '../providers/all-capabilities.js';
+import { configuredPrice, lookupModel, type CatalogModel, type SourcedPrice } from '../catalog/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import { modelCapabilities } from './model-capabilities.js';
 import type { ModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
 
@@ -12,7 +13,9 @@ export interface ModelTableAndList {
 }
 
 /**
- * Binds each configured model to its provider's adapter and capabilities. Throws
+ * Binds each configured model to its provider's adapter, and fills what its configuration leaves
+ * out — capabilities, context window, largest output, price — from the model catalog (for the
+ * upstream ids of adapters that name a `modelCatalog`), then the adapter. Throws
  * `CONFIG_UNKNOWN_PROVIDER` for a provider key that is not configured and
  * `CONFIG_MODEL_ID_DUPLICATE` for an id or alias used twice.
  */
@@ -30,17 +33,23 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
       );
     }
     const upstreamModel = config.upstreamModel ?? config.id;
+    const known = adapter.modelCatalog === undefined ? undefined : lookupModel(adapter.modelCatalog, upstreamModel);
+    const contextWindow = config.contextWindow ?? known?.contextWindow;
+    const maxOutputTokens = config.maxOutputTokens ?? known?.maxOutputTokens;
+    const price: SourcedPrice | undefined = config.price === undefined ? known?.price : configuredPrice(config.price);
     const model: ResolvedModel = {
       id: config.id,
       upstreamModel,
       providerId: config.provider,
       adapter,
-      capabilities: { ...allCapabilities, ...adapter.capabilities?.(upstreamModel), ...config.capabilities },
+      capabilities: modelCapabilities(adapter.capabilities?.(upstreamModel), known?.capabilities, config.capabilities),
       created,
       ownedBy: config.ownedBy ?? config.provider,
       omitHostedTools: config.hostedTools === 'omit',
-      ...(config.contextWindow === undefined ? {} : { contextWindow: config.contextWindow }),
-      ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...(price === undefined ? {} : { price }),
+      ...catalogFields(known),
     };
     for (const id of [config.id, ...(config.aliases ?? [])]) {
       if (table.has(id)) {
@@ -51,4 +60,9 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
     list.push(model);
   }
   return { table, list };
+}
+
+function catalogFields(known: CatalogModel | undefined): Pick<ResolvedModel, 'catalogId' | 'reasoningControl'> {
+  if (known === undefined) return {};
+  return { catalogId: known.id, ...(known.reasoningControl === undefined ? {} : { reasoningControl: known.reasoningControl }) };
 }

@@ -15,7 +15,7 @@ export interface ModelConfig {
   contextWindow?: number;
   /** The most output tokens the model writes in one answer. Default: the catalog's figure, if it knows the model. */
   maxOutputTokens?: number;
-  /** Overrides what the provider reports the model can do. */
+  /** What the model can do, over the catalog's and the provider's view (each field on its own). */
   capabilities?: Partial<ModelCapabilities>;
   /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
   ownedBy?: string;
@@ -27,8 +27,9 @@ export interface ModelConfig {
   hostedTools?: 'refuse' | 'omit';
   /**
    * What the model costs, in USD per million tokens: the ledger prices each row with it, and key
-   * budgets need it. Without a price, rows are recorded as unpriced (never as free).
-   * @example price: { input: 2.5, output: 10, cachedInput: 1.25 }
+   * budgets need it. Default: the catalog's price for the upstream model, if it has one. Without
+   * a price, rows are recorded as unpriced (never as free).
+   * @example price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75, cacheWrite1h: 6, tiers: [{ aboveInputTokens: 200000, input: 6, output: 22.5 }] }
    */
   price?: ModelPrice;
   /**

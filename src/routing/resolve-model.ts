@@ -1,4 +1,5 @@
 import { findClosestId, GatewayError, quoteCallerText } from '../canonical/index.js';
+import type { ReasoningControl, SourcedPrice } from '../catalog/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
 
 /** A model as the gateway serves it, after options are resolved. */
@@ -19,6 +20,12 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** The most output tokens the model writes in one answer; undefined when unknown. */
   maxOutputTokens?: number;
+  /** What the model costs: the config's `price`, else the catalog's; undefined when unknown (never free). */
+  price?: SourcedPrice;
+  /** The model's name in the catalog, when the catalog knows it. */
+  catalogId?: string;
+  /** How the model is asked to reason, when the catalog knows. */
+  reasoningControl?: ReasoningControl;
 }
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;

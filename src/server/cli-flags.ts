@@ -10,6 +10,7 @@ export const USAGE = `Usage:
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard migrate
   switchyard config check FILE
+  switchyard models [--config FILE] [--json]
 
   With no --config, serves the built-in mock model plus the providers whose keys are set
   (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
@@ -22,6 +23,10 @@ export const USAGE = `Usage:
   config check FILE (or --config FILE) checks a config file as serve would — environment
   variables, fields, provider options, models — without listening or opening the database.
   It prints what the file serves and exits 0, or prints the errors and exits 1.
+
+  models lists the models served (by --config FILE, or without it the zero-config setup) with
+  their capabilities, context window, largest output and prices, from the config and the
+  model catalog. It calls no provider.
 
 Options:
   -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)

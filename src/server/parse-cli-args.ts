@@ -10,6 +10,7 @@ export type CliCommand =
   | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel }
   | StoreCommand
   | { command: 'config-check'; configPath: string }
+  | { command: 'models'; configPath?: string; json: boolean }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -56,6 +57,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [command = 'serve', ...rest] = positionals;
   if (command === 'keys' || command === 'usage' || command === 'migrate') return parseStoreFlags(command, rest, values);
   if (command === 'config') return parseConfigCommand(rest, values);
+  if (command === 'models') {
+    if (rest.length > 0) throw flagError(`Unknown command 'models ${rest.join(' ')}'; 'models' takes only --config FILE and --json.`);
+    allowOnly(values, new Set(['config', 'json']), 'models');
+    return { command: 'models', ...(values.config === undefined ? {} : { configPath: values.config }), json: values.json === true };
+  }
   if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.`);
   allowOnly(values, serveFlags, 'serve');
   return {

@@ -7,6 +7,7 @@ import { formatBanner } from './format-banner.js';
 import { loadConfig } from './load-config.js';
 import { parseCliArgs, USAGE, type CliCommand } from './parse-cli-args.js';
 import { describeDatabase, resolveServerDatabase } from './resolve-database.js';
+import { runModelsCommand } from './models-command.js';
 import { runStoreCommand } from './store-commands.js';
 import { resolveServerKey } from './resolve-server-key.js';
 import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from './start-server.js';
@@ -97,6 +98,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): P
     else if (command.command === 'version') process.stdout.write(`${version()}\n`);
     else if (command.command === 'serve') await serve(command, env);
     else if (command.command === 'config-check') process.stdout.write(await checkConfig(command.configPath, env));
+    else if (command.command === 'models') await runModelsCommand(command, env);
     else await runStoreCommand(command, env);
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;

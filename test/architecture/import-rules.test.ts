@@ -18,8 +18,9 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
     packages: /^(undici|eventsource-parser|zod|node:.*)$/,
   },
-  routing: { imports: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
-  catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|node:.*)$/ },
+  routing: { imports: ['canonical', 'catalog', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  // The model catalog: curated data over the bundled price data of genai-prices (never fetched).
+  catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|@pydantic\/genai-prices|node:.*)$/ },
   storage: { imports: ['canonical', 'storage'], packages: /^(kysely|better-sqlite3|pg|node:.*)$/ },
   access: { imports: ['canonical', 'storage', 'access'], packages: /^(ioredis|node:.*)$/ },
   limits: { imports: ['canonical', 'storage', 'limits'], packages: /^(ioredis|rate-limiter-flexible|node:.*)$/ },

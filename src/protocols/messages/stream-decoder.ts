@@ -63,6 +63,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       if (typeof value === 'number') usage[key] = value;
     }
     if (typeof wire.output_tokens_details?.thinking_tokens === 'number') usage.output_tokens_details = wire.output_tokens_details;
+    if (typeof wire.cache_creation?.ephemeral_1h_input_tokens === 'number') usage.cache_creation = wire.cache_creation;
   }
 
   function closeBlock(): CanonicalStreamEvent[] {

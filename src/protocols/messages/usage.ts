@@ -68,6 +68,7 @@ export interface MessagesWireUsage {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
@@ -80,6 +81,8 @@ export function decodeMessagesUsage(wire: MessagesWireUsage): Usage {
   if (typeof wire.output_tokens === 'number') usage.outputTokens = wire.output_tokens;
   if (cacheRead !== undefined) usage.cachedInputTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  const writtenFor1h = wire.cache_creation?.ephemeral_1h_input_tokens;
+  if (typeof writtenFor1h === 'number') usage.cacheWrite1hTokens = writtenFor1h;
   const thinking = wire.output_tokens_details?.thinking_tokens;
   if (typeof thinking === 'number') usage.reasoningTokens = thinking;
   if (usage.inputTokens !== undefined && usage.outputTokens !== undefined) {

@@ -73,6 +73,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
 
   return {
     id: resolved.id,
+    modelCatalog: 'anthropic',
     protocol: 'messages',
     capabilities: anthropicCapabilities,
 

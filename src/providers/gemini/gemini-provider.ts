@@ -57,6 +57,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
 
   return {
     id: resolved.id,
+    modelCatalog: 'google',
     capabilities: geminiCapabilities,
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {

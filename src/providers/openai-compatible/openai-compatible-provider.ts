@@ -4,6 +4,9 @@ import type { ProviderAdapter } from '../types.js';
 import { openAICompatibleProviderOptionsSchema, type OpenAICompatibleProviderOptions } from './options.js';
 import { openAICompatibleProfiles, type ChatQuirks } from './quirks.js';
 
+/** Profiles of hosts with their own prices; the model catalog knows the others as open models on a server you run. */
+const hostedProfiles: ReadonlySet<string> = new Set(['together', 'groq', 'deepseek', 'openrouter', 'mistral']);
+
 /**
  * One adapter for every OpenAI-compatible Chat Completions server (vLLM, Ollama, llama.cpp,
  * LM Studio, Together, Groq, DeepSeek, OpenRouter, Mistral, or any other with `generic`),
@@ -43,6 +46,7 @@ export function createOpenAICompatibleProvider(
       ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     },
     dialect,
+    modelCatalog: hostedProfiles.has(profile) ? profile : 'open-models',
     capabilities: () => ({
       providerTools: ['chat'],
       ...(quirks.responseFormats.length === 0 ? { structuredOutput: false } : {}),

@@ -49,6 +49,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
   return {
     id: resolved.id,
     protocol: 'responses',
+    modelCatalog: 'openai',
     capabilities: openAIResponsesCapabilities,
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {

@@ -30,6 +30,8 @@ export interface ChatAdapterConfig {
   /** Path and body model for an upstream model id. Default: `/chat/completions` and the id itself. */
   target?(model: string): ChatTarget;
   capabilities?(model: string): Partial<ModelCapabilities>;
+  /** `ProviderAdapter.modelCatalog`. */
+  modelCatalog?: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
     id: config.id,
     protocol: 'chat',
     ...(config.capabilities === undefined ? {} : { capabilities: config.capabilities }),
+    ...(config.modelCatalog === undefined ? {} : { modelCatalog: config.modelCatalog }),
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
       const { body, where } = prepare(request, false);
