@@ -31,3 +31,6 @@ export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queri
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 export type { Gateway } from './gateway.js';
+export { statusPage } from './status/status-page.js';
+export type { StatusPage, StatusPageOptions } from './status/status-page.js';
+export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow } from './status/status-report.js';

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway.js';
+import { statusPage } from '../status/status-page.js';
 import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
@@ -82,6 +83,8 @@ export async function startServer(
   const handle = gateway(logLevel === undefined || options.logger !== undefined ? options : { ...options, logger: createServerLogger(logLevel) });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
   const log = logLevel === undefined ? undefined : createRequestLog(logLevel, output);
+  // The service-check page (`/status`, `/status.json`), on unless `server.status: false`.
+  const status = settings.status === false ? undefined : statusPage(handle, settings.status);
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
@@ -89,6 +92,7 @@ export async function startServer(
     res.once('close', onClose);
     log?.(req, res);
     if (req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')) sendJson(res, 200, { status: 'ok' });
+    else if (status !== undefined) status(req, res, () => handle(req, res));
     else handle(req, res);
   });
 
@@ -102,7 +106,7 @@ export async function startServer(
     databaseReady,
     close: () => {
       const closing = closeGracefully(server, settings.shutdownTimeoutMs, () => handle.interrupt());
-      return { ...closing, done: closing.done.then(async (result) => (await handle.close(), result)) };
+      return { ...closing, done: closing.done.then(async (result) => (await status?.close(), await handle.close(), result)) };
     },
   };
 }
