@@ -10,6 +10,8 @@ export const USAGE = `Usage:
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard migrate
   switchyard config check FILE
+  switchyard check --base-url URL --key KEY --model ID [--protocol chat|responses|messages|all]
+                   [--timeout SECONDS] [--json]
 
   With no --config, serves the built-in mock model plus the providers whose keys are set
   (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
@@ -22,6 +24,12 @@ export const USAGE = `Usage:
   config check FILE (or --config FILE) checks a config file as serve would — environment
   variables, fields, provider options, models — without listening or opening the database.
   It prints what the file serves and exits 0, or prints the errors and exits 1.
+
+  check tries a gateway (this one or any other) step by step: a minimal request on each
+  endpoint, then streaming, a tool call and image input. It prints what works and what to fix
+  (/v1 missing or twice in the base URL, a key typed with 'Bearer ', an unknown model, 401, 429,
+  timeouts), and exits 0 only when everything asked for works. The key may come from
+  SWITCHYARD_API_KEY instead of --key. --timeout is per request (default 60).
 
 Options:
   -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)
@@ -55,6 +63,9 @@ export const cliOptions = {
   key: { type: 'string' },
   model: { type: 'string' },
   json: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  protocol: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
