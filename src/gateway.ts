@@ -188,7 +188,6 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   registerStatusSource(handle, {
     models: resolved.modelList.map((model) => model.id),
     database: async () => persistence?.database.current?.db,
-    ready: async () => void (await persistence?.database.ready()),
     startedAt: Date.now(),
     redis: persistence?.redis,
     redisPrefix: options.redisPrefix ?? 'switchyard:',

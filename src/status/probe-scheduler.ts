@@ -28,9 +28,8 @@ export class ProbeScheduler {
     this.#settings = settings;
   }
 
-  /** The first round once the database is open, then one per interval. */
+  /** A round every interval, the first one interval after the start: a fresh instance first lets traffic come. */
   start(): void {
-    void this.#source.ready().then(() => this.#tick(), () => undefined);
     this.#timer = setInterval(() => this.#tick(), this.#settings.intervalMs);
     this.#timer.unref();
   }

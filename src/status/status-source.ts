@@ -15,8 +15,6 @@ export interface StatusSource {
   readonly models: readonly string[];
   /** The ledger's database once open; undefined without a database (or while it cannot be reached). */
   database(): Promise<StorageDb | undefined>;
-  /** Resolves once the database is open (at once without one). */
-  ready(): Promise<void>;
   /** When the gateway was made, epoch ms: its uptime counts from there. */
   readonly startedAt: number;
   /** Shared by the instances when configured: the probe's lock lives there. */

@@ -263,16 +263,18 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
         }),
       ),
     );
+    // Both instances start their probe at once (its first round an interval later); the lock lets one of them run the round.
+    const pages = await Promise.all(instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 2_000, maxOutputTokens: 1 } })));
+    // Traffic within the interval: this model is not probed.
     await new OpenAI({ apiKey: TEST_KEY, baseURL: instances[0]!.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
       model: 'busy-model',
       messages: [{ role: 'user', content: 'busy' }],
     });
     await ledgerRows(database, 1);
     for (const upstream of upstreams) upstream.requests.length = 0;
-
-    // Both instances start their probe at once; the lock lets one of them run the round.
-    const pages = await Promise.all(instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 60_000, maxOutputTokens: 1 } })));
     const rows = await ledgerRows(database, 2);
+    // Stopped before the next round, then given time for a second prober (there must be none) to write its row.
+    await Promise.all(pages.map(({ page }) => page.close()));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const probeRows = (await ledgerRows(database, 2)).filter((row) => row.key_public_id === 'probe');
     expect(rows.length).toBeGreaterThanOrEqual(2);
@@ -286,7 +288,7 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     expect(sent.max_tokens ?? sent.max_completion_tokens).toBe(1);
 
     const report = (await (await pages[1]!.get('/status.json')).json()) as StatusReport;
-    expect(report.probe).toEqual({ enabled: true, intervalMs: 60_000 });
+    expect(report.probe).toEqual({ enabled: true, intervalMs: 2_000 });
     expect(modelOf(report, 'idle-model')).toMatchObject({ state: 'operational', windows: { hour: { requests: 1, probes: 1, successRate: 1 } } });
     expect(modelOf(report, 'idle-model').lastProbeAt).not.toBeNull();
     expect(modelOf(report, 'busy-model').windows.hour.probes).toBe(0);
