@@ -6,7 +6,7 @@ import type { Next } from '../http/types.js';
 import { ProbeLock } from './probe-lock.js';
 import { ProbeScheduler, type ProbeSettings } from './probe-scheduler.js';
 import { renderStatusHtml } from './render-status-html.js';
-import { modelStatuses, type StatusReport } from './status-report.js';
+import { modelStatuses, unknownStatus, type StatusReport } from './status-report.js';
 import { statusSourceOf, type StatusSource } from './status-source.js';
 
 export interface StatusPageOptions {
@@ -75,7 +75,7 @@ export function statusPage(gateway: object, options: StatusPageOptions = {}): St
   const compute = async (): Promise<StatusReport> => {
     const now = Date.now();
     const db = await source.database();
-    const models = db === undefined ? [] : await modelStatuses(db, source.models, source.probeCaller, now);
+    const models = db === undefined ? source.models.map(unknownStatus) : await modelStatuses(db, source.models, source.probeCaller, now);
     return {
       version,
       startedAt: new Date(source.startedAt).toISOString(),
@@ -83,7 +83,7 @@ export function statusPage(gateway: object, options: StatusPageOptions = {}): St
       generatedAt: new Date(now).toISOString(),
       ledger: db !== undefined,
       probe: { enabled: probeSettings !== undefined, intervalMs: probeSettings?.intervalMs ?? null },
-      models: db === undefined ? source.models.map((id) => emptyStatus(id)) : models,
+      models,
     };
   };
   /** One computation at a time, shared by every request within `cacheMs`: the page never loads the database. */
@@ -133,9 +133,4 @@ export function statusPage(gateway: object, options: StatusPageOptions = {}): St
     );
   };
   return Object.assign(serve, { report, close: async () => scheduler?.close() });
-}
-
-function emptyStatus(id: string) {
-  const empty = { requests: 0, counted: 0, successRate: null, rateLimitedRate: null, upstreamErrorRate: null, firstTokenMs: null, outputTokensPerSecond: null, probes: 0 };
-  return { id, state: 'no-traffic' as const, windows: { hour: empty, day: empty, week: empty }, lastError: null, lastRequestAt: null, lastProbeAt: null };
 }

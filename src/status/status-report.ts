@@ -57,10 +57,6 @@ export const FIRST_TOKEN_SAMPLE = 2_000;
 const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function emptyFigures(): WindowFigures {
-  return { requests: 0, counted: 0, successRate: null, rateLimitedRate: null, upstreamErrorRate: null, firstTokenMs: null, outputTokensPerSecond: null, probes: 0 };
-}
-
 function figuresOf(buckets: readonly HealthBucket[], firstTokens: readonly number[]): WindowFigures {
   const sum = (pick: (bucket: HealthBucket) => number) => buckets.reduce((total, bucket) => total + pick(bucket), 0);
   const ok = sum((b) => b.ok);
@@ -92,6 +88,12 @@ function stateOf(hour: WindowFigures): ModelState {
 
 const latest = (values: ReadonlyArray<number | undefined>) => values.reduce<number | undefined>((max, value) => (value !== undefined && (max === undefined || value > max) ? value : max), undefined);
 
+/** A model with nothing to show: no ledger to read. */
+export function unknownStatus(id: string): ModelStatus {
+  const none = figuresOf([], []);
+  return { id, state: 'no-traffic', windows: { hour: none, day: none, week: none }, lastError: null, lastRequestAt: null, lastProbeAt: null };
+}
+
 /** Every model's figures over the last hour, day and week, read from the ledger all instances write. */
 export async function modelStatuses(db: StorageDb, models: readonly string[], probeCaller: string, now: number): Promise<ModelStatus[]> {
   // Newest first: bucket 0 is the last hour, 1 the rest of the day, 2 the rest of the week.
@@ -117,7 +119,7 @@ export async function modelStatuses(db: StorageDb, models: readonly string[], pr
     statuses.push({
       id,
       state: stateOf(windows.hour),
-      windows: own.length === 0 ? { hour: emptyFigures(), day: emptyFigures(), week: emptyFigures() } : windows,
+      windows,
       lastError: failure === undefined ? null : { code: failure.errorCode ?? `HTTP_${failure.status}`, status: failure.status, at: new Date(failure.at).toISOString() },
       lastRequestAt: iso(latest(own.map((bucket) => bucket.lastAt))),
       lastProbeAt: iso(latest(own.map((bucket) => bucket.lastProbeAt))),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { gateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
+import { statusPage } from '../../src/status/status-page.js';
 import { configFileSchema, splitConfigFile } from '../../src/server/config-schema.js';
 import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from '../../src/server/start-server.js';
 import type { StatusReport } from '../../src/status/status-report.js';
@@ -32,6 +34,16 @@ describe('the status page in the standalone server', () => {
   it('should leave /status to the gateway (a 404) with status: false', async () => {
     const running = await start(false);
     expect((await fetch(`${running.root}/status`)).status).toBe(404);
+  });
+
+  it('should say there are no figures without a database, and not probe', async () => {
+    const api = gateway({ logger: silentLogger });
+    const page = statusPage(api);
+    scratch.later(() => page.close());
+    const report = await page.report();
+    expect(report).toMatchObject({ ledger: false, probe: { enabled: false, intervalMs: null } });
+    expect(report.models.map((model) => [model.id, model.state, model.windows.week.successRate])).toEqual([['mock', 'no-traffic', null]]);
+    expect(() => statusPage({})).toThrow('statusPage() takes the gateway that gateway() returned.');
   });
 
   it('should take server.status in the config file', () => {
