@@ -24,6 +24,8 @@ import { shuttingDown } from './endpoints/open-requests.js';
 import type { MetricsRegistry } from './observability/gateway-metrics.js';
 import type { Readiness } from './observability/readiness.js';
 import { createModelsEndpoints } from './endpoints/models.js';
+import { createModelProbe, PROBE_CALLER_ID } from './endpoints/probe-model.js';
+import { registerStatusSource } from './status/status-source.js';
 
 /**
  * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount
@@ -171,7 +173,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     else sendGatewayError(req, res, path, pathNotServed(req.method, path, served));
   };
   let closing: Promise<void> | undefined;
-  return Object.assign(serve, {
+  const handle = Object.assign(serve, {
     close() {
       closing ??= (async () => {
         // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.
@@ -196,6 +198,20 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       return persistence.usage(query);
     },
   });
+  // What `statusPage(handle)` reads: the models, the ledger, Redis and the call path for its probe.
+  const probe = createModelProbe(resolved);
+  registerStatusSource(handle, {
+    models: resolved.modelList.map((model) => model.id),
+    database: async () => persistence?.database.current?.db,
+    startedAt: Date.now(),
+    redis: persistence?.redis,
+    redisPrefix: options.redisPrefix ?? 'switchyard:',
+    logger: resolved.logger,
+    ledger: persistence?.ledger !== undefined,
+    probeCaller: PROBE_CALLER_ID,
+    probe: (model, maxOutputTokens, timeoutMs) => (closing === undefined ? probe({ model, maxOutputTokens, timeoutMs }) : Promise.resolve({ model, ok: false, errorCode: 'SHUTTING_DOWN' })),
+  });
+  return handle;
 }
 
 /** Closes every adapter that can be closed; one that fails to close does not stop the others. */

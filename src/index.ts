@@ -42,3 +42,6 @@ export type { RequestLogger } from './observability/request-log-stage.js';
 export type { PromptLogging, LoggedMessage } from './observability/prompt-summary.js';
 export type { Readiness, ReadinessCheck } from './observability/readiness.js';
 export type { UpstreamAttempt, UpstreamObserver, UpstreamOutcome } from './observability/upstream-observer.js';
+export { statusPage } from './status/status-page.js';
+export type { StatusPage, StatusPageOptions } from './status/status-page.js';
+export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow } from './status/status-report.js';

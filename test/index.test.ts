@@ -23,6 +23,7 @@ describe('the package entry point', () => {
       'openDatabase',
       'queryUsage',
       'revokeKey',
+      'statusPage',
     ]);
   });
 });

@@ -11,6 +11,8 @@ export const USAGE = `Usage:
   switchyard migrate
   switchyard config check FILE
   switchyard models [--config FILE] [--json]
+  switchyard check --base-url URL --key KEY --model ID [--protocol chat|responses|messages|all]
+                   [--timeout SECONDS] [--json]
 
   With no --config, serves the built-in mock model plus the providers whose keys are set
   (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). The gateway key is SWITCHYARD_API_KEY,
@@ -27,6 +29,12 @@ export const USAGE = `Usage:
   models lists the models served (by --config FILE, or without it the zero-config setup) with
   their capabilities, context window, largest output and prices, from the config and the
   model catalog. It calls no provider.
+
+  check tries a gateway (this one or any other) step by step: a minimal request on each
+  endpoint, then streaming, a tool call and image input. It prints what works and what to fix
+  (/v1 missing or twice in the base URL, a key typed with 'Bearer ', an unknown model, 401, 429,
+  timeouts), and exits 0 only when everything asked for works. The key may come from
+  SWITCHYARD_API_KEY instead of --key. --timeout is per request (default 60).
 
 Options:
   -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)
@@ -60,6 +68,9 @@ export const cliOptions = {
   key: { type: 'string' },
   model: { type: 'string' },
   json: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  protocol: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

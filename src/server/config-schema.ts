@@ -3,6 +3,7 @@ import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../options.js';
 import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
+import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
@@ -15,6 +16,8 @@ export interface ServerSettings {
   shutdownTimeoutMs: number;
   /** What the server prints (`--log-level`): `info` for `switchyard serve`. Unset: no request lines, and the gateway's logger as given. */
   logLevel?: LogLevel;
+  /** The service-check page at `/status` and `/status.json` (on by default); `false` turns it off. */
+  status?: false | StatusPageOptions;
 }
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
@@ -53,6 +56,24 @@ export const configFileSchema = z
         host: z.string().min(1).optional(),
         shutdownTimeoutMs: z.number().int().nonnegative().optional(),
         logLevel: z.enum(LOG_LEVELS).optional(),
+        status: z
+          .union([
+            z.literal(false),
+            z.strictObject({
+              cacheMs: z.number().int().nonnegative().optional(),
+              probe: z
+                .union([
+                  z.literal(false),
+                  z.strictObject({
+                    intervalMs: z.number().int().min(1000).optional(),
+                    maxOutputTokens: z.number().int().positive().optional(),
+                    timeoutMs: z.number().int().positive().optional(),
+                  }),
+                ])
+                .optional(),
+            }),
+          ])
+          .optional(),
       })
       .optional(),
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
@@ -102,6 +123,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.host !== undefined) settings.host = server.host;
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
   if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
+  if (server.status !== undefined) settings.status = server.status;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
   return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

@@ -3,6 +3,8 @@ import { configError } from '../canonical/index.js';
 import { allowOnly, cliOptions, flagError, USAGE, type CliFlags } from './cli-flags.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
+import type { CheckCommand } from './check/check-command.js';
+import type { CheckProtocol } from './check/check-steps.js';
 
 export { USAGE } from './cli-flags.js';
 
@@ -11,6 +13,7 @@ export type CliCommand =
   | StoreCommand
   | { command: 'config-check'; configPath: string }
   | { command: 'models'; configPath?: string; json: boolean }
+  | Omit<CheckCommand, 'key'> & { key: string | undefined }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -43,6 +46,29 @@ function parseConfigCommand(rest: readonly string[], values: CliFlags): CliComma
   return { command: 'config-check', configPath };
 }
 
+const PROTOCOLS: Record<string, readonly CheckProtocol[]> = {
+  chat: ['chat'],
+  responses: ['responses'],
+  messages: ['messages'],
+  all: ['chat', 'responses', 'messages'],
+};
+
+/** `check --base-url URL --key KEY --model ID [--protocol P] [--timeout S] [--json]`; the key may come from the environment later. */
+function parseCheckCommand(rest: readonly string[], values: CliFlags): CliCommand {
+  if (rest.length > 0) throw flagError(`'check' takes no words after it; got '${rest.join(' ')}'.`);
+  allowOnly(values, new Set(['base-url', 'key', 'model', 'protocol', 'timeout', 'json']), 'check');
+  const baseUrl = values['base-url'];
+  if (baseUrl === undefined || !/^https?:\/\/[^/]/.test(baseUrl)) {
+    throw flagError(`'check' needs --base-url, the gateway's OpenAI base URL, e.g. --base-url http://localhost:8787/v1${baseUrl === undefined ? '' : `; got '${baseUrl}'`}.`);
+  }
+  if (values.model === undefined || values.model === '') throw flagError("'check' needs --model, the model id to try, e.g. --model gpt-4.1-mini.");
+  const protocols = PROTOCOLS[values.protocol ?? 'all'];
+  if (protocols === undefined) throw flagError(`--protocol takes chat, responses, messages or all; got '${values.protocol ?? ''}'.`);
+  const seconds = values.timeout === undefined ? 60 : Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw flagError(`--timeout takes seconds, e.g. --timeout 30; got '${values.timeout ?? ''}'.`);
+  return { command: 'check', baseUrl, key: values.key, model: values.model, protocols, timeoutMs: Math.round(seconds * 1000), json: values.json === true };
+}
+
 /** The command `argv` (without node and the script) asks for; a bad flag is a `CONFIG_FLAG_INVALID` error. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed;
@@ -62,6 +88,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     allowOnly(values, new Set(['config', 'json']), 'models');
     return { command: 'models', ...(values.config === undefined ? {} : { configPath: values.config }), json: values.json === true };
   }
+  if (command === 'check') return parseCheckCommand(rest, values);
   if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.`);
   allowOnly(values, serveFlags, 'serve');
   return {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { GatewayError } from '../canonical/index.js';
 import { checkConfig } from './check-config.js';
+import { runCheckCommand } from './check/check-command.js';
+import { flagError } from './cli-flags.js';
 import type { GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 import { formatBanner } from './format-banner.js';
@@ -99,6 +101,11 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): P
     else if (command.command === 'serve') await serve(command, env);
     else if (command.command === 'config-check') process.stdout.write(await checkConfig(command.configPath, env));
     else if (command.command === 'models') await runModelsCommand(command, env);
+    else if (command.command === 'check') {
+      const key = command.key ?? env.SWITCHYARD_API_KEY;
+      if (key === undefined || key.trim() === '') throw flagError("'check' needs the gateway key: --key KEY, or SWITCHYARD_API_KEY in the environment.");
+      process.exitCode = await runCheckCommand({ ...command, key });
+    }
     else await runStoreCommand(command, env);
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;

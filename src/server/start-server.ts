@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway.js';
+import { statusPage } from '../status/status-page.js';
 import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
@@ -128,6 +129,8 @@ export async function startServer(
   });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
   const log = requestLogger === undefined ? undefined : createRequestLog(requestLogger, logsAt(logLevel ?? 'info', 'debug'));
+  // The service-check page (`/status`, `/status.json`), on unless `server.status: false`.
+  const status = settings.status === false ? undefined : statusPage(handle, settings.status);
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
@@ -136,6 +139,7 @@ export async function startServer(
     log?.(req, res);
     const route = serverRoute(req, handle);
     if (route !== undefined) route(res);
+    else if (status !== undefined) status(req, res, () => handle(req, res));
     else handle(req, res);
   });
 
@@ -149,7 +153,7 @@ export async function startServer(
     databaseReady,
     close: () => {
       const closing = closeGracefully(server, settings.shutdownTimeoutMs, () => handle.interrupt());
-      return { ...closing, done: closing.done.then(async (result) => (await handle.close(), result)) };
+      return { ...closing, done: closing.done.then(async (result) => (await status?.close(), await handle.close(), result)) };
     },
   };
 }

@@ -73,6 +73,17 @@ export function migrations(): Record<string, Migration> {
         await db.schema.alterTable('api_keys').addColumn('limits', 'text').execute();
       },
     },
+    '0004_gateway_leases': {
+      async up(db: Kysely<unknown>) {
+        // Jobs one instance runs at a time when there is no Redis (the status page's probe).
+        await db.schema
+          .createTable('gateway_leases')
+          .addColumn('name', 'text', (column) => column.primaryKey())
+          .addColumn('holder', 'text', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .execute();
+      },
+    },
   };
 }
 

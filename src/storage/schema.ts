@@ -9,6 +9,14 @@ export interface StorageSchema {
   api_keys: ApiKeyTable;
   usage_ledger: UsageLedgerTable;
   gateway_secrets: GatewaySecretTable;
+  gateway_leases: GatewayLeaseTable;
+}
+
+/** A job only one instance at a time may run (the status page's probe): who holds it, and until when. */
+export interface GatewayLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: BigIntColumn;
 }
 
 /** A secret the instances share, made once by whichever instance needs it first. */

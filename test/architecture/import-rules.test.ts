@@ -38,6 +38,8 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
     packages: /^(express|node:.*)$/,
   },
+  // The service-check page (/status) over the ledger, and its probe's lock (Redis or a lease row).
+  status: { imports: ['canonical', 'http', 'storage', 'usage', 'logger.ts', 'status'], packages: /^(ioredis|node:.*)$/ },
   // The admin HTTP API over stored keys and the ledger.
   admin: { imports: ['canonical', 'access', 'http', 'protocols', 'usage', 'logger.ts', 'admin'], packages: /^node:.*$/ },
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
@@ -51,11 +53,11 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'status', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'status', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).
