@@ -53,6 +53,7 @@ export const modelConfigSchema = z.strictObject({
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
   hostedTools: z.enum(['refuse', 'omit']).optional(),
+  adapt: z.boolean().optional(),
   price: z
     .strictObject({
       input: z.number().nonnegative(),
@@ -122,6 +123,7 @@ export const optionsSchema = z.object({
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),
   requestPolicy: requestPolicyOptionsSchema.optional(),
+  adapt: z.boolean().optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

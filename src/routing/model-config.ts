@@ -26,6 +26,12 @@ export interface ModelConfig {
    */
   hostedTools?: 'refuse' | 'omit';
   /**
+   * Whether what a request only hints at but this model cannot do (reasoning, hosted tools such as
+   * `web_search`) is left out and named in `x-switchyard-adapted`, rather than refused with a 400.
+   * Default: the gateway's `adapt` (itself default `true`).
+   */
+  adapt?: boolean;
+  /**
    * What the model costs, in USD per million tokens: the ledger prices each row with it, and key
    * budgets need it. Without a price, rows are recorded as unpriced (never as free).
    * @example price: { input: 2.5, output: 10, cachedInput: 1.25 }

@@ -76,6 +76,7 @@ export const configFileSchema = z
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
+    adapt: z.boolean().optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);
