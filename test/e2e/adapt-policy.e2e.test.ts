@@ -262,7 +262,7 @@ describe('the adapt policy: what would change the answer is still refused, namin
     ],
     [
       "'web_search' tool",
-      () => openai.responses.create({ model: 'via-anthropic', input: 'Hi', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } } as OpenAI.Responses.ResponseCreateParamsNonStreaming),
+      () => openai.responses.create({ model: 'via-anthropic', input: 'Hi', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search_preview' } }),
     ],
     [
       "'web_search' tool",
