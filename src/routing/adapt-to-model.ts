@@ -151,9 +151,11 @@ export function adaptToModel(request: CanonicalRequest, model: ResolvedModel, in
     names = [];
     adapted = withoutUnrunnableTools(adapted, model, inbound, names);
   }
-  if (model.adapt && !model.capabilities.reasoning && (adapted.reasoning !== undefined || adapted.extensions?.[inbound] !== undefined)) {
-    if (asksForReasoning(adapted, inbound)) (names ??= []).unshift('reasoning');
-    if (adapted.reasoning !== undefined || names?.[0] === 'reasoning') adapted = withoutReasoning(adapted, inbound);
+  if (model.adapt && !model.capabilities.reasoning) {
+    // A config that turns reasoning off asks for nothing the model lacks: dropped, not named.
+    const asked = asksForReasoning(adapted, inbound);
+    if (asked || adapted.reasoning !== undefined) adapted = withoutReasoning(adapted, inbound);
+    if (asked) (names ??= []).unshift('reasoning');
   }
   if (adapted.extensions !== undefined || inbound === 'messages') hintsLeftBehind(adapted, inbound, model.adapter.protocol, (names ??= []));
   return { request: adapted, adaptations: names === undefined || names.length === 0 ? none : names };
