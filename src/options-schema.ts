@@ -72,6 +72,7 @@ export const modelConfigSchema = z.strictObject({
   capabilities: capabilitiesSchema.optional(),
   ownedBy: z.string().optional(),
   hostedTools: z.enum(['refuse', 'omit']).optional(),
+  adapt: z.boolean().optional(),
   price: modelPriceSchema.optional(),
   limits: limitSetSchema.optional(),
   requestPolicy: requestPolicySchema.optional(),
@@ -149,6 +150,7 @@ export const optionsSchema = z.object({
     .optional(),
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
   tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
+  adapt: z.boolean().optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

@@ -120,6 +120,14 @@ export interface GatewayOptions extends ObservabilityOptions {
    * @example requestPolicy: { tools: { web_search: 'allow' }, keys: { 'ci-bot': { maxOutputTokens: 4096 } } }
    */
   requestPolicy?: RequestPolicyOptions;
+  /**
+   * The "adapt" policy: what a request only hints at but its model cannot do (reasoning or thinking,
+   * hosted tools such as Codex's `web_search`) is left out and named in the `x-switchyard-adapted`
+   * header, instead of refused with a 400. `false` refuses it, as strictly as a model's
+   * `adapt: false`. What would change the answer (images, tools, structured output the model
+   * lacks) is refused either way. Default `true`.
+   */
+  adapt?: boolean;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -197,7 +205,7 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
   for (const [key, provider] of Object.entries(options.providers ?? {})) {
     providers[key] = isAdapter(provider) ? provider : createProviderFromConfig(key, provider);
   }
-  const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers);
+  const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers, { adapt: options.adapt });
 
   const apiKeys = options.apiKeys;
   const hasDatabase = options.database !== undefined;

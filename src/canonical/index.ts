@@ -39,6 +39,7 @@ export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-ev
 export { GatewayError } from './errors.js';
 export { quoteCallerText } from './quote-caller-text.js';
 export { findClosestId } from './closest-id.js';
+export { hostedToolFamily, isHostedTool } from './hosted-tool-family.js';
 export type { GatewayErrorKind, GatewayErrorInit } from './errors.js';
 export { configError, configIssueError, configIssueMessage, fieldPath, formatConfigIssue } from './config-error.js';
 export type { ConfigIssue, RawConfigIssue } from './config-error.js';

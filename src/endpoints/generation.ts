@@ -1,6 +1,7 @@
 import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
+import { addAnswerHeaders } from '../http/answer-headers.js';
 import { noteModel, noteRecorded } from '../http/answer-note.js';
 import { addGatewayTimingHeaders } from '../http/gateway-timing-headers.js';
 import { performance } from 'node:perf_hooks';
@@ -12,11 +13,13 @@ import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
 import { applyRequestPolicy } from '../policy/apply-request-policy.js';
 import { policeClientHeaders } from '../policy/police-client-headers.js';
 import { policyFor } from '../policy/request-policy-table.js';
+import { strippedHints } from '../policy/stripped-hints.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveRoute, type Route } from '../routing/resolve-route.js';
 import { deploymentOf } from '../routing/call-model.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
+import { fitToWindow } from './fit-to-window.js';
 import { sendStream } from './send-stream.js';
 import type { EndpointSetup } from './stages.js';
 import type { OpenRequests } from './open-requests.js';
@@ -54,6 +57,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       if (callStart !== undefined && upstreamMs === undefined) upstreamMs = performance.now() - callStart;
       overheadMs = addGatewayTimingHeaders(res, performance.now() - started.startedAtPrecise - (upstreamMs ?? 0), deployment);
     };
+    let adaptations: readonly string[] | undefined;
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       open?.add(started);
@@ -65,9 +69,12 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       // The request policy: what this key may send on to this model, before anything is admitted or called.
       const policy = policyFor(setup.requestPolicy, caller, route.model.id);
       const policed = applyRequestPolicy(policy, route.request, codec.protocol);
+      adaptations = withStripped(route.adaptations, strippedHints(route.request, policed, codec.protocol));
       if (policed !== route.request) route = { ...route, request: policed };
+      if (adaptations.length > 0) announceAdaptations(res, setup, requestId, route.model.id, adaptations);
       const clientHeaders = policeClientHeaders(policy, pickClientHeaders(req, rules));
       const { model } = route;
+      const outputTokenLimit = await fitToWindow(route.request, model, codec.protocol);
       admission = await admit.admit({
         requestId,
         caller,
@@ -83,6 +90,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
         gatewayModel: model.id,
         logger: setup.logger,
         ...(clientHeaders ? { clientHeaders } : {}),
+        ...(outputTokenLimit === undefined ? {} : { outputTokenLimit }),
         ...(record.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (upstream = info) } : {}),
       });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
@@ -144,6 +152,23 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       ...(deployment === undefined ? {} : { deployment }),
       ...(route === undefined ? {} : { request: route.request }),
       ...(overheadMs === undefined ? {} : { overheadMs }),
+      ...(adaptations !== undefined && adaptations.length > 0 ? { adaptations } : {}),
     });
   };
+}
+
+/** What the adapt policy left out, then what the request policy stripped, each named once. */
+function withStripped(adapted: readonly string[], stripped: readonly string[]): readonly string[] {
+  if (stripped.length === 0) return adapted;
+  return [...new Set([...adapted, ...stripped])];
+}
+
+/**
+ * Tells the caller, in `x-switchyard-adapted` (added to the answer's one `writeHead`), and the
+ * operator, in one info line, what was left out of the request: `reasoning, tools.web_search`.
+ */
+function announceAdaptations(res: Parameters<EndpointHandler>[1], setup: EndpointSetup, requestId: string, model: string, adaptations: readonly string[]): void {
+  addAnswerHeaders(res, { 'x-switchyard-adapted': adaptations.join(', ') });
+  // Debug: the request log line (observability) carries the adaptations already; this line is for a host without one.
+  setup.logger.debug({ requestId, model, adaptations }, 'switchyard: request adapted to the model');
 }

@@ -1,7 +1,7 @@
 import type { HttpRequest, HttpResponse } from './types.js';
 
-/** Headers a browser may read from an answer: request ids and rate-limit hints. */
-const EXPOSED = 'x-request-id, request-id, retry-after, retry-after-ms';
+/** Headers a browser may read from an answer: request ids, rate-limit hints, and what the adapt policy left out. */
+const EXPOSED = 'x-request-id, request-id, retry-after, retry-after-ms, x-switchyard-adapted';
 const PREFLIGHT_MAX_AGE_S = '600';
 
 /**

@@ -1,6 +1,6 @@
 import type { CanonicalRequest, CanonicalTool, ProtocolName } from '../canonical/index.js';
 import { actionOf, type CompiledRequestPolicy } from './compiled-request-policy.js';
-import { hostedToolFamily } from './hosted-tool-family.js';
+import { hostedToolFamily } from '../canonical/index.js';
 import { policyRefusalError } from './policy-errors.js';
 
 /**

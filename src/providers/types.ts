@@ -52,6 +52,12 @@ export interface ProviderContext {
    * their transport.
    */
   reportUpstream?: (info: UpstreamResponseInfo) => void;
+  /**
+   * The most output tokens this request may ask of the model: its largest output, capped by what
+   * remains of its context window after the input. Set when the model's limits are known; a
+   * provider that must send an output limit the caller did not give (Anthropic `max_tokens`) uses it.
+   */
+  outputTokenLimit?: number;
 }
 
 /**

@@ -19,7 +19,11 @@ export interface ModelTableAndList {
  * `CONFIG_UNKNOWN_PROVIDER` for a provider key that is not configured and
  * `CONFIG_MODEL_ID_DUPLICATE` for an id or alias used twice.
  */
-export function createModelTable(models: readonly ModelConfig[], providers: Readonly<Record<string, ProviderAdapter>>): ModelTableAndList {
+export function createModelTable(
+  models: readonly ModelConfig[],
+  providers: Readonly<Record<string, ProviderAdapter>>,
+  defaults: { adapt?: boolean } = {},
+): ModelTableAndList {
   const table = new Map<string, ResolvedModel>();
   const list: ResolvedModel[] = [];
   const created = Math.floor(Date.now() / 1000);
@@ -46,6 +50,7 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
       created,
       ownedBy: config.ownedBy ?? config.provider,
       omitHostedTools: config.hostedTools === 'omit',
+      adapt: config.adapt ?? defaults.adapt ?? true,
       ...(contextWindow === undefined ? {} : { contextWindow }),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...(price === undefined ? {} : { price }),

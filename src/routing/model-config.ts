@@ -20,11 +20,17 @@ export interface ModelConfig {
   /** Shown as `owned_by` in `GET /v1/models`. Default: the provider key. */
   ownedBy?: string;
   /**
-   * Hosted tools the model cannot run (e.g. Responses `web_search` on an Anthropic model):
-   * `refuse` answers 400 naming the tool (default); `omit` serves the request without them —
-   * for clients such as Codex CLI that always send `web_search`.
+   * Tools of another API the model cannot run (e.g. Responses `web_search` on an Anthropic model):
+   * `refuse` leaves hosted ones out under the adapt policy and answers 400 naming any other (and,
+   * with `adapt: false`, every one) — the default; `omit` serves the request without any of them.
    */
   hostedTools?: 'refuse' | 'omit';
+  /**
+   * Whether what a request only hints at but this model cannot do (reasoning, hosted tools such as
+   * `web_search`) is left out and named in `x-switchyard-adapted`, rather than refused with a 400.
+   * Default: the gateway's `adapt` (itself default `true`).
+   */
+  adapt?: boolean;
   /**
    * What the model costs, in USD per million tokens: the ledger prices each row with it, and key
    * budgets need it. Default: the catalog's price for the upstream model, if it has one. Without

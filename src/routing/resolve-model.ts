@@ -16,6 +16,8 @@ export interface ResolvedModel {
   ownedBy: string;
   /** Leave out hosted tools the model cannot run instead of refusing the request. */
   omitHostedTools: boolean;
+  /** Leave out (and name) what a request only hints at but the model cannot do, instead of refusing it. */
+  adapt: boolean;
   /** Tokens the model reads and writes in one request (the catalog's, or the config's); undefined when unknown. */
   contextWindow?: number;
   /** The most output tokens the model writes in one answer; undefined when unknown. */

@@ -100,6 +100,7 @@ export const configFileSchema = z
     requestLog: z.union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional() })]).optional(),
     metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
     tracing: z.boolean().optional(),
+    adapt: z.boolean().optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);

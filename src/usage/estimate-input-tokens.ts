@@ -98,3 +98,61 @@ export async function estimateInputTokens(request: CanonicalRequest): Promise<nu
   if (request.tools?.length) text += `\n${JSON.stringify(request.tools)}`;
   return (await countInPieces(count, text)) + media * TOKENS_PER_MEDIA_PART + request.messages.length * TOKENS_PER_MESSAGE;
 }
+
+/** Below the o200k_base count by this much, another tokenizer (Gemini's, an open model's) is taken to count no fewer. */
+const FLOOR_SHARE = 0.9;
+/** Above the o200k_base count by this much, no current tokenizer counts more (Claude's count up to about a third more). */
+const CEILING_SHARE = 1.4;
+/** Without the tokenizer: no text is denser than this many characters per token (o200k averages about 4 on prose). */
+const MOST_CHARS_PER_TOKEN = 8;
+/** Role markers and separators per message, at most. */
+const MOST_TOKENS_PER_MESSAGE = 8;
+/** An image, audio clip or document whose size is not known here, at most (inputTokenBound's allowance). */
+const MOST_TOKENS_PER_MEDIA_PART = 2_000;
+
+/** Text every provider counts: no earlier reasoning (Anthropic drops it from the window), no media. */
+function countedText(request: CanonicalRequest): { text: string; reasoning: string; media: number } {
+  let text = (request.system ?? []).map((part) => part.text).join('\n');
+  let reasoning = '';
+  let media = 0;
+  for (const message of request.messages) {
+    const parts = message.role === 'tool' ? message.content.flatMap((result) => result.content) : message.content;
+    for (const part of parts) {
+      if (part.type === 'text' || part.type === 'refusal') text += `\n${part.text}`;
+      else if (part.type === 'reasoning') reasoning += `\n${part.text}`;
+      else if (part.type === 'tool-call') text += `\n${part.name} ${part.arguments}`;
+      else if (part.type === 'provider-defined') text += `\n${JSON.stringify(part.data)}`;
+      else media += 1;
+    }
+  }
+  for (const tool of request.tools ?? []) {
+    if (tool.type === 'function') text += `\n${tool.name} ${tool.description ?? ''} ${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`;
+  }
+  return { text, reasoning, media };
+}
+
+/** What a request's input is known to cost, in tokens, whichever the provider's tokenizer. */
+export interface InputTokenRange {
+  /** No provider counts fewer: the o200k_base count of the text less 10%, with images and documents as nothing. */
+  readonly atLeast: number;
+  /** No provider counts more: the o200k_base count plus 40%, with generous allowances for media and message markers. */
+  readonly atMost: number;
+}
+
+/**
+ * Bounds on a request's input tokens, for refusing a request too long for its model's window
+ * without false refusals (`atLeast`), and for leaving room for the answer (`atMost`). Counted with
+ * the o200k_base tokenizer (where it is not installed, by length: 8 characters per token at least,
+ * one per character at most). Providers count with their own tokenizers, hence the margins.
+ */
+export async function estimateInputTokenRange(request: CanonicalRequest): Promise<InputTokenRange> {
+  const count = await loadTokenizer();
+  const { text, reasoning, media } = countedText(request);
+  const fixed = media * MOST_TOKENS_PER_MEDIA_PART + request.messages.length * MOST_TOKENS_PER_MESSAGE;
+  if (count === countByLength) {
+    return { atLeast: Math.floor(text.length / MOST_CHARS_PER_TOKEN), atMost: text.length + reasoning.length + fixed };
+  }
+  const tokens = await countInPieces(count, text);
+  const reasoningTokens = reasoning === '' ? 0 : await countInPieces(count, reasoning);
+  return { atLeast: Math.floor(tokens * FLOOR_SHARE), atMost: Math.ceil((tokens + reasoningTokens) * CEILING_SHARE) + fixed };
+}

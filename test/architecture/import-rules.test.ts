@@ -71,7 +71,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
 const stageFiles: Record<string, RegExp> = {
   access: /^access\/[a-z-]+-stage\.ts$/,
   limits: /^limits\/[a-z-]+-stage\.ts$/,
-  usage: /^usage\/([a-z-]+-stage|estimate-input-tokens)\.ts$/,
+  usage: /^usage\/([a-z-]+-stage|estimate-input-tokens|input-token-bound)\.ts$/,
   observability: /^observability\/[a-z-]+-stage\.ts$/,
 };
 

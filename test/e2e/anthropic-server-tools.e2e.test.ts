@@ -30,7 +30,10 @@ beforeAll(async () => {
   upstream = await startMockUpstream();
   running = await startGateway({
     providers: { anthropic: createAnthropicProvider({ apiKey: 'upstream-key', baseURL: upstream.url }) },
-    models: [{ id: 'claude', provider: 'anthropic', upstreamModel: 'claude-x' }],
+    models: [
+      { id: 'claude', provider: 'anthropic', upstreamModel: 'claude-x' },
+      { id: 'claude-strict', provider: 'anthropic', upstreamModel: 'claude-x', adapt: false },
+    ],
     // The operator pays for web search (the request policy strips it by default).
     requestPolicy: { tools: { web_search: 'allow' } },
   });
@@ -58,10 +61,10 @@ describe('Anthropic server tools through the gateway', () => {
     expect((upstream.requests.at(-1)?.body as { tools: unknown[] }).tools).toEqual([webSearch]);
   });
 
-  it('should refuse Anthropic server tools from an OpenAI client, naming the tool', async () => {
+  it('should refuse an OpenAI client\'s hosted web_search on a model with adapt: false, naming the tool', async () => {
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const error = await client.responses
-      .create({ model: 'claude', input: 'x', tools: [{ type: 'web_search' }] })
+      .create({ model: 'claude-strict', input: 'x', tools: [{ type: 'web_search' }] })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(String((error as Error).message)).toContain('web_search');

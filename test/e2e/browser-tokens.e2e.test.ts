@@ -131,6 +131,7 @@ describe('browser tokens', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
     expect(answer.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    expect(answer.headers.get('access-control-expose-headers')).toContain('x-switchyard-adapted');
 
     const elsewhere = await fetch(`${running.openAIBaseURL}/chat/completions`, {
       method: 'OPTIONS',

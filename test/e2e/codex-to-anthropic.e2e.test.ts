@@ -47,7 +47,7 @@ beforeAll(async () => {
     providers: { anthropic: createAnthropicProvider({ apiKey: 'upstream-key', baseURL: upstream.url }) },
     models: [
       { id: 'claude-for-codex', provider: 'anthropic', upstreamModel: 'claude-x', hostedTools: 'omit' },
-      { id: 'claude-strict', provider: 'anthropic', upstreamModel: 'claude-x' },
+      { id: 'claude-strict', provider: 'anthropic', upstreamModel: 'claude-x', adapt: false },
     ],
   });
   client = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
@@ -79,7 +79,7 @@ describe('Codex-style tools on an Anthropic model', () => {
     expect(final.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'spawn', namespace: 'multi_agent_v1' })]);
   });
 
-  it('should refuse web_search, naming it, unless the model omits hosted tools', async () => {
+  it('should refuse web_search, naming it, on a model with adapt: false that does not omit hosted tools', async () => {
     const error = await client.responses.create(body('claude-strict')).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(String((error as Error).message)).toContain("'web_search' tool");

@@ -71,6 +71,16 @@ describe('createGenerationEndpoint', () => {
     expect(records[0]?.usage?.inputTokens).toBe(completion.usage?.prompt_tokens);
   });
 
+  it('should record what the adapt policy left out, and nothing when it left nothing out', async () => {
+    const records: RequestRecord[] = [];
+    const { client } = await serveChat(tracingStages(records, [], []), {
+      models: [{ id: 'plain', provider: 'mock', capabilities: { reasoning: false } }],
+    });
+    await client.chat.completions.create({ model: 'plain', messages: hello, reasoning_effort: 'high' });
+    await client.chat.completions.create({ model: 'plain', messages: hello });
+    expect(records.map((record) => record.adaptations)).toEqual([['reasoning'], undefined]);
+  });
+
   it('should record a stream\'s usage from its finish event', async () => {
     const records: RequestRecord[] = [];
     const releases: (Usage | undefined)[] = [];

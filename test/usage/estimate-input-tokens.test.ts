@@ -4,7 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
-import { estimateInputTokens } from '../../src/usage/estimate-input-tokens.js';
+import { estimateInputTokenRange, estimateInputTokens } from '../../src/usage/estimate-input-tokens.js';
 
 const run = promisify(execFile);
 
@@ -86,5 +86,29 @@ describe('estimateInputTokens', () => {
       expect(long).toBeGreaterThanOrEqual(500_001 + 4);
       expect(long).toBeLessThan(500_001 + 4 + 100);
     });
+  });
+});
+
+describe('estimateInputTokenRange', () => {
+  it('should bracket the o200k_base count: 10% below it at least, 40% above at most', async () => {
+    // " hello" is one o200k_base token.
+    const request = ask(' hello'.repeat(1000));
+    const range = await estimateInputTokenRange(request);
+    expect(range.atLeast).toBe(900);
+    expect(range.atMost).toBeGreaterThanOrEqual(1400);
+    expect(range.atMost).toBeLessThan(1500);
+  });
+
+  it('should count earlier reasoning and images only in the high count', async () => {
+    const plain = await estimateInputTokenRange(ask(' hello'.repeat(100)));
+    const withMore = await estimateInputTokenRange({
+      ...ask(' hello'.repeat(100)),
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: ' hello'.repeat(100) }, { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } }] },
+        { role: 'assistant', content: [{ type: 'reasoning', text: ' think'.repeat(500) }] },
+      ],
+    });
+    expect(withMore.atLeast).toBe(plain.atLeast);
+    expect(withMore.atMost).toBeGreaterThan(plain.atMost + 2_000 + 500);
   });
 });

@@ -55,7 +55,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   const encode = (request: CanonicalRequest, context: ProviderContext, stream: boolean) =>
     encodeMessagesRequest(
       { ...request, stream },
-      { defaultMaxTokens: resolveDefaultMaxTokens(resolved, request.model), modelLabel: context.gatewayModel },
+      { defaultMaxTokens: resolveDefaultMaxTokens(resolved, request.model, context.outputTokenLimit), modelLabel: context.gatewayModel },
     );
 
   /** The configured betas plus the Messages caller's own `anthropic-beta` list, once each. */

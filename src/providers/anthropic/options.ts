@@ -19,7 +19,11 @@ export interface AnthropicProviderOptions {
   anthropicVersion?: string;
   /** Beta features, sent as `anthropic-beta` (comma-joined) on every call. */
   betas?: string[];
-  /** `max_tokens` for requests that set no output limit. Default 4096. */
+  /**
+   * `max_tokens` for requests that set no output limit. Default: the model's largest output capped
+   * by what remains of its context window, when the gateway knows them (`models[].maxOutputTokens`,
+   * `contextWindow`, or the catalog's); else 4096.
+   */
   defaultMaxTokens?: number;
   /** Per-model `max_tokens` defaults, by exact model id or id prefix (the longest prefix wins), e.g. `{ 'claude-sonnet-4': 16000 }`. */
   maxTokensByModel?: Record<string, number>;
@@ -46,7 +50,8 @@ export interface ResolvedAnthropicOptions {
   baseURL: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  defaultMaxTokens: number;
+  /** Undefined when not configured: the model's limits decide, else FALLBACK_MAX_TOKENS. */
+  defaultMaxTokens: number | undefined;
   maxTokensByModel: ReadonlyArray<readonly [string, number]>;
 }
 
@@ -78,12 +83,20 @@ export function resolveAnthropicOptions(options: AnthropicProviderOptions, env: 
     baseURL: (valid.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, ''),
     headers: { ...headers, ...extra },
     timeoutMs: valid.timeoutMs ?? 600_000,
-    defaultMaxTokens: valid.defaultMaxTokens ?? 4096,
+    defaultMaxTokens: valid.defaultMaxTokens,
     maxTokensByModel: Object.entries(valid.maxTokensByModel ?? {}).sort(([a], [b]) => b.length - a.length),
   };
 }
 
-/** The default `max_tokens` for `model`: exact id or longest matching prefix, else `defaultMaxTokens`. */
-export function resolveDefaultMaxTokens(options: ResolvedAnthropicOptions, model: string): number {
-  return options.maxTokensByModel.find(([prefix]) => model.startsWith(prefix))?.[1] ?? options.defaultMaxTokens;
+/** `max_tokens` when neither the options nor the model's limits give one. */
+export const FALLBACK_MAX_TOKENS = 4096;
+
+/**
+ * The default `max_tokens` for `model`: the configured one (exact id or longest matching prefix of
+ * `maxTokensByModel`, else `defaultMaxTokens`), else `outputTokenLimit` (the model's largest output
+ * within what remains of its window), else FALLBACK_MAX_TOKENS.
+ */
+export function resolveDefaultMaxTokens(options: ResolvedAnthropicOptions, model: string, outputTokenLimit?: number): number {
+  const configured = options.maxTokensByModel.find(([prefix]) => model.startsWith(prefix))?.[1] ?? options.defaultMaxTokens;
+  return configured ?? outputTokenLimit ?? FALLBACK_MAX_TOKENS;
 }

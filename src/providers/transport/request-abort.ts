@@ -51,6 +51,7 @@ class GatewayProviderContext implements ProviderContext {
   // Declared, not initialised: absent rather than undefined when the caller sent none.
   declare readonly clientHeaders?: Readonly<Record<string, string>>;
   declare readonly reportUpstream?: (info: UpstreamResponseInfo) => void;
+  declare readonly outputTokenLimit?: number;
   readonly #abort: RequestAbort;
 
   constructor(abort: RequestAbort, fields: Omit<ProviderContext, 'signal'>) {
@@ -59,6 +60,7 @@ class GatewayProviderContext implements ProviderContext {
     this.logger = fields.logger;
     if (fields.clientHeaders !== undefined) this.clientHeaders = fields.clientHeaders;
     if (fields.reportUpstream !== undefined) this.reportUpstream = fields.reportUpstream;
+    if (fields.outputTokenLimit !== undefined) this.outputTokenLimit = fields.outputTokenLimit;
     this.#abort = abort;
   }
 

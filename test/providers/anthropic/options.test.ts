@@ -12,7 +12,7 @@ describe('resolveAnthropicOptions', () => {
       baseURL: 'https://api.anthropic.com',
       headers: { 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-env' },
       timeoutMs: 600_000,
-      defaultMaxTokens: 4096,
+      defaultMaxTokens: undefined,
     });
   });
 
@@ -36,6 +36,15 @@ describe('resolveAnthropicOptions', () => {
     expect(resolveDefaultMaxTokens(resolved, 'claude-opus-4-1')).toBe(32000);
     expect(resolveDefaultMaxTokens(resolved, 'claude-haiku-4-5')).toBe(2000);
     expect(resolveDefaultMaxTokens(resolved, 'other')).toBe(4096);
+  });
+
+  it("should take the model's output limit when no default is configured, and let a configured one win", () => {
+    const plain = resolveAnthropicOptions({ apiKey: 'k' }, {});
+    expect(resolveDefaultMaxTokens(plain, 'claude-x', 64_000)).toBe(64_000);
+    expect(resolveDefaultMaxTokens(plain, 'claude-x')).toBe(4096);
+    const configured = resolveAnthropicOptions({ apiKey: 'k', defaultMaxTokens: 1000, maxTokensByModel: { 'claude-opus': 32000 } }, {});
+    expect(resolveDefaultMaxTokens(configured, 'claude-x', 64_000)).toBe(1000);
+    expect(resolveDefaultMaxTokens(configured, 'claude-opus-4', 64_000)).toBe(32000);
   });
 });
 

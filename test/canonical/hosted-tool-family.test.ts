@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostedToolFamily } from '../../src/policy/hosted-tool-family.js';
+import { hostedToolFamily } from '../../src/canonical/hosted-tool-family.js';
 
 describe('hostedToolFamily', () => {
   it('should name one feature the same across protocols and versions', () => {

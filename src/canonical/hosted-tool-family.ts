@@ -20,3 +20,25 @@ export function hostedToolFamily(kind: string): string {
   if (family.endsWith('_preview')) family = family.slice(0, -'_preview'.length);
   return aliases.get(family) ?? family;
 }
+
+/**
+ * Families of tools the provider runs on its own servers (search, fetch, code, files, MCP): a
+ * request that only offers one hints at a capability, and can be served without it. Tools the
+ * client runs (`custom`, `local_shell`, Anthropic `bash_…`, computer use) are not among them.
+ */
+const hostedFamilies: ReadonlySet<string> = new Set([
+  'web_search',
+  'web_fetch',
+  'image_generation',
+  'file_search',
+  'code_execution',
+  'mcp',
+  'tool_search',
+  'tool_search_tool_regex',
+  'tool_search_tool_bm25',
+]);
+
+/** Whether a provider-defined tool of wire type `kind` runs on the provider's servers. */
+export function isHostedTool(kind: string): boolean {
+  return hostedFamilies.has(hostedToolFamily(kind));
+}
