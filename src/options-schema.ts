@@ -42,6 +42,16 @@ export const limitsOptionsSchema = z.strictObject({
   storeTimeoutMs: z.number().int().positive().optional(),
 });
 
+/** `timeouts`, and `models[].timeouts`; the config file loader checks the same shape. */
+export const timeoutOptionsSchema = z.strictObject({
+  connectMs: z.number().int().positive().optional(),
+  firstTokenMs: z.number().int().positive().optional(),
+  idleMs: z.number().int().positive().optional(),
+  totalMs: z.number().int().positive().optional(),
+  failoverWindowMs: z.number().int().nonnegative().optional(),
+  keepAliveMs: z.number().int().positive().optional(),
+});
+
 /** One `models[]` entry; the config file loader checks the same shape. */
 export const modelConfigSchema = z.strictObject({
   id: z.string().min(1),
@@ -63,6 +73,7 @@ export const modelConfigSchema = z.strictObject({
     .optional(),
   limits: limitSetSchema.optional(),
   requestPolicy: requestPolicySchema.optional(),
+  timeouts: timeoutOptionsSchema.optional(),
 });
 
 /** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
@@ -122,6 +133,7 @@ export const optionsSchema = z.object({
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),
   requestPolicy: requestPolicyOptionsSchema.optional(),
+  timeouts: timeoutOptionsSchema.optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

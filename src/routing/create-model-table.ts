@@ -3,6 +3,7 @@ import { allCapabilities } from '../providers/all-capabilities.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { ModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
+import { DEFAULT_TIMEOUTS, resolveTimeouts, type ResolvedTimeouts } from './timeouts.js';
 
 export interface ModelTableAndList {
   /** Every id and alias → its model. */
@@ -16,7 +17,11 @@ export interface ModelTableAndList {
  * `CONFIG_UNKNOWN_PROVIDER` for a provider key that is not configured and
  * `CONFIG_MODEL_ID_DUPLICATE` for an id or alias used twice.
  */
-export function createModelTable(models: readonly ModelConfig[], providers: Readonly<Record<string, ProviderAdapter>>): ModelTableAndList {
+export function createModelTable(
+  models: readonly ModelConfig[],
+  providers: Readonly<Record<string, ProviderAdapter>>,
+  timeouts: ResolvedTimeouts = DEFAULT_TIMEOUTS,
+): ModelTableAndList {
   const table = new Map<string, ResolvedModel>();
   const list: ResolvedModel[] = [];
   const created = Math.floor(Date.now() / 1000);
@@ -39,6 +44,7 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
       created,
       ownedBy: config.ownedBy ?? config.provider,
       omitHostedTools: config.hostedTools === 'omit',
+      timeouts: resolveTimeouts(timeouts, config.timeouts),
       ...(config.contextWindow === undefined ? {} : { contextWindow: config.contextWindow }),
       ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
     };

@@ -1,5 +1,6 @@
 import { findClosestId, GatewayError, quoteCallerText } from '../canonical/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
+import type { ResolvedTimeouts } from './timeouts.js';
 
 /** A model as the gateway serves it, after options are resolved. */
 export interface ResolvedModel {
@@ -19,6 +20,8 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** The most output tokens the model writes in one answer; undefined when unknown. */
   maxOutputTokens?: number;
+  /** Its upstream calls' timeouts, the failover window and the keep-alive interval (defaults, the gateway's, then the model's). */
+  timeouts: ResolvedTimeouts;
 }
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;

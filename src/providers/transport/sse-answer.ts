@@ -3,7 +3,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
-import { listenForAbort, type Cancellation } from './request-abort.js';
+import { listenForAbort, RequestAbort, type Cancellation } from './request-abort.js';
 import type { UpstreamRedactor } from './upstream-redactor.js';
 
 /** How an SSE call's answer began: its status and headers, and for an error status its whole body. */
@@ -99,6 +99,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
       },
     });
     if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#controller?.abort(aborted()));
+    if (signal instanceof RequestAbort) signal.watch?.connecting();
   }
 
   /** Marks the answer complete: a reader that stops now leaves the rest of the body to be drained. */
@@ -111,6 +112,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.signal.aborted) controller.abort(aborted());
+    else if (this.signal instanceof RequestAbort) this.signal.watch?.connected();
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {

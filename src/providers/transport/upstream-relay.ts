@@ -52,4 +52,8 @@ export class UpstreamRelay implements RelayBatches {
   fail(error: GatewayError): string {
     return this.#relay.fail(error);
   }
+
+  skipOpening(): void {
+    this.#relay.skipOpening?.();
+  }
 }
