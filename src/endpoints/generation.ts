@@ -14,6 +14,7 @@ import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveRoute, type Route } from '../routing/resolve-route.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
+import { HeldStream } from './held-stream.js';
 import { sendStream } from './send-stream.js';
 import type { EndpointSetup } from './stages.js';
 import type { OpenRequests } from './open-requests.js';
@@ -74,14 +75,21 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
       attempts = 1;
       if (request.stream) {
-        const opened = await call.stream(route, context);
-        const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, () => started.interruption);
-        usage = outcome.usage;
-        firstOutputAt = outcome.firstOutputAt;
-        ending = { status: 200, errorCode: outcome.errorCode };
-        if (usage === undefined) {
-          const { startUsage, outputChars } = outcome;
-          cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
+        // Headers held for the failover window, then sent with keep-alives until the first output.
+        const held = new HeldStream(res, codec, encodeContext, model.timeouts);
+        const interruption = () => started.interruption;
+        const opened = await held.open(call.stream(route, context, held), setup.logger, interruption);
+        // Failed after the commit: the in-band error went out.
+        if (opened === undefined) ending = { status: 200, errorCode: held.errorCode };
+        else {
+          const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, interruption, held);
+          usage = outcome.usage;
+          firstOutputAt = outcome.firstOutputAt;
+          ending = { status: 200, errorCode: outcome.errorCode };
+          if (usage === undefined) {
+            const { startUsage, outputChars } = outcome;
+            cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
+          }
         }
       } else {
         const { response, wire } = await call.generate(route, context);
