@@ -35,6 +35,7 @@ function timeoutError(limit: Limit, ms: number, model: string, provider: string)
       return new GatewayError({
         kind: 'timeout',
         code: 'UPSTREAM_TOTAL_TIMEOUT',
+        retryable: false, // the call's time is spent
         message: `The model '${model}' (provider '${provider}') did not finish its answer within ${seconds(ms)} (timeouts.totalMs).`,
       });
   }

@@ -38,8 +38,15 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   }
 
   #abort(): void {
-    // Before the request reached a connection there is no controller yet: onRequestStart aborts it.
-    this.#controller?.abort(new undiciErrors.RequestAbortedError());
+    const controller = this.#controller;
+    if (controller !== undefined) {
+      controller.abort(new undiciErrors.RequestAbortedError());
+      return;
+    }
+    // Still waiting for a connection: fail now; onRequestStart aborts the request before it is sent.
+    if (this.#settled) return;
+    this.#settle();
+    this.reject(new undiciErrors.RequestAbortedError());
   }
 
   #settle(): void {

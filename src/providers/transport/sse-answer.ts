@@ -98,8 +98,15 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
         this.#queue.push(event.event === undefined ? { data } : { event: event.event, data });
       },
     });
-    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#controller?.abort(aborted()));
+    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#abort());
     if (signal instanceof RequestAbort) signal.watch?.connecting();
+  }
+
+  #abort(): void {
+    const controller = this.#controller;
+    if (controller !== undefined) controller.abort(aborted());
+    // Still waiting for a connection: the call fails now; onRequestStart aborts the request before it is sent.
+    else this.#rejectHead(this.mapError(aborted()));
   }
 
   /** Marks the answer complete: a reader that stops now leaves the rest of the body to be drained. */
