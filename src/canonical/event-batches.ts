@@ -37,10 +37,4 @@ export interface RelayBatches {
   stop(): Promise<void>;
   /** The protocol's in-band error frame for a failure after the stream began, continuing it. */
   fail(error: GatewayError): string;
-  /**
-   * The caller already got the gateway's own opening events (`message_start`, `response.created` and
-   * `response.in_progress`): the stream held its headers past the failover window and the upstream's
-   * had not come yet. The upstream's opening frames are dropped from now on; nothing else changes.
-   */
-  skipOpening?(): void;
 }

@@ -10,15 +10,18 @@ import type { EventReader, StreamBatch } from '../routing/event-reader.js';
 import type { OpenedStream, StreamCallControl } from '../routing/read-ahead.js';
 import type { ResolvedTimeouts } from '../routing/timeouts.js';
 
-const hasStart = (batch: StreamBatch) => batch.events.some((event) => event.type === 'start');
-
 /**
  * A stream's start while its first output is awaited. The headers are held for the failover
  * window, so an early failure still gets a real status (and the call stage can try elsewhere);
- * then it commits: the headers and the protocol's opening events go out (the upstream's own if they
- * came, else the gateway's), what the upstream sends before its output follows as it comes, and a
- * keep-alive is written after each silent interval — until the first output (`sendStream` takes
- * over) or a failure (the protocol's in-band error). One timer: the window, then the keep-alive.
+ * then it commits: the headers go out with the opening events, what the upstream sends before its
+ * output follows as it comes, and a keep-alive is written after each silent interval — until the
+ * first output (`sendStream` takes over) or a failure (the protocol's in-band error). One timer:
+ * the window, then the keep-alive interval.
+ *
+ * The opening events: a translated stream's come from the caller's encoder at once (its ids are
+ * the gateway's anyway); a passed-through stream's are the upstream's own, sent when they come —
+ * a Responses answer keeps the upstream's response id from first event to last (the openai SDK
+ * checks, and `previous_response_id` must name it), a Messages `message_start` its input usage.
  */
 export class HeldStream implements StreamCallControl {
   readonly #res: HttpResponse;
@@ -29,7 +32,7 @@ export class HeldStream implements StreamCallControl {
   #reader: EventReader | undefined;
   /** Batches before the first output, while the headers are held. */
   #held: StreamBatch[] = [];
-  /** The encoder of a committed stream: `sendStream` goes on with it. */
+  /** The caller's encoder, once the commit used it: `sendStream` goes on with it. */
   #encoder: StreamEncoder | undefined;
   /** Whether upstream frames were passed through since the commit (a relay's in-band error then continues them). */
   #relayed = false;
@@ -52,7 +55,7 @@ export class HeldStream implements StreamCallControl {
     return this.#committed;
   }
 
-  /** The encoder the commit wrote with, for the rest of the stream; undefined when not committed. */
+  /** The encoder the commit wrote with, for the rest of the stream; undefined when it used none. */
   get encoder(): StreamEncoder | undefined {
     return this.#encoder;
   }
@@ -60,7 +63,8 @@ export class HeldStream implements StreamCallControl {
   reading(reader: EventReader): void {
     this.#reader = reader;
     this.#held = [];
-    if (this.#committed) reader.skipOpening?.();
+    // Committed before this call began reading: a translated stream's opening goes out now.
+    if (this.#committed && !this.#done) this.#write(this.#gatewayOpening());
   }
 
   beforeOutput(batch: StreamBatch): void {
@@ -75,8 +79,7 @@ export class HeldStream implements StreamCallControl {
    * answer ended; `errorCode` says which.
    */
   async open(call: Promise<OpenedStream>, logger: Logger, interruption: () => GatewayError | undefined): Promise<OpenedStream | undefined> {
-    const window = this.#timeouts.failoverWindowMs;
-    this.#timer = setTimeout(onTimer, window, this);
+    this.#timer = setTimeout(onTimer, this.#timeouts.failoverWindowMs, this);
     this.#timer.unref();
     try {
       return await call;
@@ -122,14 +125,17 @@ export class HeldStream implements StreamCallControl {
     this.#committed = true;
     const held = this.#held;
     this.#held = [];
-    let opening = '';
-    // The upstream's opening has not come: the gateway's own goes out, and the upstream's is dropped when it comes.
-    if (!held.some(hasStart)) {
-      opening = this.#encoderOf().encode({ type: 'start', id: '', model: this.#context.request.model });
-      this.#reader?.skipOpening?.();
-    }
+    // The upstream's own `start` when it came (its id and input usage), else the gateway's.
+    let opening = held.some((batch) => batch.events.some((event) => event.type === 'start')) ? '' : this.#gatewayOpening();
     for (const batch of held) opening += this.#textOf(batch);
     void startSse(this.#res, this.#context.requestId, opening);
+  }
+
+  /** A translated stream's opening events, from the caller's encoder ('' for a stream passed through, or before a call reads). */
+  #gatewayOpening(): string {
+    const reader = this.#reader;
+    if (reader === undefined || reader.fail !== undefined) return '';
+    return this.#encoderOf().encode({ type: 'start', id: '', model: this.#context.request.model });
   }
 
   #write(text: string): void {
@@ -155,12 +161,16 @@ export class HeldStream implements StreamCallControl {
     return text;
   }
 
-  /** The in-band error: continuing the upstream's frames when they were passed through, else from the encoder. */
+  /**
+   * The in-band error: continuing the upstream's frames when they were passed through, else from the
+   * caller's encoder (opening events first, when none went out: a protocol's error comes after them).
+   */
   #failureText(error: GatewayError): string {
     const relayFail = this.#relayed ? this.#reader?.fail : undefined;
     if (relayFail !== undefined) return relayFail(error);
-    const event: CanonicalStreamEvent = { type: 'error', error };
-    return this.#encoderOf().encode(event);
+    const encoder = this.#encoderOf();
+    const events: CanonicalStreamEvent[] = [{ type: 'start', id: '', model: this.#context.request.model }, { type: 'error', error }];
+    return events.map((event) => encoder.encode(event)).join('');
   }
 }
 

@@ -75,6 +75,4 @@ export interface StreamRelay {
   end(): RelayBatch;
   /** The in-band error frame for a failure after the stream began, continuing the stream. */
   fail(error: GatewayError): string;
-  /** The caller already got the gateway's own opening events: the upstream's are dropped from now on (`RelayBatches.skipOpening`). */
-  skipOpening?(): void;
 }

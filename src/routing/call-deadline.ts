@@ -126,7 +126,6 @@ export class CallDeadline implements UpstreamWatch {
       },
     };
     if (reader.fail !== undefined) guarded.fail = reader.fail;
-    if (reader.skipOpening !== undefined) guarded.skipOpening = reader.skipOpening;
     return guarded;
   }
 

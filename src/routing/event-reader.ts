@@ -17,8 +17,6 @@ export interface EventReader {
   stop(): Promise<void>;
   /** Set for a passed-through stream: its in-band error frame (the caller's encoder never saw the stream). */
   readonly fail?: (error: GatewayError) => string;
-  /** Set for a passed-through stream: the caller already got the gateway's own opening events, so the upstream's are dropped. */
-  readonly skipOpening?: () => void;
 }
 
 function isEventBatches(events: AsyncIterable<CanonicalStreamEvent>): events is EventBatches {
@@ -51,12 +49,7 @@ export function readEvents(events: AsyncIterable<CanonicalStreamEvent>): EventRe
 
 /** Reads a stream the provider passes through (`ProviderAdapter.relayStream`). */
 export function readRelay(relay: RelayBatches): EventReader {
-  return {
-    next: () => relay.nextBatch(),
-    stop: () => relay.stop(),
-    fail: (error) => relay.fail(error),
-    skipOpening: () => relay.skipOpening?.(),
-  };
+  return { next: () => relay.nextBatch(), stop: () => relay.stop(), fail: (error) => relay.fail(error) };
 }
 
 /** `reader` with `restore` applied to every event (of a translated stream: frames passed through cannot be). */

@@ -29,8 +29,6 @@ function renameMessageModel(data: string, event: Record<string, unknown>, from: 
  */
 export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): StreamRelay {
   let parsed: Record<string, unknown> | undefined;
-  /** The caller already has the gateway's own `message_start`. */
-  let openingSent = false;
   const decoder = createMessagesStreamDecoder({ onEvent: (event) => void (parsed = event) });
 
   const fail = (error: GatewayError): string =>
@@ -50,7 +48,6 @@ export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): 
       const event = parsed as Record<string, unknown> | undefined;
       // Not a JSON event: the decoder's verdict (an invalid-stream error) in Anthropic's shape.
       if (event === undefined) return { wire: failureIn(events), events };
-      if (openingSent && event.type === 'message_start') return { wire: '', events };
       const model = (event.message as { model?: unknown } | undefined)?.model;
       const rename = event.type === 'message_start' && typeof model === 'string' && model !== options.answerModel;
       const data = rename ? renameMessageModel(message.data, event, model, options.answerModel) : message.data;
@@ -65,9 +62,5 @@ export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): 
     },
 
     fail,
-
-    skipOpening() {
-      openingSent = true;
-    },
   };
 }

@@ -34,8 +34,6 @@ function renameResponseModel(data: string, event: UpstreamStreamEvent, from: str
 export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions): StreamRelay {
   let nextSequence = 0;
   let parsed: UpstreamStreamEvent | undefined;
-  /** The caller already has the gateway's own `response.created` and `response.in_progress`. */
-  let openingSent = false;
   /** The last Response snapshot, the base of a `response.failed` we write. */
   let snapshot: Record<string, unknown> | undefined;
   /** Output items by index: as added, replaced when done. */
@@ -77,7 +75,6 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       // Not an event (`[DONE]`, a keep-alive): a Responses answer has none, as on the translated path.
       if (event === undefined) return { wire: '', events };
       note(event);
-      if (openingSent && (event.type === 'response.created' || event.type === 'response.in_progress')) return { wire: '', events };
       const model = event.response?.model;
       const data = typeof model === 'string' && model !== options.answerModel ? renameResponseModel(message.data, event, model, options.answerModel) : message.data;
       return { wire: formatSse({ event: message.event ?? event.type, data }), events };
@@ -90,9 +87,5 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
     },
 
     fail,
-
-    skipOpening() {
-      openingSent = true;
-    },
   };
 }

@@ -52,8 +52,4 @@ export class UpstreamRelay implements RelayBatches {
   fail(error: GatewayError): string {
     return this.#relay.fail(error);
   }
-
-  skipOpening(): void {
-    this.#relay.skipOpening?.();
-  }
 }
