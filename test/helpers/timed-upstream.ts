@@ -11,6 +11,8 @@ export type TimedStep =
   | { waitMs: number }
   /** Write `frame` every `everyMs` for `forMs` (an upstream's own keep-alive during a silent start). */
   | { repeat: string; everyMs: number; forMs: number }
+  /** Run this (a test notes when the upstream got here). */
+  | { run: () => void }
   /** Stop here and never finish the answer (a hang: before headers when nothing was sent yet). */
   | { hang: true };
 
@@ -62,6 +64,7 @@ export async function startTimedUpstream(): Promise<TimedUpstream> {
             res.flushHeaders();
           } else if ('write' in step) res.write(step.write);
           else if ('waitMs' in step) await sleep(step.waitMs);
+          else if ('run' in step) step.run();
           else {
             for (let spent = 0; spent < step.forMs && !closed; spent += step.everyMs) {
               await sleep(step.everyMs);
