@@ -65,6 +65,8 @@ export class CallDeadline implements UpstreamWatch {
   /** When the stream was last read from, once its output began (0 before). */
   #lastReadAt = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer fires. */
+  #armedFor = 0;
 
   /** `stream`: the first-output and idle limits apply; otherwise connect and total only. */
   constructor(context: ProviderContext, limits: ResolvedTimeouts, stream: boolean, labels: { model: string; provider: string }) {
@@ -84,7 +86,13 @@ export class CallDeadline implements UpstreamWatch {
   }
 
   connecting(): void {
-    this.#connectBy = Date.now() + this.#limits.connectMs;
+    const now = Date.now();
+    this.#connectBy = now + this.#limits.connectMs;
+    // Late (a provider that began its call after the timer moved on): the timer comes back for it.
+    if (this.#connectBy < this.#armedFor && this.expired === undefined) {
+      clearTimeout(this.#timer);
+      this.#arm(this.#connectBy - now);
+    }
   }
 
   connected(): void {
@@ -101,6 +109,7 @@ export class CallDeadline implements UpstreamWatch {
   done(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#armedFor = 0;
     this.#abort.watch = undefined;
     this.#unlink();
   }
@@ -143,6 +152,7 @@ export class CallDeadline implements UpstreamWatch {
   }
 
   #arm(delay: number): void {
+    this.#armedFor = Date.now() + delay;
     this.#timer = setTimeout(onTimer, Math.max(1, delay), this);
     this.#timer.unref();
   }
