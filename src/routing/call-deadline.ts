@@ -62,8 +62,13 @@ export class CallDeadline implements UpstreamWatch {
   readonly #totalBy: number;
   #connectBy = Infinity;
   #firstTokenBy: number;
-  /** When the stream was last read from, once its output began (0 before). */
-  #lastReadAt = 0;
+  /** Whether the stream's output began: the idle limit applies. */
+  #streaming = false;
+  /**
+   * Since when a read of the streaming answer waits for the upstream (0 while none does): the idle
+   * clock runs only then, so a client that reads slowly (backpressure) is not taken for a silent upstream.
+   */
+  #readingSince = 0;
   #timer: NodeJS.Timeout | undefined;
   /** When the timer fires. */
   #armedFor = 0;
@@ -102,7 +107,7 @@ export class CallDeadline implements UpstreamWatch {
   /** The stream's first output was read: from now on the idle limit applies. */
   outputStarted(): void {
     this.#firstTokenBy = Infinity;
-    this.#lastReadAt = Date.now();
+    this.#streaming = true;
   }
 
   /** Ends the watch (the call finished or was left). */
@@ -117,15 +122,18 @@ export class CallDeadline implements UpstreamWatch {
   /** `reader` whose reads fail with the expired limit rather than the cancellation it caused, and whose `stop` ends the watch. */
   guard(reader: EventReader): EventReader {
     const onBatch = (batch: StreamBatch | undefined) => {
+      this.#readingSince = 0;
       if (this.expired !== undefined) throw this.expired;
-      if (this.#lastReadAt !== 0) this.#lastReadAt = Date.now();
       return batch;
     };
     const onFailure = (error: unknown): never => {
       throw this.expired ?? error;
     };
     const guarded: { -readonly [K in keyof EventReader]: EventReader[K] } = {
-      next: () => reader.next().then(onBatch, onFailure),
+      next: () => {
+        if (this.#streaming) this.#readingSince = Date.now();
+        return reader.next().then(onBatch, onFailure);
+      },
       stop: async () => {
         try {
           await reader.stop();
@@ -162,7 +170,8 @@ export class CallDeadline implements UpstreamWatch {
     this.#timer = undefined;
     if (this.expired !== undefined) return;
     const now = Date.now();
-    const idleBy = this.#lastReadAt === 0 ? Infinity : this.#lastReadAt + this.#limits.idleMs;
+    // No read waiting: looked at again an idle interval from now, in case one begins.
+    const idleBy = !this.#streaming ? Infinity : this.#readingSince === 0 ? now + this.#limits.idleMs : this.#readingSince + this.#limits.idleMs;
     const passed: [Limit, number] | undefined =
       now >= this.#connectBy ? ['connect', this.#limits.connectMs]
       : now >= this.#firstTokenBy ? ['first-token', this.#limits.firstTokenMs]

@@ -61,6 +61,20 @@ describe('CallDeadline', () => {
     expect(await silent).toMatchObject({ code: 'UPSTREAM_IDLE_TIMEOUT' });
   });
 
+  it('should not take a client that reads slowly for a silent upstream', async () => {
+    const deadline = new CallDeadline(contextOf(), limits, true, labels);
+    const { reader } = pendingReader(deadline);
+    const guarded = deadline.guard(reader);
+    deadline.outputStarted();
+    await vi.advanceTimersByTimeAsync(1_000); // the client's socket is full: nothing reads
+    expect(deadline.expired).toBeUndefined();
+    const silent = guarded.next().catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(deadline.expired).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await silent).toMatchObject({ code: 'UPSTREAM_IDLE_TIMEOUT' });
+  });
+
   it('should fail a call stuck waiting for a connection by its connect limit, not before the transport started connecting', async () => {
     const deadline = new CallDeadline(contextOf(), limits, false, labels);
     const cancellation = upstreamSignal(deadline.context) as RequestAbort;
