@@ -1,5 +1,5 @@
 export { gateway } from './gateway.js';
-export type { GatewayOptions, ModelConfig, PolicyAction, RequestPolicy, RequestPolicyOptions, UnavailableModel } from './options.js';
+export type { GatewayOptions, ModelConfig, PolicyAction, RequestPolicy, RequestPolicyOptions, TimeoutOptions, UnavailableModel } from './options.js';
 export type { ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
 

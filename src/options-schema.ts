@@ -42,6 +42,16 @@ export const limitsOptionsSchema = z.strictObject({
   storeTimeoutMs: z.number().int().positive().optional(),
 });
 
+/** `timeouts`, and `models[].timeouts`; the config file loader checks the same shape. */
+export const timeoutOptionsSchema = z.strictObject({
+  connectMs: z.number().int().positive().optional(),
+  firstTokenMs: z.number().int().positive().optional(),
+  idleMs: z.number().int().positive().optional(),
+  totalMs: z.number().int().positive().optional(),
+  failoverWindowMs: z.number().int().nonnegative().optional(),
+  keepAliveMs: z.number().int().positive().optional(),
+});
+
 /** One `models[]` entry; the config file loader checks the same shape. */
 /** USD per million tokens. */
 const usdPerMillion = z.number().nonnegative();
@@ -76,6 +86,7 @@ export const modelConfigSchema = z.strictObject({
   price: modelPriceSchema.optional(),
   limits: limitSetSchema.optional(),
   requestPolicy: requestPolicySchema.optional(),
+  timeouts: timeoutOptionsSchema.optional(),
 });
 
 /** `ledger`: its settings, or `false`; the config file loader checks the same shape. */
@@ -151,6 +162,7 @@ export const optionsSchema = z.object({
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
   tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
   adapt: z.boolean().optional(),
+  timeouts: timeoutOptionsSchema.optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

@@ -13,6 +13,7 @@ import type { Logger, ProviderAdapter } from './providers/types.js';
 import { callModelOnce } from './routing/call-model.js';
 import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
+import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from './routing/timeouts.js';
 import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
 import type { Database } from './storage/open-database.js';
 import { recordEach } from './usage/record-stage.js';
@@ -34,6 +35,7 @@ import { resolveRequestPolicyTable, type RequestPolicyTable } from './policy/req
 import { knownKeys, optionsSchema } from './options-schema.js';
 
 export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
+export type { TimeoutOptions } from './routing/timeouts.js';
 
 /** A model id the gateway knows but does not serve, and why (`GatewayOptions.unavailableModels`). */
 export interface UnavailableModel {
@@ -128,6 +130,13 @@ export interface GatewayOptions extends ObservabilityOptions {
    * lacks) is refused either way. Default `true`.
    */
   adapt?: boolean;
+  /**
+   * How long every model's upstream may take — to connect, to its first output, between two reads
+   * once output began, in total — how long a stream's headers are held for failover, and how often
+   * a waiting stream gets a keep-alive. `models[].timeouts` overrides per model. See the README's "Timeouts".
+   * @example timeouts: { firstTokenMs: 120000, idleMs: 60000 }
+   */
+  timeouts?: TimeoutOptions;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -205,7 +214,10 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
   for (const [key, provider] of Object.entries(options.providers ?? {})) {
     providers[key] = isAdapter(provider) ? provider : createProviderFromConfig(key, provider);
   }
-  const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers, { adapt: options.adapt });
+  const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers, {
+    adapt: options.adapt,
+    timeouts: resolveTimeouts(DEFAULT_TIMEOUTS, options.timeouts),
+  });
 
   const apiKeys = options.apiKeys;
   const hasDatabase = options.database !== undefined;

@@ -20,6 +20,7 @@ import { deploymentOf } from '../routing/call-model.js';
 import { pickClientHeaders, type EndpointRules } from './endpoint-rules.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { fitToWindow } from './fit-to-window.js';
+import { HeldStream } from './held-stream.js';
 import { sendStream } from './send-stream.js';
 import type { EndpointSetup } from './stages.js';
 import type { OpenRequests } from './open-requests.js';
@@ -97,18 +98,26 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       attempts = 1;
       callStart = performance.now();
       if (request.stream) {
-        const opened = await call.stream(route, context);
+        // Headers held for the failover window, then sent with keep-alives until the first output.
+        const held = new HeldStream(res, codec, encodeContext, model.timeouts);
+        const interruption = () => started.interruption;
+        const opened = await held.open(call.stream(route, context, held), setup.logger, interruption);
         upstreamMs = performance.now() - callStart;
-        deployment = opened.deployment ?? deploymentOf(route);
         started.streaming = true;
-        addTimingHeaders();
-        const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, () => started.interruption);
-        usage = outcome.usage;
-        firstOutputAt = outcome.firstOutputAt;
-        ending = { status: 200, errorCode: outcome.errorCode };
-        if (usage === undefined) {
-          const { startUsage, outputChars } = outcome;
-          cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
+        // Failed after the commit: the in-band error went out.
+        if (opened === undefined) ending = { status: 200, errorCode: held.errorCode };
+        else {
+          deployment = opened.deployment ?? deploymentOf(route);
+          // Too late for a stream committed during a silent start: its headers went out already.
+          addTimingHeaders();
+          const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, interruption, held);
+          usage = outcome.usage;
+          firstOutputAt = outcome.firstOutputAt;
+          ending = { status: 200, errorCode: outcome.errorCode };
+          if (usage === undefined) {
+            const { startUsage, outputChars } = outcome;
+            cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
+          }
         }
       } else {
         const answer = await call.generate(route, context);

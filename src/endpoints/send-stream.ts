@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
 import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
+import type { HeldStream } from './held-stream.js';
 import { repeatedErrorLogOf } from './repeated-error-log.js';
 
 /** How a stream that began ended. */
@@ -25,7 +26,8 @@ export interface StreamOutcome {
 
 /**
  * Sends a stream that was read ahead to its first output event: headers and the opening events
- * in one write, then each event as it comes, with backpressure. A failure from here on is the
+ * in one write (after what `held` kept back; only the events when `held` already sent the headers),
+ * then each event as it comes, with backpressure. A failure from here on is the
  * protocol's in-band error event; a client that leaves stops the provider. When the gateway
  * interrupted the request (`abort` fired and `interruption()` says why: a shutdown), the stream
  * ends with that error as its in-band error event.
@@ -38,9 +40,11 @@ export async function sendStream(
   abort: RequestAbort,
   logger: Logger,
   interruption?: () => GatewayError | undefined,
+  held?: HeldStream,
 ): Promise<StreamOutcome> {
-  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: undefined, outputChars: 0, firstOutputAt: undefined };
-  let encoder: StreamEncoder | undefined; // not needed when the provider passes its stream through
+  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: held?.startUsage, outputChars: 0, firstOutputAt: undefined };
+  // Not needed when the provider passes its stream through; a committed stream goes on with the encoder it began with.
+  let encoder: StreamEncoder | undefined = held?.encoder;
   const writer = new SseWriter(res);
   const { rest } = opened;
   let finished = opened.finished;
@@ -70,7 +74,11 @@ export async function sendStream(
   const failure = (error: GatewayError): string => textOf([{ type: 'error', error }], rest.fail?.(error));
   try {
     outcome.firstOutputAt = Date.now();
-    await startSse(res, encodeContext.requestId, textOf(opened.opening, opened.openingWire));
+    let opening = '';
+    if (held !== undefined) for (const batch of held.takeHeld()) opening += textOf(batch.events, batch.wire);
+    opening += textOf(opened.opening, opened.openingWire);
+    if (held?.committed() === true) writer.write(opening);
+    else await startSse(res, encodeContext.requestId, opening);
     while (!finished && !abort.aborted) {
       let text: string;
       try {

@@ -1,9 +1,12 @@
 import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
 import type { ProviderAdapter, ProviderContext } from '../providers/types.js';
-import { mapEvents, readEvents, readRelay } from './event-reader.js';
+import { mapEvents, readEvents, readRelay, type EventReader } from './event-reader.js';
 import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
-import { readAhead, type OpenedStream } from './read-ahead.js';
+import { CallDeadline } from './call-deadline.js';
+import { readAhead, type OpenedStream, type StreamCallControl } from './read-ahead.js';
 import type { Route } from './resolve-route.js';
+
+export type { StreamCallControl } from './read-ahead.js';
 
 /** A non-streamed answer, with the upstream's own body when it was passed through. */
 export interface Answer {
@@ -30,15 +33,6 @@ export interface CallStage {
   stream(route: Route, context: ProviderContext, control?: StreamCallControl): Promise<OpenedStream>;
 }
 
-/** What the endpoint tells the "call" stage while a stream is being opened. */
-export interface StreamCallControl {
-  /**
-   * True once the answer's headers went to the client (the failover window passed and keep-alives
-   * began): from then on a failure can no longer be retried elsewhere with a real status.
-   */
-  committed(): boolean;
-}
-
 /** The request as the provider takes it: its upstream model id, and no tool namespaces where it has none. */
 function providerRequestOf(route: Route) {
   const upstreamRequest: CanonicalRequest = { ...route.request, model: route.model.upstreamModel };
@@ -55,25 +49,47 @@ function mayRelay(adapter: ProviderAdapter, route: Route, flattened: unknown): b
   return adapter.protocol === route.inbound && flattened === undefined;
 }
 
-/** One call to the route's model, no retries: the default "call" stage. */
+const labelsOf = (route: Route) => ({ model: route.model.id, provider: route.model.providerId });
+
+/** One call to the route's model, no retries, within the model's timeouts: the default "call" stage. */
 export const callModelOnce: CallStage = {
-  async generate(route, context) {
-    const { request, flattened } = providerRequestOf(route);
-    const { adapter } = route.model;
-    if (adapter.relayGenerate !== undefined && mayRelay(adapter, route, flattened)) {
-      return adapter.relayGenerate(request, context, route.request.model);
-    }
-    const response = await adapter.generate(request, context);
-    return { response: flattened ? flattened.restoreResponse(response) : response };
+  generate(route, context) {
+    const deadline = new CallDeadline(context, route.model.timeouts, false, labelsOf(route));
+    return deadline.settle(generateOnce(route, deadline.context));
   },
 
-  stream(route, context) {
-    const { request, flattened } = providerRequestOf(route);
-    const { adapter } = route.model;
-    if (adapter.relayStream !== undefined && mayRelay(adapter, route, flattened)) {
-      return readAhead(readRelay(adapter.relayStream(request, context, route.request.model)));
+  async stream(route, context, control) {
+    const deadline = new CallDeadline(context, route.model.timeouts, true, labelsOf(route));
+    let reader: EventReader;
+    try {
+      reader = openStream(route, deadline.context);
+    } catch (error) {
+      deadline.done();
+      throw error;
     }
-    const events = readEvents(route.model.adapter.stream(request, context));
-    return readAhead(flattened ? mapEvents(events, flattened.restoreEvent) : events);
+    const opened = await readAhead(deadline.guard(reader), control);
+    deadline.outputStarted();
+    return opened;
   },
 };
+
+async function generateOnce(route: Route, context: ProviderContext): Promise<Answer> {
+  const { request, flattened } = providerRequestOf(route);
+  const { adapter } = route.model;
+  if (adapter.relayGenerate !== undefined && mayRelay(adapter, route, flattened)) {
+    return adapter.relayGenerate(request, context, route.request.model);
+  }
+  const response = await adapter.generate(request, context);
+  return { response: flattened ? flattened.restoreResponse(response) : response };
+}
+
+/** The route's stream, passed through when the provider can (same protocol), else translated. */
+function openStream(route: Route, context: ProviderContext): EventReader {
+  const { request, flattened } = providerRequestOf(route);
+  const { adapter } = route.model;
+  if (adapter.relayStream !== undefined && mayRelay(adapter, route, flattened)) {
+    return readRelay(adapter.relayStream(request, context, route.request.model));
+  }
+  const events = readEvents(adapter.stream(request, context));
+  return flattened ? mapEvents(events, flattened.restoreEvent) : events;
+}

@@ -4,6 +4,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 import { modelCapabilities } from './model-capabilities.js';
 import type { ModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
+import { DEFAULT_TIMEOUTS, resolveTimeouts, type ResolvedTimeouts } from './timeouts.js';
 
 export interface ModelTableAndList {
   /** Every id and alias → its model. */
@@ -22,7 +23,7 @@ export interface ModelTableAndList {
 export function createModelTable(
   models: readonly ModelConfig[],
   providers: Readonly<Record<string, ProviderAdapter>>,
-  defaults: { adapt?: boolean } = {},
+  defaults: { adapt?: boolean | undefined; timeouts?: ResolvedTimeouts } = {},
 ): ModelTableAndList {
   const table = new Map<string, ResolvedModel>();
   const list: ResolvedModel[] = [];
@@ -51,6 +52,7 @@ export function createModelTable(
       ownedBy: config.ownedBy ?? config.provider,
       omitHostedTools: config.hostedTools === 'omit',
       adapt: config.adapt ?? defaults.adapt ?? true,
+      timeouts: resolveTimeouts(defaults.timeouts ?? DEFAULT_TIMEOUTS, config.timeouts),
       ...(contextWindow === undefined ? {} : { contextWindow }),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...(price === undefined ? {} : { price }),

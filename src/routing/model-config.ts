@@ -1,5 +1,6 @@
 import type { ModelPrice } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
+import type { TimeoutOptions } from './timeouts.js';
 
 /** One model callers can name. */
 export interface ModelConfig {
@@ -44,4 +45,9 @@ export interface ModelConfig {
    * @example limits: { requestsPerMinute: 500, tokensPerMinute: 200000 }
    */
   limits?: { requestsPerMinute?: number; tokensPerMinute?: number; concurrency?: number };
+  /**
+   * This model's timeouts and stream keep-alive, over the gateway's `timeouts`, field by field.
+   * @example timeouts: { firstTokenMs: 600000 } // a reasoning model that thinks for minutes
+   */
+  timeouts?: TimeoutOptions;
 }

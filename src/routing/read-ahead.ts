@@ -1,5 +1,5 @@
 import { GatewayError, type CanonicalStreamEvent } from '../canonical/index.js';
-import type { EventReader } from './event-reader.js';
+import type { EventReader, StreamBatch } from './event-reader.js';
 
 /** A stream read up to its first output event (see `isOutput`): nothing has reached the client yet. */
 export interface OpenedStream {
@@ -58,33 +58,57 @@ function opened(opening: CanonicalStreamEvent[], openingWire: string | undefined
 }
 
 /**
+ * What the endpoint tells the "call" stage while a stream is being opened (`CallStage.stream`'s
+ * third argument), and what the read-ahead tells it back.
+ */
+export interface StreamCallControl {
+  /**
+   * True once the answer's headers went to the client (the failover window passed and keep-alives
+   * began): from then on a failure can no longer be retried elsewhere with a real status.
+   */
+  committed(): boolean;
+  /** Told when an attempt starts reading its stream, before its first read: whatever an earlier attempt handed over is void. */
+  reading?(reader: EventReader): void;
+  /**
+   * Given each batch read before the first output event (the `start`, block openings, a relayed
+   * `ping`) instead of keeping it in `opening`: held with the headers, written at once after them.
+   */
+  beforeOutput?(batch: StreamBatch): void;
+}
+
+/**
  * Reads a provider's stream ahead to its first output event. A failure before it — a thrown
  * error, an `error` event, or an end without output — is thrown as a GatewayError, so the caller
  * still gets a real HTTP status and routing can retry or fall back; the provider is released.
- * Failures after it are the stream sender's to turn into the protocol's in-band error.
+ * Failures after it are the stream sender's to turn into the protocol's in-band error. With a
+ * `control` that takes them, the batches before the first output go to it as they are read.
  */
-export async function readAhead(rest: EventReader): Promise<OpenedStream> {
+export async function readAhead(rest: EventReader, control?: StreamCallControl): Promise<OpenedStream> {
   try {
+    control?.reading?.(rest);
+    const handOver = control?.beforeOutput?.bind(control);
     const opening: CanonicalStreamEvent[] = [];
     let openingWire: string | undefined;
     for (;;) {
       const batch = await rest.next();
       if (batch === undefined) throw streamEndedEarly();
-      if (batch.wire !== undefined) openingWire = (openingWire ?? '') + batch.wire;
       const { events } = batch;
-      for (let index = 0; index < events.length; index++) {
-        const event = events[index]!;
+      let output = batch.output === true; // output passed through unread (a relayed content delta)
+      for (const event of events) {
         if (event.type === 'error') throw event.error;
-        if (!isOutput(event)) {
-          opening.push(event);
-          continue;
+        if (isOutput(event)) {
+          output = true;
+          break;
         }
-        // The first output event: the rest of its batch goes out with it.
-        for (; index < events.length; index++) opening.push(events[index]!);
-        return opened(opening, openingWire, rest);
       }
-      // Output passed through unread (a relayed content delta) and no error in its batch.
-      if (batch.output === true) return opened(opening, openingWire, rest);
+      if (!output && handOver !== undefined) {
+        handOver(batch);
+        continue;
+      }
+      // The first output event: the rest of its batch goes out with it.
+      for (const event of events) opening.push(event);
+      if (batch.wire !== undefined) openingWire = (openingWire ?? '') + batch.wire;
+      if (output) return opened(opening, openingWire, rest);
     }
   } catch (error) {
     // Releases the provider (and its upstream request).

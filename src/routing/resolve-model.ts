@@ -1,6 +1,7 @@
 import { findClosestId, GatewayError, quoteCallerText } from '../canonical/index.js';
 import type { ReasoningControl, SourcedPrice } from '../catalog/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
+import type { ResolvedTimeouts } from './timeouts.js';
 
 /** A model as the gateway serves it, after options are resolved. */
 export interface ResolvedModel {
@@ -28,6 +29,8 @@ export interface ResolvedModel {
   catalogId?: string;
   /** How the model is asked to reason, when the catalog knows. */
   reasoningControl?: ReasoningControl;
+  /** Its upstream calls' timeouts, the failover window and the keep-alive interval (defaults, the gateway's, then the model's). */
+  timeouts: ResolvedTimeouts;
 }
 
 export type ModelTable = ReadonlyMap<string, ResolvedModel>;

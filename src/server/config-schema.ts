@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../options.js';
-import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema } from '../options-schema.js';
+import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, timeoutOptionsSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
@@ -80,6 +80,7 @@ export const configFileSchema = z
     requireApiKey: z.boolean().optional(),
     providers: z.record(z.string().min(1), providerSchema).optional(),
     models: z.array(modelConfigSchema).min(1).optional(),
+    timeouts: timeoutOptionsSchema.optional(),
     bodyLimit: z
       .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], { error: bodyLimitMessage })
       .optional(),

@@ -4,6 +4,7 @@ import { allCapabilities } from '../../src/providers/all-capabilities.js';
 import type { ModelCapabilities } from '../../src/providers/types.js';
 import { adaptToModel } from '../../src/routing/adapt-to-model.js';
 import type { ResolvedModel } from '../../src/routing/resolve-model.js';
+import { DEFAULT_TIMEOUTS } from '../../src/routing/timeouts.js';
 import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
 function model(fields: { capabilities?: Partial<ModelCapabilities>; adapt?: boolean; omitHostedTools?: boolean; protocol?: ProtocolName } = {}): ResolvedModel {
@@ -17,6 +18,7 @@ function model(fields: { capabilities?: Partial<ModelCapabilities>; adapt?: bool
     ownedBy: 'p',
     omitHostedTools: fields.omitHostedTools ?? false,
     adapt: fields.adapt ?? true,
+    timeouts: DEFAULT_TIMEOUTS,
   };
 }
 

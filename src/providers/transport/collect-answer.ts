@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
-import { listenForAbort, type Cancellation } from './request-abort.js';
+import { listenForAbort, RequestAbort, type Cancellation } from './request-abort.js';
 
 /** A whole upstream answer: status, headers and body text. */
 export interface CollectedAnswer {
@@ -34,11 +34,19 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     private readonly maxBytes: number,
   ) {
     this.#stopListening = listenForAbort(signal, () => this.#abort());
+    if (signal instanceof RequestAbort) signal.watch?.connecting();
   }
 
   #abort(): void {
-    // Before the request reached a connection there is no controller yet: onRequestStart aborts it.
-    this.#controller?.abort(new undiciErrors.RequestAbortedError());
+    const controller = this.#controller;
+    if (controller !== undefined) {
+      controller.abort(new undiciErrors.RequestAbortedError());
+      return;
+    }
+    // Still waiting for a connection: fail now; onRequestStart aborts the request before it is sent.
+    if (this.#settled) return;
+    this.#settle();
+    this.reject(new undiciErrors.RequestAbortedError());
   }
 
   #settle(): void {
@@ -49,6 +57,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.signal.aborted) controller.abort(new undiciErrors.RequestAbortedError());
+    else if (this.signal instanceof RequestAbort) this.signal.watch?.connected();
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {

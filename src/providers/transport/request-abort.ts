@@ -1,5 +1,13 @@
 import type { Logger, ProviderContext, UpstreamResponseInfo } from '../types.js';
 
+/** How a call reaches its connection: the clock of the connect timeout. */
+export interface UpstreamWatch {
+  /** The call was handed to the connection pool. */
+  connecting(): void;
+  /** The call is on a connection: a new one connected, or a kept-alive one was free. */
+  connected(): void;
+}
+
 /**
  * One request's cancellation. Listening to an `AbortSignal` (an EventTarget) costs several
  * microseconds per request on Node 20–24, and even an EventEmitter costs its construction on
@@ -8,6 +16,8 @@ import type { Logger, ProviderContext, UpstreamResponseInfo } from '../types.js'
  */
 export class RequestAbort {
   aborted = false;
+  /** Told by the built-in transport when a call goes to its connection pool and when it is on a connection. */
+  watch: UpstreamWatch | undefined = undefined;
   #controller: AbortController | undefined;
   #listeners: (() => void)[] | undefined;
 
@@ -77,6 +87,22 @@ class GatewayProviderContext implements ProviderContext {
 /** A provider context whose `signal` is made from `abort` on first read. */
 export function createProviderContext(abort: RequestAbort, fields: Omit<ProviderContext, 'signal'>): ProviderContext {
   return new GatewayProviderContext(abort, fields);
+}
+
+/**
+ * `context` for one upstream call that `abort` cancels: the same fields, and `abort` fires with the
+ * context's own cancellation too. Returns the context and the unlink from that cancellation.
+ */
+export function attemptContext(context: ProviderContext, abort: RequestAbort): { context: ProviderContext; unlink: () => void } {
+  const unlink = listenForAbort(upstreamSignal(context), () => abort.abort());
+  const fields: Omit<ProviderContext, 'signal'> = {
+    requestId: context.requestId,
+    gatewayModel: context.gatewayModel,
+    logger: context.logger,
+    ...(context.clientHeaders === undefined ? {} : { clientHeaders: context.clientHeaders }),
+    ...(context.reportUpstream === undefined ? {} : { reportUpstream: context.reportUpstream }),
+  };
+  return { context: new GatewayProviderContext(abort, fields), unlink };
 }
 
 /** What to hand the upstream layer as `signal`: the cheap canceller when the gateway made the context, else the context's signal. */

@@ -3,7 +3,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
-import { listenForAbort, type Cancellation } from './request-abort.js';
+import { listenForAbort, RequestAbort, type Cancellation } from './request-abort.js';
 import type { UpstreamRedactor } from './upstream-redactor.js';
 
 /** How an SSE call's answer began: its status and headers, and for an error status its whole body. */
@@ -98,7 +98,15 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
         this.#queue.push(event.event === undefined ? { data } : { event: event.event, data });
       },
     });
-    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#controller?.abort(aborted()));
+    if (!signal.aborted) this.#stopListening = listenForAbort(signal, () => this.#abort());
+    if (signal instanceof RequestAbort) signal.watch?.connecting();
+  }
+
+  #abort(): void {
+    const controller = this.#controller;
+    if (controller !== undefined) controller.abort(aborted());
+    // Still waiting for a connection: the call fails now; onRequestStart aborts the request before it is sent.
+    else this.#rejectHead(this.mapError(aborted()));
   }
 
   /** Marks the answer complete: a reader that stops now leaves the rest of the body to be drained. */
@@ -111,6 +119,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.signal.aborted) controller.abort(aborted());
+    else if (this.signal instanceof RequestAbort) this.signal.watch?.connected();
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
