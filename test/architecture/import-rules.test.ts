@@ -34,7 +34,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   },
   console: {
     imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
-    packages: /^(express|node:.*)$/,
+    packages: /^(express|argon2|node:.*)$/,
   },
   // The admin HTTP API over stored keys and the ledger.
   admin: { imports: ['canonical', 'access', 'http', 'protocols', 'usage', 'logger.ts', 'admin'], packages: /^node:.*$/ },
@@ -49,7 +49,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'protocols', 'providers', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'protocols', 'providers', 'storage', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
