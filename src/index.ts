@@ -30,4 +30,7 @@ export { queryUsage } from './usage/usage-queries.js';
 export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
-export type { Gateway } from './gateway.js';
+export type { Gateway, ModelSummary } from './gateway.js';
+export { switchyardConsole } from './console/console-handler.js';
+export type { ConsoleHandler } from './console/console-handler.js';
+export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, UserKeyCeiling } from './console/console-options.js';

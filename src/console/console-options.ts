@@ -1,4 +1,5 @@
 import type { KeyService } from '../access/key-service.js';
+import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { ModelPrice } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -43,9 +44,21 @@ export interface ConsoleOptions {
    * the base URLs and snippets show it. Default: the console's own origin (the standalone server).
    */
   apiRoot?: string;
+  /**
+   * What keys that users (not admins) create may do at most: their models, budget and limits start
+   * here and users can only narrow them. Default: no ceiling (the gateway's default limits apply).
+   * @example userKeys: { budget: { usd: 20, period: 'month' }, limits: { requestsPerMinute: 60 } }
+   */
+  userKeys?: UserKeyCeiling;
   /** The path the console is mounted at when a plain `node:http` server routes to it (Express's mount path is read from the request). */
   basePath?: string;
   logger?: Logger;
+}
+
+export interface UserKeyCeiling {
+  models?: readonly string[];
+  budget?: { usd: number; period: BudgetPeriod };
+  limits?: KeyOwnLimits;
 }
 
 export interface ResolvedConsoleOptions {
@@ -60,5 +73,6 @@ export interface ResolvedConsoleOptions {
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   apiRoot: string | undefined;
   basePath: string;
+  userKeys: UserKeyCeiling | undefined;
   logger: Logger;
 }

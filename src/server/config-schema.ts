@@ -4,6 +4,31 @@ import type { GatewayOptions } from '../options.js';
 import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
+import type { ConsoleOptions } from '../console/console-options.js';
+
+const consoleSettingsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    registration: z.enum(['open', 'invite', 'closed']).optional(),
+    admins: z.array(z.string().min(3)).optional(),
+    secureCookies: z.union([z.boolean(), z.literal('auto')]).optional(),
+    trustProxy: z.boolean().optional(),
+    sessionTtlMs: z.number().int().positive().optional(),
+    loginLimits: z
+      .strictObject({ perAccount: z.number().int().positive().optional(), perAddress: z.number().int().positive().optional(), windowMs: z.number().int().positive().optional() })
+      .optional(),
+    apiRoot: z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s) URL').optional(),
+    userKeys: z
+      .strictObject({
+        models: z.array(z.string().min(1)).optional(),
+        budget: z.strictObject({ usd: z.number().nonnegative(), period: z.enum(['day', 'month', 'never']) }).optional(),
+        limits: z
+          .strictObject({ requestsPerMinute: z.number().int().positive().optional(), tokensPerMinute: z.number().int().positive().optional(), concurrency: z.number().int().positive().optional() })
+          .optional(),
+      })
+      .optional(),
+  }),
+]);
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -15,7 +40,12 @@ export interface ServerSettings {
   shutdownTimeoutMs: number;
   /** What the server prints (`--log-level`): `info` for `switchyard serve`. Unset: no request lines, and the gateway's logger as given. */
   logLevel?: LogLevel;
+  /** The web console at `/` (with a database): its options, or `false` for none (`--no-console`). Default: on, registration open. */
+  console?: ServerConsoleSettings | false;
 }
+
+/** The console's options a config file can set (`server.console`); see `switchyardConsole`. */
+export type ServerConsoleSettings = Omit<ConsoleOptions, 'gateway' | 'logger' | 'basePath'>;
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
 export interface ServerConfig {
@@ -53,6 +83,7 @@ export const configFileSchema = z
         host: z.string().min(1).optional(),
         shutdownTimeoutMs: z.number().int().nonnegative().optional(),
         logLevel: z.enum(LOG_LEVELS).optional(),
+        console: consoleSettingsSchema.optional(),
       })
       .optional(),
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
@@ -99,6 +130,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.host !== undefined) settings.host = server.host;
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
   if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
+  if (server.console !== undefined) settings.console = server.console;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
   return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway.js';
+import { switchyardConsole, type ConsoleHandler } from '../console/console-handler.js';
 import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
@@ -19,6 +20,8 @@ export interface RunningServer {
   openAIBaseURL: string;
   /** Requests being answered right now. */
   openRequests(): number;
+  /** The web console's address; undefined when it is off (no database, or `console: false`). */
+  consoleUrl: string | undefined;
   /** Whether the database (if any) was open before the server began listening; undefined without one. */
   databaseReady: boolean | undefined;
   /**
@@ -82,6 +85,9 @@ export async function startServer(
   const handle = gateway(logLevel === undefined || options.logger !== undefined ? options : { ...options, logger: createServerLogger(logLevel) });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());
   const log = logLevel === undefined ? undefined : createRequestLog(logLevel, output);
+  // The console is on by default wherever there is a database; the API keeps /v1 (and /health).
+  const consoleHandler: ConsoleHandler | undefined =
+    settings.console === false || options.database === undefined ? undefined : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
@@ -89,6 +95,7 @@ export async function startServer(
     res.once('close', onClose);
     log?.(req, res);
     if (req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')) sendJson(res, 200, { status: 'ok' });
+    else if (consoleHandler !== undefined && !req.url?.startsWith('/v1')) consoleHandler(req, res, () => handle(req, res));
     else handle(req, res);
   });
 
@@ -98,6 +105,7 @@ export async function startServer(
     server,
     root,
     openAIBaseURL: `${root}/v1`,
+    consoleUrl: consoleHandler === undefined ? undefined : `${root}/`,
     openRequests: () => open,
     databaseReady,
     close: () => {
