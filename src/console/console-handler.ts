@@ -465,5 +465,7 @@ async function showUsage(visit: Visit, options: ResolvedConsoleOptions, csv: boo
   }
   const days: string[] = [];
   for (let day = start; day < end; day += DAY_MS) days.push(isoDay(day));
-  return sendHtml(visit.res, 200, usagePage(visit.ctx, { rows, days, from, to, keyNames, ...(error === undefined ? {} : { error }) }), visit.cookies);
+  const metric = query.get('metric');
+  const chart = metric === 'tokens' || metric === 'cost' ? metric : 'requests';
+  return sendHtml(visit.res, 200, usagePage(visit.ctx, { rows, days, from, to, metric: chart, keyNames, ...(error === undefined ? {} : { error }) }), visit.cookies);
 }

@@ -1,7 +1,7 @@
 import { formatCount, formatUsd } from './format.js';
 import { html, type Html } from './html.js';
 import { layout, type PageContext } from './layout.js';
-import { usageChart } from './usage-chart.js';
+import { CHART_METRICS, usageChart, type ChartMetric } from './usage-chart.js';
 import type { UsageReportRow } from './usage-report.js';
 
 export interface UsagePageState {
@@ -10,6 +10,7 @@ export interface UsagePageState {
   days: readonly string[];
   from: string;
   to: string;
+  metric: ChartMetric;
   /** Key public id → name, for the table. */
   keyNames: ReadonlyMap<string, string>;
   error?: string;
@@ -31,11 +32,12 @@ export function usagePage(ctx: PageContext, state: UsagePageState): Html {
 <form method="get" action="${ctx.base}/usage" class="row">
   <div><label for="from">From (UTC day)</label><input type="date" id="from" name="from" value="${state.from}" required></div>
   <div><label for="to">To (UTC day, included)</label><input type="date" id="to" name="to" value="${state.to}" required></div>
+  <div><label for="metric">Chart</label><select id="metric" name="metric">${(Object.keys(CHART_METRICS) as ChartMetric[]).map((metric) => html`<option value="${metric}"${metric === state.metric ? html` selected` : ''}>${CHART_METRICS[metric]}</option>`)}</select></div>
   <div><button type="submit">Show</button></div>
   <div><a class="button" href="${ctx.base}/usage.csv?${query}" download>Download CSV</a></div>
 </form>
-<p>${ctx.user?.isAdmin ? 'Every key’s usage.' : 'Your keys’ usage.'} ${formatCount(total.requests)} requests, ${formatCount(total.tokens)} tokens, ${formatUsd(total.cost)}.</p>
-${usageChart(state.rows, state.days)}
+<p>${ctx.user?.isAdmin ? 'Every key’s usage.' : 'Your keys’ usage.'} ${formatCount(total.requests)} request${total.requests === 1 ? '' : 's'}, ${formatCount(total.tokens)} tokens, ${formatUsd(total.cost)}.</p>
+${usageChart(state.rows, state.days, state.metric)}
 ${
   state.rows.length === 0
     ? html`<p>No requests in this range.</p>`
