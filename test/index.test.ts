@@ -20,6 +20,7 @@ describe('the package entry point', () => {
       'openDatabase',
       'queryUsage',
       'revokeKey',
+      'switchyardConsole',
     ]);
   });
 });

@@ -34,7 +34,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   },
   console: {
     imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
-    packages: /^(express|argon2|node:.*)$/,
+    packages: /^(express|argon2|kysely|node:.*)$/,
   },
   // The admin HTTP API over stored keys and the ledger.
   admin: { imports: ['canonical', 'access', 'http', 'protocols', 'usage', 'logger.ts', 'admin'], packages: /^node:.*$/ },
