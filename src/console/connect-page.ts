@@ -40,12 +40,12 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
     copyBlock(
       'snippet-openai',
       'openai SDK (JavaScript; Python takes the same base_url)',
-      `import OpenAI from "openai";\n\nconst client = new OpenAI({ baseURL: "${v1}", apiKey: process.env.SWITCHYARD_API_KEY });\nconst completion = await client.chat.completions.create({\n  model: "${model}",\n  messages: [{ role: "user", content: "Hello" }],\n});\nconsole.log(completion.choices[0].message.content);`,
+      `import OpenAI from "openai";\n\nconst client = new OpenAI({ baseURL: ${JSON.stringify(v1)}, apiKey: process.env.SWITCHYARD_API_KEY });\nconst completion = await client.chat.completions.create({\n  model: ${JSON.stringify(model)},\n  messages: [{ role: "user", content: "Hello" }],\n});\nconsole.log(completion.choices[0].message.content);`,
     ),
     copyBlock(
       'snippet-anthropic',
       '@anthropic-ai/sdk (JavaScript; Python takes the same base_url)',
-      `import Anthropic from "@anthropic-ai/sdk";\n\nconst client = new Anthropic({ baseURL: "${root}", apiKey: process.env.SWITCHYARD_API_KEY });\nconst message = await client.messages.create({\n  model: "${model}",\n  max_tokens: 1024,\n  messages: [{ role: "user", content: "Hello" }],\n});\nconsole.log(message.content);`,
+      `import Anthropic from "@anthropic-ai/sdk";\n\nconst client = new Anthropic({ baseURL: ${JSON.stringify(root)}, apiKey: process.env.SWITCHYARD_API_KEY });\nconst message = await client.messages.create({\n  model: ${JSON.stringify(model)},\n  max_tokens: 1024,\n  messages: [{ role: "user", content: "Hello" }],\n});\nconsole.log(message.content);`,
     ),
     copyBlock(
       'snippet-claude-code',
@@ -55,7 +55,7 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
     copyBlock(
       'snippet-codex',
       'Codex CLI (Responses API, streaming)',
-      `codex -c model_provider=switchyard \\\n  -c 'model_providers.switchyard={name="Switchyard", base_url="${v1}", env_key="SWITCHYARD_API_KEY", wire_api="responses"}' \\\n  -m ${shellQuote(model)}`,
+      `codex -c model_provider=switchyard \\\n  -c 'model_providers.switchyard={name="Switchyard", base_url=${JSON.stringify(v1)}, env_key="SWITCHYARD_API_KEY", wire_api="responses"}' \\\n  -m ${shellQuote(model)}`,
     ),
   ];
   return layout(

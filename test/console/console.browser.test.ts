@@ -8,7 +8,7 @@ import { DATABASE_URL } from '../helpers/test-database.js';
 
 // One browser and one standalone server (console at /, API under /v1, mock model with a price) on
 // a PostgreSQL schema of its own; the pages are reused across the steps of one user's day.
-const PRICE = { input: 2, output: 8 };
+const PRICE = { input: 2, output: 8, cachedInput: 0.5 };
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery';
 
@@ -20,7 +20,7 @@ const schema = `console_browser_${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   server = await startServer(
-    { database: { url: DATABASE_URL, schema }, models: [{ id: 'mock', provider: 'mock', price: PRICE }], ledger: { intervalMs: 20 }, logger: silentLogger },
+    { database: { url: DATABASE_URL, schema }, models: [{ id: 'mock', provider: 'mock', price: PRICE, contextWindow: 200_000, maxOutputTokens: 8_192 }], ledger: { intervalMs: 20 }, logger: silentLogger },
     { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000 },
   );
   browser = await launchBrowser();
@@ -118,7 +118,7 @@ describe('the console in a real browser', () => {
   it('should list the models with their prices, and snippets filled with the chosen key’s public id only', async () => {
     await page.goto(`${server.root}/models`);
     const model = await page.locator('tbody tr', { hasText: 'mock' }).locator('td').allTextContents();
-    expect(model.slice(0, 5).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$2', '$8']);
+    expect(model.slice(0, 7).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$0.5', '$8', '200,000', '8,192']);
     await screenshot(page, 'console', 'models');
 
     await page.goto(`${server.root}/connect`);
