@@ -110,9 +110,12 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
   return function switchyardConsoleHandler(incoming, res, next) {
     const req = incoming as HttpRequest;
     const url = new URL(req.url ?? '/', 'http://console.invalid');
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
-    const route = routeOf(req.method ?? 'GET', path);
-    if (route === undefined) {
+    // A plain node:http server hands over the whole path: the console's part follows `basePath`.
+    const prefix = resolved.basePath;
+    const within = prefix === '' ? url.pathname : url.pathname === prefix ? '/' : url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : undefined;
+    const path = within === undefined ? undefined : within.length > 1 ? within.replace(/\/$/, '') : within;
+    const route = path === undefined ? undefined : routeOf(req.method ?? 'GET', path);
+    if (route === undefined || path === undefined) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
       return;

@@ -195,6 +195,25 @@ describe('the console mounted in a host app (Express, /console, SQLite, registra
     }
   });
 
+  it('should serve under `basePath` on a plain node:http server, and nothing outside it', async () => {
+    const other = gateway({ database: await database.open(), logger: silentLogger });
+    const plain = createServer(switchyardConsole({ gateway: other, basePath: '/console/', logger: silentLogger }));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const visitor = new Visitor(`http://127.0.0.1:${(plain.address() as AddressInfo).port}`);
+      expect((await visitor.get('/console')).location).toBe('/console/sign-in');
+      const signIn = await visitor.get('/console/sign-in');
+      expect(signIn.status).toBe(200);
+      expect(signIn.text).toContain('action="/console/sign-in"');
+      expect((await visitor.get('/sign-in')).status).toBe(404);
+      expect((await visitor.get('/consoleX/sign-in')).status).toBe(404);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+      await other.close();
+    }
+  });
+
   it('should refuse to start without a database', () => {
     const bare = gateway({ logger: silentLogger });
     expect(() => switchyardConsole({ gateway: bare })).toThrow(expect.objectContaining({ code: 'CONFIG_CONSOLE_NEEDS_DATABASE' }));
