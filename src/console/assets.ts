@@ -38,6 +38,8 @@ button.danger { background: var(--danger); border-color: var(--danger); }
 fieldset { border: 1px solid var(--line); margin: 1rem 0; padding: .5rem 1rem 1rem; }
 legend { font-weight: 700; }
 .checks label { display: inline-flex; gap: .35rem; font-weight: 400; margin-right: 1rem; }
+.skip { position: absolute; left: -10000px; top: .5rem; background: #fff; padding: .4rem .8rem; z-index: 1; }
+.skip:focus { left: .5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 svg text { font: 12px system-ui, sans-serif; fill: var(--fg); }
 `;

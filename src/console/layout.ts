@@ -33,6 +33,7 @@ export function layout(ctx: PageContext, title: string, section: Section, body: 
 <link rel="stylesheet" href="${ctx.base}/assets/console.css">
 </head>
 <body>
+<a class="skip" href="#main">Skip to the page</a>
 <header><a class="brand" href="${ctx.base}/">Switchyard</a>${nav}</header>
 <main id="main">
 <h1>${title}</h1>

@@ -39,6 +39,9 @@ afterAll(async () => {
   await client.end();
 });
 
+/** The ids (or names) of the page's visible form fields that no label names. */
+const UNLABELLED_FIELDS = `[...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((field) => field.labels.length === 0 && !field.getAttribute('aria-label')).map((field) => field.id || field.name)`;
+
 const usd = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(6)}`;
 
 describe('the console in a real browser', () => {
@@ -49,6 +52,11 @@ describe('the console in a real browser', () => {
     await page.goto(`${server.root}/keys`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await screenshot(page, 'console', 'sign-in');
+
+    // The keyboard's first stop skips the header; every field has a label.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to the page');
+    expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
 
     await page.getByRole('link', { name: 'Register' }).click();
     await expect.poll(() => page.getByText('the first account is this gateway’s admin').count()).toBe(1);
@@ -83,6 +91,7 @@ describe('the console in a real browser', () => {
     await page.goto(`${server.root}/keys`);
     expect(await page.content()).not.toContain(key);
     expect(await page.locator('code', { hasText: publicId }).count()).toBe(1);
+    expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
     await screenshot(page, 'console', 'keys');
   }, 30_000);
 
@@ -106,6 +115,7 @@ describe('the console in a real browser', () => {
     // Day, key, model, requests, input, cached, output, cost, errors, 429s.
     expect(cells.slice(2, 10).map((cell) => cell.trim())).toEqual(['mock', '1', String(inputTokens), '0', String(outputTokens), usd(cost), '0', '0']);
     expect(await page.locator('svg[role=img] rect').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
     await screenshot(page, 'console', 'usage');
 
     const csv = await page.request.get(`${server.root}/usage.csv`);
