@@ -16,9 +16,12 @@ export interface UsageReportRow {
   costNanoUsd: number;
   /** Rows that delivered something without a price: their cost is unknown, not 0. */
   unpriced: number;
-  /** Requests that failed (nothing delivered). */
+  /** Attempts that failed (nothing delivered), other than 429s. */
   errors: number;
-  /** Answers of 429: a limit, a budget or the provider's rate limit. */
+  /**
+   * Attempts answered 429 (the provider's rate limit). Requests the gateway refused itself (its
+   * limits, a budget) before calling a provider have no ledger row, so they are not counted.
+   */
   rateLimited: number;
 }
 
@@ -47,7 +50,7 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
       sql<number | string | null>`sum(output_tokens)`.as('output_tokens'),
       sql<number | string | null>`sum(cost_nano_usd)`.as('cost'),
       sql<number | string>`sum(case when cost_nano_usd is null and billing <> 'failed' then 1 else 0 end)`.as('unpriced'),
-      sql<number | string>`sum(case when billing = 'failed' then 1 else 0 end)`.as('errors'),
+      sql<number | string>`sum(case when billing = 'failed' and status <> 429 then 1 else 0 end)`.as('errors'),
       sql<number | string>`sum(case when status = 429 then 1 else 0 end)`.as('rate_limited'),
     ])
     .where('at', '>=', query.from)

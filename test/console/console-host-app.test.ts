@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateway, switchyardConsole, type Gateway } from '../../src/index.js';
+import { createMockProvider, gateway, GatewayError, switchyardConsole, type Gateway } from '../../src/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { testDatabase } from '../helpers/test-database.js';
 
@@ -49,7 +49,13 @@ let server: Server;
 let origin = '';
 
 beforeAll(async () => {
-  api = gateway({ database: await database.open(), models: [{ id: 'mock', provider: 'mock', price: { input: 1, output: 2 } }, { id: 'other', provider: 'mock' }], logger: silentLogger });
+  const busy = createMockProvider({ error: new GatewayError({ kind: 'rate_limit', code: 'UPSTREAM_RATE_LIMITED', message: 'The provider is busy.' }) });
+  api = gateway({
+    database: await database.open(),
+    providers: { busy },
+    models: [{ id: 'mock', provider: 'mock', price: { input: 1, output: 2 } }, { id: 'other', provider: 'mock' }, { id: 'busy', provider: 'busy' }],
+    logger: silentLogger,
+  });
   const app = express();
   app.get('/', (_req, res) => res.send('the host app’s own home page'));
   app.use('/console', switchyardConsole({ gateway: api, registration: 'invite', admins: ['boss@example.com'], trustProxy: true, loginLimits: { perAccount: 3 }, logger: silentLogger }));
@@ -142,7 +148,9 @@ describe('the console mounted in a host app (Express, /console, SQLite, registra
   it('should show users only their own keys and usage, and keep them from others’ keys', async () => {
     const adminKey = keyIn((await first.post('/console/keys', { name: 'admin key' }, '/console/keys')).text);
     const adminId = publicIdOf(adminKey);
-    await new OpenAI({ baseURL: `${origin}/v1`, apiKey: adminKey, maxRetries: 0 }).chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    const adminClient = new OpenAI({ baseURL: `${origin}/v1`, apiKey: adminKey, maxRetries: 0 });
+    await adminClient.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    await expect(adminClient.chat.completions.create({ model: 'busy', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ status: 429 });
 
     const keys = await second.get('/console/keys');
     expect(keys.text).toContain(publicIdOf(userKey));
@@ -151,7 +159,9 @@ describe('the console mounted in a host app (Express, /console, SQLite, registra
     expect((await second.post(`/console/keys/${adminId}/revoke`, {}, '/console/keys')).status).toBe(404);
     expect((await api.keys?.get(adminId))?.revokedAt).toBeUndefined();
 
-    await expect.poll(async () => (await first.get('/console/usage.csv')).text.includes(adminId), { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => (await first.get('/console/usage.csv')).text.includes(`,${adminId},admin key,busy,`), { timeout: 5_000 }).toBe(true);
+    // The provider's 429 is counted as a 429, not as an error, and has no cost.
+    expect((await first.get('/console/usage.csv')).text).toMatch(new RegExp(`,${adminId},admin key,busy,1,0,0,0,0\\.000000000,0,0,1\\r\\n`));
     const theirs = (await second.get('/console/usage.csv')).text;
     expect(theirs).toContain(publicIdOf(userKey));
     expect(theirs).not.toContain(adminId);
