@@ -41,6 +41,7 @@ legend { font-weight: 700; }
 .skip { position: absolute; left: -10000px; top: .5rem; background: #fff; padding: .4rem .8rem; z-index: 1; }
 .skip:focus { left: .5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+svg.chart { max-width: 720px; }
 svg text { font: 12px system-ui, sans-serif; fill: var(--fg); }
 `;
 

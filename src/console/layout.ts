@@ -31,6 +31,7 @@ export function layout(ctx: PageContext, title: string, section: Section, body: 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Switchyard</title>
 <link rel="stylesheet" href="${ctx.base}/assets/console.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <a class="skip" href="#main">Skip to the page</a>

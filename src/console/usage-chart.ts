@@ -45,7 +45,7 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
 ${metric === 'requests' && day.failed > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(day.failed).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(day.failed) - PAD.top)).toFixed(1)}" fill="#a50e0e"></rect>` : ''}</g>${label}`;
   });
   return html`<figure>
-<svg role="img" aria-labelledby="chart-title" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" style="max-width:${WIDTH}px">
+<svg role="img" aria-labelledby="chart-title" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" class="chart">
 <title id="chart-title">${CHART_METRICS[metric]} per day, ${days[0] ?? ''} to ${days.at(-1) ?? ''}; most in a day: ${shown(most)}</title>
 <line x1="${PAD.left}" y1="${PAD.top + plotHeight}" x2="${WIDTH - PAD.right}" y2="${PAD.top + plotHeight}" stroke="#767676"></line>
 <text x="${PAD.left - 6}" y="${PAD.top + 10}" text-anchor="end">${metric === 'cost' ? `$${(most / 1e9).toPrecision(2)}` : most}</text>

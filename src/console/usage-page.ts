@@ -58,17 +58,19 @@ ${
   );
 }
 
+/** A CSV field, quoted when needed. */
 const csvField = (value: string | number | null): string => {
   const text = value === null ? '' : String(value);
-  // Quoted when needed; a leading = + - @ is defused so a spreadsheet does not run it as a formula.
-  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
+
+/** Text people typed (a key's name), with a leading = + - @ defused so a spreadsheet does not run it as a formula. */
+const typedText = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 export function usageCsv(rows: readonly UsageReportRow[], keyNames: ReadonlyMap<string, string>): string {
   const header = ['day', 'key_id', 'key_name', 'model', 'requests', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd', 'unpriced_requests', 'errors', 'rate_limited_429'];
   const lines = rows.map((row) =>
-    [row.day, row.keyId, row.keyId === null ? null : (keyNames.get(row.keyId) ?? null), row.model, row.requests, row.inputTokens, row.cachedInputTokens, row.outputTokens, (row.costNanoUsd / 1e9).toFixed(9), row.unpriced, row.errors, row.rateLimited]
+    [row.day, row.keyId, row.keyId === null ? null : typedText(keyNames.get(row.keyId) ?? null), row.model, row.requests, row.inputTokens, row.cachedInputTokens, row.outputTokens, (row.costNanoUsd / 1e9).toFixed(9), row.unpriced, row.errors, row.rateLimited]
       .map(csvField)
       .join(','),
   );

@@ -16,6 +16,8 @@ let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+const foreign: string[] = [];
+const consoleErrors: string[] = [];
 const schema = `console_browser_${Date.now().toString(36)}`;
 
 beforeAll(async () => {
@@ -27,6 +29,13 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.root });
   page = await context.newPage();
+  // Nothing but the server itself is fetched (no CDN), and no page breaks its own Content-Security-Policy.
+  page.on('request', (request) => {
+    if (!request.url().startsWith(server.root)) foreign.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -177,6 +186,12 @@ describe('the console in a real browser', () => {
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/sign-in');
   }, 30_000);
+
+  it('should fetch nothing from elsewhere and break no Content-Security-Policy on any page', () => {
+    expect(foreign).toEqual([]);
+    // The only errors the browser logged are the answers the tests asked for (401 sign-ins come later).
+    expect(consoleErrors.filter((text) => !/status of (401|403|429)/.test(text))).toEqual([]);
+  });
 
   it('should refuse sign-in for a while after five wrong passwords, even with the right one', async () => {
     await page.goto(`${server.root}/sign-in`);
