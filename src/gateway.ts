@@ -12,7 +12,9 @@ import { createAdminApi } from './admin/admin-api.js';
 import { createTokenEndpoint } from './admin/token-endpoint.js';
 import { createCors } from './http/cors.js';
 import type { UsageQuery, UsageTotals } from './usage/usage-queries.js';
-import type { ProviderAdapter } from './providers/types.js';
+import type { ModelCapabilities, ProviderAdapter } from './providers/types.js';
+import type { ModelPrice } from './canonical/index.js';
+import type { StorageDb } from './storage/schema.js';
 import type { InboundCodec } from './protocols/codec.js';
 import { chatCodec } from './protocols/chat-completions/index.js';
 import { messagesCodec } from './protocols/messages/index.js';
@@ -70,6 +72,21 @@ export interface Gateway {
    * second: `{ ready, checks: { database?, redis? } }`. Ready at once when it uses neither.
    */
   readiness(): Promise<Readiness>;
+  /** The models served, in configuration order, as a console shows them (no provider secrets). */
+  readonly models: readonly ModelSummary[];
+  /** The query builder over the `database` (once open), for the console; undefined without one. */
+  readonly storage: (() => Promise<StorageDb>) | undefined;
+}
+
+/** A served model as people see it: its id, who serves it, its price, its context and what it can do. */
+export interface ModelSummary {
+  id: string;
+  ownedBy: string;
+  /** USD per million tokens; undefined when no price is configured (requests are then recorded unpriced). */
+  price: ModelPrice | undefined;
+  contextWindow: number | undefined;
+  maxOutputTokens: number | undefined;
+  capabilities: ModelCapabilities;
 }
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
@@ -173,7 +190,18 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     else sendGatewayError(req, res, path, pathNotServed(req.method, path, served));
   };
   let closing: Promise<void> | undefined;
+  const summaries: ModelSummary[] = resolved.modelList.map((model) => ({
+    id: model.id,
+    ownedBy: model.ownedBy,
+    // The configured price, else the catalog's.
+    price: model.price?.price,
+    contextWindow: model.contextWindow,
+    maxOutputTokens: model.maxOutputTokens,
+    capabilities: model.capabilities,
+  }));
   const handle = Object.assign(serve, {
+    models: summaries,
+    storage: persistence === undefined ? undefined : async () => (await persistence.database.ready()).db,
     close() {
       closing ??= (async () => {
         // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.

@@ -33,7 +33,7 @@ export { queryUsage } from './usage/usage-queries.js';
 export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
-export type { Gateway } from './gateway.js';
+export type { Gateway, ModelSummary } from './gateway.js';
 
 export { metricsHandler } from './observability/metrics-handler.js';
 export type { MetricsOptions, MetricsRegistry } from './observability/gateway-metrics.js';
@@ -45,3 +45,6 @@ export type { UpstreamAttempt, UpstreamObserver, UpstreamOutcome } from './obser
 export { statusPage } from './status/status-page.js';
 export type { StatusPage, StatusPageOptions } from './status/status-page.js';
 export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow } from './status/status-report.js';
+export { switchyardConsole } from './console/console-handler.js';
+export type { ConsoleHandler } from './console/console-handler.js';
+export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, UserKeyCeiling } from './console/console-options.js';

@@ -24,6 +24,7 @@ describe('the package entry point', () => {
       'queryUsage',
       'revokeKey',
       'statusPage',
+      'switchyardConsole',
     ]);
   });
 });

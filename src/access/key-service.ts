@@ -1,10 +1,10 @@
 import type { StorageDb } from '../storage/schema.js';
 import type { KeyCache } from './key-cache.js';
 import type { RevocationChannel } from './revocation-channel.js';
-import { createKey, listKeys, revokeKey, type NewKey, type StoredKey } from './stored-keys.js';
+import { createKey, getKey, listKeys, revokeKey, updateKey, type KeyChanges, type NewKey, type StoredKey } from './stored-keys.js';
 
 /** Hears of a key created or revoked: its public id and name, never the key. */
-export type KeyAudit = (event: 'created' | 'revoked', publicId: string, name?: string) => void;
+export type KeyAudit = (event: 'created' | 'changed' | 'revoked', publicId: string, name?: string) => void;
 
 /**
  * Stored keys as a gateway instance manages them: revoking one also drops it from this instance's
@@ -37,6 +37,22 @@ export class KeyService {
 
   async list(): Promise<StoredKey[]> {
     return listKeys(await this.#db());
+  }
+
+  async get(publicId: string): Promise<StoredKey | undefined> {
+    return getKey(await this.#db(), publicId);
+  }
+
+  /**
+   * Changes a key's name, models, limits, budget or expiry; false when there is no such live key.
+   * Every instance drops the key from its cache (as for a revocation), so the change holds at once.
+   */
+  async update(publicId: string, changes: KeyChanges): Promise<boolean> {
+    const updated = await updateKey(await this.#db(), publicId, changes);
+    if (updated) this.#audit('changed', publicId);
+    this.#cache.forget(publicId);
+    await this.#revocations?.publish(publicId);
+    return updated;
   }
 
   /** Revokes a key; false when there is no such key or it was revoked already. */

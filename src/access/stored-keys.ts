@@ -105,6 +105,37 @@ export async function revokeKey(db: StorageDb, publicId: string, now = Date.now(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** What may change on a key after it was made; `null` clears a setting (every model, no expiry, no budget, the defaults). */
+export interface KeyChanges {
+  name?: string;
+  models?: readonly string[] | null;
+  expiresAt?: number | null;
+  budget?: { nanoUsd: number; period: BudgetPeriod } | null;
+  limits?: KeyOwnLimits | null;
+}
+
+/** Changes a key that is not revoked; false when there is no such key (or it was revoked). */
+export async function updateKey(db: StorageDb, publicId: string, changes: KeyChanges): Promise<boolean> {
+  const set: { name?: string; models?: string | null; expires_at?: number | null; budget_nano_usd?: number | null; budget_period?: string | null; limits?: string | null } = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.models !== undefined) set.models = changes.models === null ? null : JSON.stringify(changes.models);
+  if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
+  if (changes.budget !== undefined) {
+    set.budget_nano_usd = changes.budget?.nanoUsd ?? null;
+    set.budget_period = changes.budget?.period ?? null;
+  }
+  if (changes.limits !== undefined) set.limits = changes.limits === null || Object.keys(changes.limits).length === 0 ? null : JSON.stringify(changes.limits);
+  if (Object.keys(set).length === 0) return (await findKeyById(db, publicId)).ok;
+  const result = await db.updateTable('api_keys').set(set).where('public_id', '=', publicId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The stored key with this public id, whatever its state; undefined when there is none. */
+export async function getKey(db: StorageDb, publicId: string): Promise<StoredKey | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return row === undefined ? undefined : storedKeyOf(row);
+}
+
 /** The stored key with this public id, and whether it may be used at `now` (a browser token's parent). */
 export async function findKeyById(db: StorageDb, publicId: string, now = Date.now()): Promise<KeyLookup> {
   const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', publicId).executeTakeFirst();

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 
 export const USAGE = `Usage:
-  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB] [--log-level LEVEL]
+  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB] [--log-level LEVEL] [--no-console]
   switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never]
                        [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
@@ -42,6 +42,7 @@ Options:
       --host HOST     address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
       --database DB   SQLite file or postgres:// URL for keys and usage
       --log-level L   debug, info (default: a line per request), warn, error or silent
+      --no-console    do not serve the web console at / (the API stays under /v1)
   -h, --help          show this help
   -v, --version       print the version
 `;
@@ -71,6 +72,7 @@ export const cliOptions = {
   'base-url': { type: 'string' },
   protocol: { type: 'string' },
   timeout: { type: 'string' },
+  'no-console': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

@@ -5,6 +5,31 @@ import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfig
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
+import type { ConsoleOptions } from '../console/console-options.js';
+
+const consoleSettingsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    registration: z.enum(['open', 'invite', 'closed']).optional(),
+    admins: z.array(z.string().min(3)).optional(),
+    secureCookies: z.union([z.boolean(), z.literal('auto')]).optional(),
+    trustProxy: z.boolean().optional(),
+    sessionTtlMs: z.number().int().positive().optional(),
+    loginLimits: z
+      .strictObject({ perAccount: z.number().int().positive().optional(), perAddress: z.number().int().positive().optional(), windowMs: z.number().int().positive().optional() })
+      .optional(),
+    apiRoot: z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s) URL').optional(),
+    userKeys: z
+      .strictObject({
+        models: z.array(z.string().min(1)).optional(),
+        budget: z.strictObject({ usd: z.number().nonnegative(), period: z.enum(['day', 'month', 'never']) }).optional(),
+        limits: z
+          .strictObject({ requestsPerMinute: z.number().int().positive().optional(), tokensPerMinute: z.number().int().positive().optional(), concurrency: z.number().int().positive().optional() })
+          .optional(),
+      })
+      .optional(),
+  }),
+]);
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
 export interface ServerSettings {
@@ -18,7 +43,12 @@ export interface ServerSettings {
   logLevel?: LogLevel;
   /** The service-check page at `/status` and `/status.json` (on by default); `false` turns it off. */
   status?: false | StatusPageOptions;
+  /** The web console at `/` (with a database): its options, or `false` for none (`--no-console`). Default: on, registration open. */
+  console?: ServerConsoleSettings | false;
 }
+
+/** The console's options a config file can set (`server.console`); see `switchyardConsole`. */
+export type ServerConsoleSettings = Omit<ConsoleOptions, 'gateway' | 'logger' | 'basePath'>;
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
 export interface ServerConfig {
@@ -74,6 +104,7 @@ export const configFileSchema = z
             }),
           ])
           .optional(),
+        console: consoleSettingsSchema.optional(),
       })
       .optional(),
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
@@ -126,6 +157,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
   if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
   if (server.status !== undefined) settings.status = server.status;
+  if (server.console !== undefined) settings.console = server.console;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
   return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

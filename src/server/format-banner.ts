@@ -13,6 +13,8 @@ export interface BannerInfo {
   database?: string | undefined;
   /** Whether the database opened before the server listened. */
   databaseReady?: boolean | undefined;
+  /** Where the web console is; undefined when it is off. */
+  consoleUrl?: string | undefined;
   /** What loading the configuration decided that the operator should know (`ServerConfig.notes`). */
   notes?: readonly string[] | undefined;
 }
@@ -108,7 +110,7 @@ export function formatBanner(info: BannerInfo): string {
   OpenAI base URL:                        ${info.openAIBaseURL}
   API key:                                ${keyLine(info)}
   Models:                                 ${info.models.join(', ')}
-${databaseLine(info)}${notesLines(info)}
+${databaseLine(info)}${info.consoleUrl === undefined ? '' : `  Console (register, keys, usage):        ${info.consoleUrl}\n`}${notesLines(info)}
 curl:
   curl ${info.openAIBaseURL}/chat/completions \\
     -H ${key.header} -H 'Content-Type: application/json' \\

@@ -9,7 +9,7 @@ import type { CheckProtocol } from './check/check-steps.js';
 export { USAGE } from './cli-flags.js';
 
 export type CliCommand =
-  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel }
+  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel; noConsole?: boolean }
   | StoreCommand
   | { command: 'config-check'; configPath: string }
   | { command: 'models'; configPath?: string; json: boolean }
@@ -31,7 +31,7 @@ function parseLogLevel(text: string): LogLevel {
 }
 
 /** The flags each command takes; any other flag given is an error. */
-const serveFlags = new Set(['config', 'port', 'host', 'database', 'log-level']);
+const serveFlags = new Set(['config', 'port', 'host', 'database', 'log-level', 'no-console']);
 
 /** `config check FILE`, or `config check --config FILE`. */
 function parseConfigCommand(rest: readonly string[], values: CliFlags): CliCommand {
@@ -98,5 +98,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.database === undefined ? {} : { database: values.database }),
     ...(values['log-level'] === undefined ? {} : { logLevel: parseLogLevel(values['log-level']) }),
+    ...(values['no-console'] === true ? { noConsole: true } : {}),
   };
 }

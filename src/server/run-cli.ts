@@ -71,6 +71,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...(command.port === undefined ? {} : { port: command.port }),
     ...(command.host === undefined ? {} : { host: command.host }),
     ...(command.logLevel === undefined ? {} : { logLevel: command.logLevel }),
+    ...(command.noConsole === true ? { console: false as const } : {}),
   };
   const database = resolveServerDatabase(config, env, command.database);
   const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };
@@ -87,6 +88,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
       configPath: command.configPath,
       database: describeDatabase(database),
       databaseReady: running.databaseReady,
+      consoleUrl: running.consoleUrl,
       notes: config.notes,
     }),
   );

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway.js';
 import { statusPage } from '../status/status-page.js';
+import { switchyardConsole, type ConsoleHandler } from '../console/console-handler.js';
 import { sendJson } from '../http/send-json.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
@@ -25,6 +26,8 @@ export interface RunningServer {
   openAIBaseURL: string;
   /** Requests being answered right now. */
   openRequests(): number;
+  /** The web console's address; undefined when it is off (no database, or `console: false`). */
+  consoleUrl: string | undefined;
   /** Whether the database (if any) was open before the server began listening; undefined without one. */
   databaseReady: boolean | undefined;
   /**
@@ -131,6 +134,9 @@ export async function startServer(
   const log = requestLogger === undefined ? undefined : createRequestLog(requestLogger, logsAt(logLevel ?? 'info', 'debug'));
   // The service-check page (`/status`, `/status.json`), on unless `server.status: false`.
   const status = settings.status === false ? undefined : statusPage(handle, settings.status);
+  // The console is on by default wherever there is a database; the API keeps /v1 (and /health).
+  const consoleHandler: ConsoleHandler | undefined =
+    settings.console === false || options.database === undefined ? undefined : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
@@ -139,8 +145,13 @@ export async function startServer(
     log?.(req, res);
     const route = serverRoute(req, handle);
     if (route !== undefined) route(res);
-    else if (status !== undefined) status(req, res, () => handle(req, res));
-    else handle(req, res);
+    else {
+      // The status page takes /status and /status.json, the console the rest outside /v1, the gateway the API.
+      const api = () => handle(req, res);
+      const rest = consoleHandler === undefined || req.url?.startsWith('/v1') ? api : () => consoleHandler(req, res, api);
+      if (status === undefined) rest();
+      else status(req, res, rest);
+    }
   });
 
   const server = await listen(http, settings);
@@ -149,6 +160,7 @@ export async function startServer(
     server,
     root,
     openAIBaseURL: `${root}/v1`,
+    consoleUrl: consoleHandler === undefined ? undefined : `${root}/`,
     openRequests: () => open,
     databaseReady,
     close: () => {

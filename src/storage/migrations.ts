@@ -84,6 +84,47 @@ export function migrations(): Record<string, Migration> {
           .execute();
       },
     },
+    '0005_console': {
+      async up(db: Kysely<unknown>) {
+        // The console's users, their sessions, failed sign-ins, invitations and which user owns which key.
+        await db.schema
+          .createTable('console_users')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('email', 'text', (column) => column.notNull().unique())
+          .addColumn('password_hash', 'text', (column) => column.notNull())
+          .addColumn('is_admin', 'integer', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createTable('console_sessions')
+          .addColumn('id_hash', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .execute();
+        await db.schema.createIndex('console_sessions_user').on('console_sessions').column('user_id').execute();
+        await db.schema
+          .createTable('console_login_attempts')
+          .addColumn('scope', 'text', (column) => column.primaryKey())
+          .addColumn('failures', 'integer', (column) => column.notNull())
+          .addColumn('window_start', 'bigint', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createTable('console_key_owners')
+          .addColumn('key_public_id', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema.createIndex('console_key_owners_user').on('console_key_owners').column('user_id').execute();
+        await db.schema
+          .createTable('console_invites')
+          .addColumn('token_hash', 'text', (column) => column.primaryKey())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+      },
+    },
   };
 }
 

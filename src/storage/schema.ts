@@ -10,6 +10,11 @@ export interface StorageSchema {
   usage_ledger: UsageLedgerTable;
   gateway_secrets: GatewaySecretTable;
   gateway_leases: GatewayLeaseTable;
+  console_users: ConsoleUserTable;
+  console_sessions: ConsoleSessionTable;
+  console_login_attempts: ConsoleLoginAttemptTable;
+  console_key_owners: ConsoleKeyOwnerTable;
+  console_invites: ConsoleInviteTable;
 }
 
 /** A job only one instance at a time may run (the status page's probe): who holds it, and until when. */
@@ -17,6 +22,48 @@ export interface GatewayLeaseTable {
   name: string;
   holder: string;
   expires_at: BigIntColumn;
+}
+
+/** A person who signs in to the console. */
+export interface ConsoleUserTable {
+  id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  /** An argon2id hash (with its own salt and cost). */
+  password_hash: string;
+  /** 0 or 1. */
+  is_admin: number;
+  created_at: BigIntColumn;
+}
+
+/** A signed-in browser: keyed by a hash of the cookie's value, so a leaked table signs no one in. */
+export interface ConsoleSessionTable {
+  id_hash: string;
+  user_id: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+}
+
+/** Failed sign-ins of one account or one address in the current window (`account:<email>`, `ip:<address>`). */
+export interface ConsoleLoginAttemptTable {
+  scope: string;
+  failures: number;
+  window_start: BigIntColumn;
+}
+
+/** Which console user a stored key belongs to. */
+export interface ConsoleKeyOwnerTable {
+  key_public_id: string;
+  user_id: string;
+}
+
+/** A one-time registration link an admin made (`registration: 'invite'`): a hash of its token. */
+export interface ConsoleInviteTable {
+  token_hash: string;
+  created_by: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+  used_at: NullableBigIntColumn;
 }
 
 /** A secret the instances share, made once by whichever instance needs it first. */

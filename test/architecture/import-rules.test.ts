@@ -36,7 +36,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   },
   console: {
     imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
-    packages: /^(express|node:.*)$/,
+    packages: /^(express|argon2|kysely|node:.*)$/,
   },
   // The service-check page (/status) over the ledger, and its probe's lock (Redis or a lease row).
   status: { imports: ['canonical', 'http', 'storage', 'usage', 'logger.ts', 'status'], packages: /^(ioredis|node:.*)$/ },
@@ -53,7 +53,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'status', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'status', 'storage', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {

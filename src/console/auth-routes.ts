@@ -1,0 +1,71 @@
+import type { StorageDb } from '../storage/schema.js';
+import { registerPage, registrationClosedPage, signInPage } from './auth-pages.js';
+import { clientAddress, redirect, sendHtml, serializeCookie } from './console-http.js';
+import type { ResolvedConsoleOptions } from './console-options.js';
+import { inviteIsValid, useInvite } from './invites.js';
+import type { LoginThrottle } from './login-limits.js';
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
+import { startSession } from './sessions.js';
+import { countUsers, createUser, findUserByEmail } from './users.js';
+import { cookiePathOf, SESSION_COOKIE, type Visit } from './visit.js';
+
+export async function signIn(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, throttle: LoginThrottle): Promise<void> {
+  const { ctx, res, db } = visit;
+  const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, 254);
+  const password = (form.get('password') ?? '').slice(0, PASSWORD_MAX);
+  const canRegister = options.registration === 'open';
+  const address = clientAddress(visit.req, options.trustProxy);
+  const wait = await throttle.retryAfterMs(email, address);
+  if (wait > 0) {
+    const minutes = Math.ceil(wait / 60_000);
+    res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+    return sendHtml(res, 429, signInPage(ctx, { email, canRegister, error: `Too many failed sign-ins (code LOGIN_RATE_LIMITED). Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }), visit.cookies);
+  }
+  const found = await findUserByEmail(db, email);
+  if (!(await verifyPassword(found?.passwordHash, password)) || found === undefined) {
+    await throttle.failed(email, address);
+    return sendHtml(res, 401, signInPage(ctx, { email, canRegister, error: 'Wrong e-mail or password.' }), visit.cookies);
+  }
+  await throttle.succeeded(email);
+  return signedIn(visit, found.user.id, options);
+}
+
+/** A new session (a new cookie value: one from before sign-in is never reused) and on to the keys. */
+async function signedIn(visit: Visit, userId: string, options: ResolvedConsoleOptions): Promise<void> {
+  const token = await startSession(visit.db, userId, options.sessionTtlMs);
+  const cookie = serializeCookie(SESSION_COOKIE, token, { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: Math.floor(options.sessionTtlMs / 1000) });
+  redirect(visit.res, `${visit.ctx.base}/keys`, [...visit.cookies, cookie]);
+}
+
+/** Who may register now: anyone while there is no user; then as `registration` says. */
+export async function registrationAllows(db: StorageDb, options: ResolvedConsoleOptions, invite: string | undefined): Promise<{ ok: boolean; first: boolean }> {
+  if ((await countUsers(db)) === 0) return { ok: true, first: true };
+  if (options.registration === 'open') return { ok: true, first: false };
+  if (options.registration === 'invite' && invite !== undefined) return { ok: await inviteIsValid(db, invite), first: false };
+  return { ok: false, first: false };
+}
+
+export async function showRegister(visit: Visit, options: ResolvedConsoleOptions, invite: string | undefined, email?: string, error?: string): Promise<void> {
+  const allowed = await registrationAllows(visit.db, options, invite);
+  if (!allowed.ok) return sendHtml(visit.res, 403, registrationClosedPage(visit.ctx, options.registration === 'closed' ? 'closed' : 'invite'), visit.cookies);
+  const state = { first: allowed.first, ...(invite === undefined ? {} : { invite }), ...(email === undefined ? {} : { email }), ...(error === undefined ? {} : { error }) };
+  return sendHtml(visit.res, error === undefined ? 200 : 400, registerPage(visit.ctx, state), visit.cookies);
+}
+
+export async function register(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions): Promise<void> {
+  const { db } = visit;
+  const invite = form.get('invite') ?? undefined;
+  const email = (form.get('email') ?? '').trim().toLowerCase();
+  const password = form.get('password') ?? '';
+  const allowed = await registrationAllows(db, options, invite);
+  if (!allowed.ok) return showRegister(visit, options, invite);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) return showRegister(visit, options, invite, email, 'Enter an e-mail address, like name@example.com.');
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    return showRegister(visit, options, invite, email, `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
+  }
+  const created = await createUser(db, { email, passwordHash: await hashPassword(password), isAdmin: allowed.first || options.admins.has(email) });
+  if (created === undefined) return showRegister(visit, options, invite, email, 'There is already an account with this e-mail address: sign in instead.');
+  if (!allowed.first && options.registration === 'invite' && invite !== undefined) await useInvite(db, invite);
+  options.logger.info({ userId: created.id, admin: created.isAdmin }, 'switchyard: console user registered');
+  return signedIn(visit, created.id, options);
+}

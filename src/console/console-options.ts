@@ -1,0 +1,78 @@
+import type { KeyService } from '../access/key-service.js';
+import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
+import type { ModelPrice } from '../canonical/index.js';
+import type { Logger } from '../logger.js';
+import type { StorageDb } from '../storage/schema.js';
+
+/** Who may register: anyone, only people with an admin's invitation link, or no one (the first user always may). */
+export type RegistrationMode = 'open' | 'invite' | 'closed';
+
+/** What the console shows of a model (a `Gateway`'s `models`). */
+export interface ConsoleModel {
+  id: string;
+  ownedBy: string;
+  price: ModelPrice | undefined;
+  contextWindow: number | undefined;
+  maxOutputTokens: number | undefined;
+  capabilities: { streaming: boolean; tools: boolean; images: boolean; files: boolean; audio: boolean; reasoning: boolean; structuredOutput: boolean };
+}
+
+/** The part of a `gateway()` the console works on: its stored keys, its database and its models. */
+export interface ConsoleGateway {
+  readonly keys: KeyService | undefined;
+  readonly storage: (() => Promise<StorageDb>) | undefined;
+  readonly models: readonly ConsoleModel[];
+}
+
+export interface ConsoleOptions {
+  /** The gateway whose keys, models and usage the console manages; it needs a `database`. */
+  gateway: ConsoleGateway;
+  /** Default `'open'`. The first user may always register (and becomes an admin). */
+  registration?: RegistrationMode;
+  /** E-mail addresses that are admins when they register (besides the first user). */
+  admins?: readonly string[];
+  /** Cookies carry `Secure`: `'auto'` (default) when the request came over HTTPS (`trustProxy`: as `X-Forwarded-Proto` says). */
+  secureCookies?: boolean | 'auto';
+  /** Believe `X-Forwarded-For` / `X-Forwarded-Proto` / `X-Forwarded-Host` (behind a reverse proxy). Default false. */
+  trustProxy?: boolean;
+  /** How long a sign-in lasts, in ms. Default 7 days. */
+  sessionTtlMs?: number;
+  /** Failed sign-ins allowed per account and per client address in `windowMs` before sign-in is refused (429). */
+  loginLimits?: { perAccount?: number; perAddress?: number; windowMs?: number };
+  /**
+   * Where the API is, as clients reach it (`https://llm.example.com`, `https://example.com/llm`):
+   * the base URLs and snippets show it. Default: the console's own origin (the standalone server).
+   */
+  apiRoot?: string;
+  /**
+   * What keys that users (not admins) create may do at most: their models, budget and limits start
+   * here and users can only narrow them. Default: no ceiling (the gateway's default limits apply).
+   * @example userKeys: { budget: { usd: 20, period: 'month' }, limits: { requestsPerMinute: 60 } }
+   */
+  userKeys?: UserKeyCeiling;
+  /** The path the console is mounted at when a plain `node:http` server routes to it (Express's mount path is read from the request). */
+  basePath?: string;
+  logger?: Logger;
+}
+
+export interface UserKeyCeiling {
+  models?: readonly string[];
+  budget?: { usd: number; period: BudgetPeriod };
+  limits?: KeyOwnLimits;
+}
+
+export interface ResolvedConsoleOptions {
+  keys: KeyService;
+  db: () => Promise<StorageDb>;
+  models: readonly ConsoleModel[];
+  registration: RegistrationMode;
+  admins: ReadonlySet<string>;
+  secureCookies: boolean | 'auto';
+  trustProxy: boolean;
+  sessionTtlMs: number;
+  loginLimits: { perAccount: number; perAddress: number; windowMs: number };
+  apiRoot: string | undefined;
+  basePath: string;
+  userKeys: UserKeyCeiling | undefined;
+  logger: Logger;
+}

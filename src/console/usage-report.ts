@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { StorageDb } from '../storage/schema.js';
+
+/** One key's use of one model on one UTC day. */
+export interface UsageReportRow {
+  /** `2026-11-27` */
+  day: string;
+  /** The key's public id; null for requests with a key from the gateway's options. */
+  keyId: string | null;
+  model: string | null;
+  requests: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** Nano-USD of the priced rows. */
+  costNanoUsd: number;
+  /** Rows that delivered something without a price: their cost is unknown, not 0. */
+  unpriced: number;
+  /** Attempts that failed (nothing delivered), other than 429s. */
+  errors: number;
+  /**
+   * Attempts answered 429 (the provider's rate limit). Requests the gateway refused itself (its
+   * limits, a budget) before calling a provider have no ledger row, so they are not counted.
+   */
+  rateLimited: number;
+}
+
+export interface UsageReportQuery {
+  /** Epoch ms, inclusive. */
+  from: number;
+  /** Epoch ms, exclusive. */
+  to: number;
+  /** Only the keys this console user owns; every row when absent (an admin). */
+  ownerId?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Usage per UTC day, key and model, newest day first. */
+export async function usageReport(db: StorageDb, query: UsageReportQuery): Promise<UsageReportRow[]> {
+  let select = db
+    .selectFrom('usage_ledger')
+    .select([
+      sql<number | string>`at / ${sql.lit(DAY_MS)}`.as('day'),
+      'key_public_id',
+      'model',
+      sql<number | string>`count(distinct request_id)`.as('requests'),
+      sql<number | string | null>`sum(input_tokens)`.as('input_tokens'),
+      sql<number | string | null>`sum(cached_input_tokens)`.as('cached_input_tokens'),
+      sql<number | string | null>`sum(output_tokens)`.as('output_tokens'),
+      sql<number | string | null>`sum(cost_nano_usd)`.as('cost'),
+      sql<number | string>`sum(case when cost_nano_usd is null and billing <> 'failed' then 1 else 0 end)`.as('unpriced'),
+      sql<number | string>`sum(case when billing = 'failed' and status <> 429 then 1 else 0 end)`.as('errors'),
+      sql<number | string>`sum(case when status = 429 then 1 else 0 end)`.as('rate_limited'),
+    ])
+    .where('at', '>=', query.from)
+    .where('at', '<', query.to)
+    .groupBy([sql`1`, 'key_public_id', 'model'])
+    .orderBy(sql`1`, 'desc')
+    .orderBy('key_public_id')
+    .orderBy('model');
+  if (query.ownerId !== undefined) {
+    const ownerId = query.ownerId;
+    select = select.where('key_public_id', 'in', (eb) => eb.selectFrom('console_key_owners').select('key_public_id').where('user_id', '=', ownerId));
+  }
+  const rows = await select.execute();
+  return rows.map((row) => ({
+    day: new Date(Number(row.day) * DAY_MS).toISOString().slice(0, 10),
+    keyId: row.key_public_id,
+    model: row.model,
+    requests: Number(row.requests),
+    inputTokens: Number(row.input_tokens ?? 0),
+    cachedInputTokens: Number(row.cached_input_tokens ?? 0),
+    outputTokens: Number(row.output_tokens ?? 0),
+    costNanoUsd: Number(row.cost ?? 0),
+    unpriced: Number(row.unpriced),
+    errors: Number(row.errors),
+    rateLimited: Number(row.rate_limited),
+  }));
+}
+
+/** What each key has spent in all, in nano-USD (priced rows). */
+export async function spendByKey(db: StorageDb): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('usage_ledger')
+    .select(['key_public_id', sql<number | string | null>`sum(cost_nano_usd)`.as('cost')])
+    .where('key_public_id', 'is not', null)
+    .groupBy('key_public_id')
+    .execute();
+  return new Map(rows.map((row) => [row.key_public_id ?? '', Number(row.cost ?? 0)]));
+}

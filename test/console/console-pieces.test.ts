@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { html } from '../../src/console/html.js';
+import { narrowingError, parseKeySettings, type KeySettings } from '../../src/console/key-settings.js';
+import { usageCsv } from '../../src/console/usage-page.js';
+
+const none: KeySettings = { models: null, expiresAt: null, budget: null, limits: null };
+const NOW = Date.parse('2026-11-27T12:00:00Z');
+
+describe('console pieces', () => {
+  it('should escape every interpolated value, but not nested html', () => {
+    const name = `<script>alert("x")</script>' &`;
+    expect(html`<td>${name}</td>${html`<b>${'<i>'}</b>`}`.text).toBe('<td>&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;&#39; &#38;</td><b>&#60;i&#62;</b>');
+  });
+
+  it('should read a key form into settings, and say what is wrong with a bad one', () => {
+    const form = new URLSearchParams('models=a&models=b&expires=2026-12-31&budget_usd=2.5&budget_period=day&rpm=60&tpm=&concurrency=2');
+    expect(parseKeySettings(form, ['a', 'b'], NOW)).toEqual({
+      models: ['a', 'b'],
+      expiresAt: Date.parse('2027-01-01T00:00:00Z'),
+      budget: { nanoUsd: 2_500_000_000, period: 'day' },
+      limits: { requestsPerMinute: 60, concurrency: 2 },
+    });
+    expect(parseKeySettings(new URLSearchParams(''), ['a'], NOW)).toEqual(none);
+    expect(parseKeySettings(new URLSearchParams('models=z'), ['a'], NOW)).toBe("There is no model 'z'.");
+    expect(parseKeySettings(new URLSearchParams('expires=2020-01-01'), ['a'], NOW)).toBe('The expiry date is in the past.');
+    expect(parseKeySettings(new URLSearchParams('rpm=1.5'), ['a'], NOW)).toBe('Requests per minute must be a whole number, 1 or more.');
+    expect(parseKeySettings(new URLSearchParams('budget_usd=-1'), ['a'], NOW)).toBe('The budget must be an amount of US dollars, 0 or more.');
+  });
+
+  it('should let users narrow a key and nothing else', () => {
+    const set: KeySettings = { models: ['a', 'b'], expiresAt: NOW + 1000, budget: { nanoUsd: 100, period: 'month' }, limits: { requestsPerMinute: 10 } };
+    expect(narrowingError(none, set)).toBeUndefined();
+    expect(narrowingError(set, { ...set, models: ['a'], expiresAt: NOW, budget: { nanoUsd: 50, period: 'month' }, limits: { requestsPerMinute: 5, concurrency: 1 } })).toBeUndefined();
+    expect(narrowingError(set, { ...set, models: null })).toMatch(/more models/);
+    expect(narrowingError(set, { ...set, models: ['a', 'c'] })).toMatch(/more models/);
+    expect(narrowingError(set, { ...set, expiresAt: null })).toMatch(/expiry/);
+    expect(narrowingError(set, { ...set, budget: { nanoUsd: 100, period: 'never' } })).toMatch(/budget/);
+    expect(narrowingError(set, { ...set, budget: { nanoUsd: 101, period: 'month' } })).toMatch(/budget/);
+    expect(narrowingError(set, { ...set, limits: null })).toMatch(/requests per minute/);
+  });
+
+  it('should write CSV a spreadsheet reads safely: quoted fields, formulas defused, unknown key as empty', () => {
+    const row = { day: '2026-11-27', model: 'm', requests: 1, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 1500, unpriced: 0, errors: 0, rateLimited: 1 };
+    const csv = usageCsv([{ ...row, keyId: 'abc' }, { ...row, keyId: null }, { ...row, keyId: '-Ntc8GB7z09aRDRG' }], new Map([['abc', '=HYPERLINK("x", "y")']]));
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[1]).toBe(`2026-11-27,abc,"'=HYPERLINK(""x"", ""y"")",m,1,2,0,3,0.000001500,0,0,1`);
+    expect(lines[2]).toBe('2026-11-27,,,m,1,2,0,3,0.000001500,0,0,1');
+    // A public id may start with '-' (base64url): ids are written as they are.
+    expect(lines[3]).toBe('2026-11-27,-Ntc8GB7z09aRDRG,,m,1,2,0,3,0.000001500,0,0,1');
+  });
+});
