@@ -10,7 +10,9 @@ import { admitEverything, type AdmitStage } from './limits/admit-stage.js';
 import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ProviderAdapter } from './providers/types.js';
-import { callModelOnce } from './routing/call-model.js';
+import type { CooldownOptions } from './routing/cooldown.js';
+import { openRouting, type OpenedRouting } from './routing/open-routing.js';
+import type { RetryOptions } from './routing/retry-policy.js';
 import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
 import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
@@ -115,6 +117,18 @@ export interface GatewayOptions {
    * @example requestPolicy: { tools: { web_search: 'allow' }, keys: { 'ci-bot': { maxOutputTokens: 4096 } } }
    */
   requestPolicy?: RequestPolicyOptions;
+  /**
+   * How failed upstream calls are retried before any output reached the client (on the model's other
+   * deployments first, then the same one after a backoff); `models[].retries` overrides it per model.
+   * Default `{ attempts: 2, baseDelayMs: 200, maxDelayMs: 2000, maxRetryAfterMs: 5000 }`; `attempts: 0` turns retries off.
+   * @example retries: { attempts: 3, maxRetryAfterMs: 10000 }
+   */
+  retries?: RetryOptions;
+  /**
+   * When a failing deployment is taken out, and for how long, before one trial request probes it.
+   * Shared through `redis` when it is set. Default `{ failures: 3, windowMs: 30000, cooldownMs: 30000, maxCooldownMs: 300000 }`; `false` turns cooldowns off.
+   */
+  cooldowns?: CooldownOptions | false;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -128,6 +142,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   allowedOrigins: readonly string[];
   /** The limits stage and what it opened, when any limit is configured. */
   limits: OpenedLimits | undefined;
+  /** The "call" stage (deployments, retries, fallbacks, cooldowns), its counters and hooks, and what it opened. */
+  routing: OpenedRouting;
 }
 
 function isAdapter(value: unknown): value is ProviderAdapter {
@@ -225,6 +241,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, prices), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
+  const routing = openRoutingOf(options, checked, persistence, logger);
 
   return {
     models: checked.models,
@@ -237,7 +254,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
       admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices)),
-      call: callModelOnce,
+      call: routing.call,
       record: persistence?.ledger ?? recordNothing,
     },
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
@@ -246,7 +263,30 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     adminKey: options.adminKey,
     allowedOrigins: options.allowedOrigins ?? [],
     limits,
+    routing,
   };
+}
+
+/** Cooldown store failures are logged at most this often. */
+const COOLDOWN_ERROR_LOG_INTERVAL_MS = 10_000;
+
+function openRoutingOf(options: GatewayOptions, checked: CheckedOptions, persistence: Persistence | undefined, logger: Logger): OpenedRouting {
+  // Cooldowns matter only where a request has somewhere else to go: only then is Redis needed for them.
+  const choices = checked.modelList.some((model) => model.deployments.length > 1 || model.fallbacks.length > 0 || model.contextFallback !== undefined);
+  let lastLogged = 0;
+  return openRouting({
+    models: checked.models,
+    retries: options.retries,
+    cooldowns: options.cooldowns,
+    redis: choices ? (persistence?.redis ?? (options.redis as OpenLimitsRedis)) : undefined,
+    redisPrefix: options.redisPrefix ?? 'switchyard:',
+    onStoreError: (error) => {
+      const now = Date.now();
+      if (now - lastLogged < COOLDOWN_ERROR_LOG_INTERVAL_MS) return;
+      lastLogged = now;
+      logger.error({ error }, 'switchyard: the cooldown store (Redis) cannot be reached; every deployment counts as in service');
+    },
+  });
 }
 
 /** Output allowance a request without a maximum is counted at against a tokens-per-minute limit. */

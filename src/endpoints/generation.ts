@@ -1,4 +1,5 @@
-import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
+import { GatewayError, type Caller, type UpstreamAttempt, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
+import type { StreamCallControl } from '../routing/call-model.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
 import { noteModel } from '../http/answer-note.js';
@@ -40,6 +41,8 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     let firstOutputAt: number | undefined;
     let cut: CutStream | undefined;
     let attempts = 0;
+    /** Each upstream attempt, as the "call" stage reports it (a row each in the ledger). */
+    const attemptLog: UpstreamAttempt[] = [];
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       open?.add(started);
@@ -73,8 +76,15 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
       attempts = 1;
+      const allowed = caller.models;
+      const control: StreamCallControl = {
+        committed: () => false,
+        // A fallback model is one more model the key calls: its allowlist holds for it too.
+        ...(allowed === undefined ? {} : { mayCall: (id: string) => allowed.includes(id) }),
+        onAttempt: (attempt) => void attemptLog.push(attempt),
+      };
       if (request.stream) {
-        const opened = await call.stream(route, context);
+        const opened = await call.stream(route, context, control);
         const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, () => started.interruption);
         usage = outcome.usage;
         firstOutputAt = outcome.firstOutputAt;
@@ -84,7 +94,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
           cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: route.request };
         }
       } else {
-        const { response, wire } = await call.generate(route, context);
+        const { response, wire } = await call.generate(route, context, control);
         if (wire === undefined) sendJson(res, 200, codec.encodeResponse(response, encodeContext), requestId);
         else sendJsonText(res, 200, wire, requestId);
         usage = response.usage;
@@ -98,13 +108,16 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       open?.delete(started);
     }
     admission?.release(usage, cut);
+    // The attempt that answered (or failed last) is the one the record describes.
+    const last = attemptLog[attemptLog.length - 1];
     record.record({
       requestId,
       caller,
       protocol: codec.protocol,
       model: route?.model.id,
-      provider: route?.model.providerId,
-      upstreamModel: route?.model.upstreamModel,
+      provider: last?.provider ?? route?.model.providerId,
+      upstreamModel: last?.upstreamModel ?? route?.model.upstreamModel,
+      ...(last === undefined ? {} : { deployment: last.deployment, attemptLog }),
       stream: route?.request.stream === true,
       status: ending.status,
       errorCode: ending.errorCode,
@@ -112,7 +125,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       upstream,
       startedAt: started.startedAt,
       durationMs: Date.now() - started.startedAt,
-      attempts,
+      attempts: attemptLog.length > 0 ? attemptLog.length : attempts,
       firstOutputMs: firstOutputAt === undefined ? undefined : firstOutputAt - started.startedAt,
       userAgent: req.headers['user-agent'],
       cut,

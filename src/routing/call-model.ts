@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, UpstreamAttempt } from '../canonical/index.js';
 import type { ProviderAdapter, ProviderContext } from '../providers/types.js';
 import { mapEvents, readEvents, readRelay } from './event-reader.js';
 import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
@@ -18,13 +18,21 @@ export interface Answer {
  * is handed over only once it was read ahead to its first output event).
  */
 export interface CallStage {
-  generate(route: Route, context: ProviderContext): Promise<Answer>;
+  generate(route: Route, context: ProviderContext, control?: CallControl): Promise<Answer>;
   /** Resolves once the stream reached its first output event; fails (with a status) before it. */
   stream(route: Route, context: ProviderContext, control?: StreamCallControl): Promise<OpenedStream>;
 }
 
+/** What the endpoint tells the "call" stage, and learns from it, about one request. */
+export interface CallControl {
+  /** Whether the caller may be served by this (fallback) model: a key's model allowlist. Default: any. */
+  mayCall?(modelId: string): boolean;
+  /** Told of each upstream attempt as it ends (the ledger keeps a row per attempt). */
+  onAttempt?(attempt: UpstreamAttempt): void;
+}
+
 /** What the endpoint tells the "call" stage while a stream is being opened. */
-export interface StreamCallControl {
+export interface StreamCallControl extends CallControl {
   /**
    * True once the answer's headers went to the client (the failover window passed and keep-alives
    * began): from then on a failure can no longer be retried elsewhere with a real status.

@@ -1,6 +1,7 @@
 import { configError } from '../canonical/index.js';
 import { allCapabilities } from '../providers/all-capabilities.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import type { DeploymentConfig, ResolvedDeployment } from './deployment.js';
 import type { ModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
 
@@ -11,33 +12,82 @@ export interface ModelTableAndList {
   list: readonly ResolvedModel[];
 }
 
+function deploymentsOf(config: ModelConfig): readonly DeploymentConfig[] {
+  const { deployments, provider } = config;
+  if (deployments !== undefined && provider !== undefined) {
+    throw configError(
+      'CONFIG_MODEL_DEPLOYMENTS',
+      `Model '${config.id}' has both 'provider' and 'deployments'; give one. Example: { id: '${config.id}', deployments: [{ provider: '${provider}' }, { provider: 'other' }] }.`,
+    );
+  }
+  if (deployments !== undefined && deployments.length > 0) return deployments;
+  if (provider !== undefined) return [{ provider }];
+  throw configError(
+    'CONFIG_MODEL_DEPLOYMENTS',
+    `Model '${config.id}' names no provider. Example: { id: '${config.id}', provider: 'openai' }, or deployments: [{ provider: 'openai' }, { provider: 'azure' }].`,
+  );
+}
+
+function resolveDeployment(config: ModelConfig, deployment: DeploymentConfig, providers: Readonly<Record<string, ProviderAdapter>>): ResolvedDeployment {
+  const adapter = providers[deployment.provider];
+  if (!adapter) {
+    throw configError(
+      'CONFIG_UNKNOWN_PROVIDER',
+      `Model '${config.id}' names provider '${deployment.provider}', which is not configured. ` +
+        `Known providers: ${Object.keys(providers).join(', ')}. Example: { id: '${config.id}', provider: 'mock' }.`,
+    );
+  }
+  const upstreamModel = deployment.upstreamModel ?? config.upstreamModel ?? config.id;
+  return {
+    name: deployment.name ?? `${deployment.provider}/${upstreamModel}`,
+    providerId: deployment.provider,
+    adapter,
+    upstreamModel,
+    weight: deployment.weight ?? 1,
+  };
+}
+
+/** The configured id `id` (an id or an alias) stands for, for model `from`'s `field`; CONFIG_UNKNOWN_FALLBACK_MODEL otherwise. */
+function configuredIdOf(table: ModelTable, id: string, from: string, field: string): string {
+  const model = table.get(id);
+  if (model === undefined) {
+    throw configError('CONFIG_UNKNOWN_FALLBACK_MODEL', `Model '${from}' names '${id}' in ${field}, which is not a configured model id or alias.`);
+  }
+  if (model.id === from) throw configError('CONFIG_UNKNOWN_FALLBACK_MODEL', `Model '${from}' names itself in ${field}.`);
+  return model.id;
+}
+
 /**
- * Binds each configured model to its provider's adapter and capabilities. Throws
- * `CONFIG_UNKNOWN_PROVIDER` for a provider key that is not configured and
- * `CONFIG_MODEL_ID_DUPLICATE` for an id or alias used twice.
+ * Binds each configured model to its deployments' adapters and capabilities (the first
+ * deployment's: a model's deployments are meant to be the same model). Throws
+ * `CONFIG_UNKNOWN_PROVIDER` for a provider key that is not configured, `CONFIG_MODEL_DEPLOYMENTS`
+ * for a model without (or with two kinds of) deployments, `CONFIG_MODEL_ID_DUPLICATE` for an id,
+ * alias or deployment name used twice, `CONFIG_UNKNOWN_FALLBACK_MODEL` for a fallback that is not configured.
  */
 export function createModelTable(models: readonly ModelConfig[], providers: Readonly<Record<string, ProviderAdapter>>): ModelTableAndList {
   const table = new Map<string, ResolvedModel>();
   const list: ResolvedModel[] = [];
   const created = Math.floor(Date.now() / 1000);
   for (const config of models) {
-    const adapter = providers[config.provider];
-    if (!adapter) {
-      throw configError(
-        'CONFIG_UNKNOWN_PROVIDER',
-        `Model '${config.id}' names provider '${config.provider}', which is not configured. ` +
-          `Known providers: ${Object.keys(providers).join(', ')}. Example: { id: '${config.id}', provider: 'mock' }.`,
-      );
+    const deployments = deploymentsOf(config).map((deployment) => resolveDeployment(config, deployment, providers));
+    const names = new Set(deployments.map((deployment) => deployment.name));
+    if (names.size !== deployments.length) {
+      throw configError('CONFIG_MODEL_ID_DUPLICATE', `Model '${config.id}' has two deployments of the same name; give each a distinct 'name' (or upstreamModel).`);
     }
-    const upstreamModel = config.upstreamModel ?? config.id;
+    const first = deployments[0]!;
     const model: ResolvedModel = {
       id: config.id,
-      upstreamModel,
-      providerId: config.provider,
-      adapter,
-      capabilities: { ...allCapabilities, ...adapter.capabilities?.(upstreamModel), ...config.capabilities },
+      upstreamModel: first.upstreamModel,
+      providerId: first.providerId,
+      adapter: first.adapter,
+      deployments,
+      strategy: config.strategy ?? 'weighted',
+      fallbacks: config.fallbacks ?? [],
+      ...(config.contextFallback === undefined ? {} : { contextFallback: config.contextFallback }),
+      ...(config.retries === undefined ? {} : { retries: config.retries }),
+      capabilities: { ...allCapabilities, ...first.adapter.capabilities?.(first.upstreamModel), ...config.capabilities },
       created,
-      ownedBy: config.ownedBy ?? config.provider,
+      ownedBy: config.ownedBy ?? first.providerId,
       omitHostedTools: config.hostedTools === 'omit',
       ...(config.contextWindow === undefined ? {} : { contextWindow: config.contextWindow }),
       ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
@@ -49,6 +99,11 @@ export function createModelTable(models: readonly ModelConfig[], providers: Read
       table.set(id, model);
     }
     list.push(model);
+  }
+  // Fallbacks may name models configured after them: resolved once every id is known.
+  for (const model of list) {
+    model.fallbacks = model.fallbacks.map((id) => configuredIdOf(table, id, model.id, 'fallbacks'));
+    if (model.contextFallback !== undefined) model.contextFallback = configuredIdOf(table, model.contextFallback, model.id, 'contextFallback');
   }
   return { table, list };
 }

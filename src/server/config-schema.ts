@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../options.js';
-import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema } from '../options-schema.js';
+import { bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 
@@ -76,16 +76,22 @@ export const configFileSchema = z
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
+    retries: retryOptionsSchema.optional(),
+    cooldowns: cooldownOptionsSchema.optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);
-    config.models?.forEach((model, index) => {
-      if (known.has(model.provider)) return;
+    const check = (provider: string | undefined, path: (string | number)[]) => {
+      if (provider === undefined || known.has(provider)) return;
       context.addIssue({
         code: 'custom',
-        path: ['models', index, 'provider'],
-        message: `is '${model.provider}', which is not defined under 'providers'.${suggested(model.provider, known)} Use one of: ${[...known].join(', ')}`,
+        path,
+        message: `is '${provider}', which is not defined under 'providers'.${suggested(provider, known)} Use one of: ${[...known].join(', ')}`,
       });
+    };
+    config.models?.forEach((model, index) => {
+      check(model.provider, ['models', index, 'provider']);
+      model.deployments?.forEach((deployment, at) => check(deployment.provider, ['models', index, 'deployments', at, 'provider']));
     });
   });
 

@@ -73,6 +73,12 @@ export function migrations(): Record<string, Migration> {
         await db.schema.alterTable('api_keys').addColumn('limits', 'text').execute();
       },
     },
+    '0004_ledger_deployment': {
+      async up(db: Kysely<unknown>) {
+        // Each attempt's row names the deployment it went to (a model may have several).
+        await db.schema.alterTable('usage_ledger').addColumn('deployment', 'text').execute();
+      },
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {
@@ -9,6 +9,7 @@ export interface RequestRecord {
   readonly protocol: ProtocolName;
   /** The model id the caller named (after aliases: the configured id); undefined when it was never resolved. */
   readonly model: string | undefined;
+  /** The provider and upstream model of the attempt that answered (or failed last). */
   readonly provider: string | undefined;
   readonly upstreamModel: string | undefined;
   readonly stream: boolean;
@@ -39,6 +40,11 @@ export interface RequestRecord {
   readonly cut: CutStream | undefined;
   /** The deployment that served the answer (routing fills it), e.g. `openai-east/gpt-4.1-mini`. */
   readonly deployment?: string;
+  /**
+   * Every upstream attempt in order, when the "call" stage reported them: the last is the one this
+   * record describes (its model is a fallback's id when a fallback answered); the others failed.
+   */
+  readonly attemptLog?: readonly UpstreamAttempt[];
   /** What the adapt policy dropped from the request, e.g. `['reasoning', 'tools.web_search']`. */
   readonly adaptations?: readonly string[];
 }

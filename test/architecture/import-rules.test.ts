@@ -18,7 +18,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
     packages: /^(undici|eventsource-parser|zod|node:.*)$/,
   },
-  routing: { imports: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  routing: { imports: ['canonical', 'providers', 'routing', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|node:.*)$/ },
   storage: { imports: ['canonical', 'storage'], packages: /^(kysely|better-sqlite3|pg|node:.*)$/ },
   access: { imports: ['canonical', 'storage', 'access'], packages: /^(ioredis|node:.*)$/ },
