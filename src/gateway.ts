@@ -22,6 +22,7 @@ import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from './endpoints/generation.js';
 import { OpenRequests, shuttingDown } from './endpoints/open-requests.js';
 import { createModelsEndpoints } from './endpoints/models.js';
+import type { RoutingEvents } from './routing/with-fallback.js';
 
 /**
  * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount
@@ -55,6 +56,11 @@ export interface Gateway {
   readonly keys: KeyService | undefined;
   /** Usage totals per key, model or day from the ledger; throws `NO_DATABASE` without a `database`. */
   usage(query: UsageQuery): Promise<UsageTotals[]>;
+  /**
+   * Every upstream attempt (`onAttempt`: model, deployment, how it ended) and cooldown (`onCooldown`)
+   * as it happens, and running totals (`counters()`): for metrics, logs and alerts.
+   */
+  readonly routing: RoutingEvents;
 }
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
@@ -176,6 +182,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       await persistence?.database.ready();
     },
     keys: persistence?.keys,
+    routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
         throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });

@@ -38,13 +38,17 @@ export interface RoutingCounters {
   cooldowns: number;
 }
 
-/** The routing "call" stage: deployments, retries, fallbacks and cooldowns, with hooks for metrics. */
-export interface RoutingCall extends CallStage {
+/** What routing tells the world: each attempt, each cooldown, running totals (metrics and logs read them). */
+export interface RoutingEvents {
   /** Calls `listener` for every upstream attempt as it ends; returns the unsubscribe. */
   onAttempt(listener: (event: AttemptEvent) => void): () => void;
   /** Calls `listener` when this process takes a deployment out or sees it back; returns the unsubscribe. */
   onCooldown(listener: (event: CooldownEvent) => void): () => void;
   counters(): RoutingCounters;
+}
+
+/** The routing "call" stage: deployments, retries, fallbacks and cooldowns, with hooks for metrics. */
+export interface RoutingCall extends CallStage, RoutingEvents {
   /** Requests in flight (for `least-busy` models) and recent latency, per deployment, in this process. */
   readonly load: DeploymentLoad;
   /** Resolves once the cooldown writes begun so far are done (a shutdown waits for them). */
