@@ -272,6 +272,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         }
         return { coolingFor: soonestMs, deployment: soonest };
       }
+      const trial = standings.size === 0 ? undefined : inService.find((deployment) => standings.get(deployment.name)?.state === 'trial');
       const excluded = new Set<string>();
       const failedHere = new Set<string>();
       let failure: { error: GatewayError; action: FailureAction } | undefined;
@@ -281,7 +282,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         const candidates = excluded.size === 0 ? inService : inService.filter((deployment) => !excluded.has(deployment.name));
         if (candidates.length === 0) break;
         const fresh = failedHere.size === 0 ? candidates : candidates.filter((deployment) => !failedHere.has(deployment.name));
-        const deployment = pickDeployment(fresh.length > 0 ? fresh : candidates, model.strategy, load, random);
+        // A deployment whose trial this request was handed goes first: else no one would probe it until the trial lapsed.
+        const deployment = tries === 0 && trial !== undefined ? trial : pickDeployment(fresh.length > 0 ? fresh : candidates, model.strategy, load, random);
         if (tries > 0) {
           counters.retries += 1;
           // The same deployment again: after a backoff, and no sooner than its retry-after.
