@@ -32,6 +32,8 @@ export interface FaultUpstream {
   /** `http://127.0.0.1:<port>`: Anthropic providers' base URL (OpenAI's is `url + '/v1'`). */
   url: string;
   calls: FaultCall[];
+  /** Connections the gateway holds open to it now (keep-alive ones included). */
+  openConnections(): number;
   /** The faults of the next requests, in order; the last one repeats. Default: `ok`. */
   script(...faults: Fault[]): void;
   close(): Promise<void>;
@@ -164,6 +166,7 @@ export async function startFaultUpstream(): Promise<FaultUpstream> {
       faults = script.length === 0 ? [{ kind: 'ok' }] : script;
       next = 0;
     },
+    openConnections: () => sockets.size,
     close: () => Promise.resolve(),
   };
   const server: Server = createServer((req, res) => {
