@@ -90,6 +90,16 @@ export const configFileSchema = z
       });
     };
     config.models?.forEach((model, index) => {
+      if ((model.provider === undefined) === (model.deployments === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['models', index, model.provider === undefined ? 'provider' : 'deployments'],
+          message:
+            model.provider === undefined
+              ? 'is required: the key of a provider under providers (or give deployments: [{ provider }, …])'
+              : "is given with 'provider': give one or the other",
+        });
+      }
       check(model.provider, ['models', index, 'provider']);
       model.deployments?.forEach((deployment, at) => check(deployment.provider, ['models', index, 'deployments', at, 'provider']));
     });
