@@ -31,3 +31,7 @@ export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queri
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 export type { Gateway } from './gateway.js';
+export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
+export type { RetryOptions } from './routing/retry-policy.js';
+export type { CooldownOptions } from './routing/cooldown.js';
+export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing/with-fallback.js';
