@@ -22,7 +22,7 @@ import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from './endpoints/generation.js';
 import { OpenRequests, shuttingDown } from './endpoints/open-requests.js';
 import { createModelsEndpoints } from './endpoints/models.js';
-import type { RoutingEvents } from './routing/with-fallback.js';
+import type { RoutingEvents } from './routing/routing-events.js';
 
 /**
  * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount

@@ -34,4 +34,4 @@ export type { Gateway } from './gateway.js';
 export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
 export type { RetryOptions } from './routing/retry-policy.js';
 export type { CooldownOptions } from './routing/cooldown.js';
-export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing/with-fallback.js';
+export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing/routing-events.js';

@@ -1,51 +1,18 @@
 import { GatewayError, type UpstreamAttempt } from '../canonical/index.js';
-import { listenForAbort, upstreamSignal, type Cancellation } from '../providers/transport/request-abort.js';
+import type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
+import { upstreamSignal } from '../providers/transport/request-abort.js';
+import { pause, within } from './pause.js';
+import { trackedStream } from './tracked-stream.js';
 import type { ProviderContext } from '../providers/types.js';
 import { callModelOnce, type CallControl, type CallStage, type StreamCallControl } from './call-model.js';
 import type { CooldownStore, Standing } from './cooldown.js';
 import type { ResolvedDeployment } from './deployment.js';
-import type { EventReader } from './event-reader.js';
 import { DeploymentLoad, pickDeployment } from './pick-deployment.js';
-import type { OpenedStream } from './read-ahead.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
 import type { Route } from './resolve-route.js';
 import { backoffMs, failureActionOf, resolveRetries, type FailureAction, type ResolvedRetries, type RetryOptions } from './retry-policy.js';
 
-/** One upstream attempt as it ended, for metrics and logs (`RoutingCall.onAttempt`). */
-export interface AttemptEvent extends UpstreamAttempt {
-  readonly requestId: string;
-  /** 1-based, across every model the request tried. */
-  readonly attempt: number;
-}
-
-/** A deployment taken out of service, or back in it (`RoutingCall.onCooldown`). */
-export interface CooldownEvent {
-  readonly deployment: string;
-  readonly state: 'cooling' | 'recovered';
-  /** How long it is out, for `cooling`. */
-  readonly forMs?: number;
-}
-
-/** Running totals since the gateway started (this process). */
-export interface RoutingCounters {
-  attempts: number;
-  failedAttempts: number;
-  /** Attempts after the first on the same model. */
-  retries: number;
-  /** Moves to a fallback model (the context fallback included). */
-  fallbacks: number;
-  /** Cooldowns this process began. */
-  cooldowns: number;
-}
-
-/** What routing tells the world: each attempt, each cooldown, running totals (metrics and logs read them). */
-export interface RoutingEvents {
-  /** Calls `listener` for every upstream attempt as it ends; returns the unsubscribe. */
-  onAttempt(listener: (event: AttemptEvent) => void): () => void;
-  /** Calls `listener` when this process takes a deployment out or sees it back; returns the unsubscribe. */
-  onCooldown(listener: (event: CooldownEvent) => void): () => void;
-  counters(): RoutingCounters;
-}
+export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
 
 /** The routing "call" stage: deployments, retries, fallbacks and cooldowns, with hooks for metrics. */
 export interface RoutingCall extends CallStage, RoutingEvents {
@@ -77,30 +44,6 @@ type ModelOutcome<T> = { value: T } | { error: GatewayError; action: FailureActi
 
 const abortError = () => new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.' });
 
-/** Waits `ms`, or less when `abort` fires. */
-function pause(ms: number, abort: Cancellation): Promise<void> {
-  if (ms <= 0 || abort.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      stop();
-      resolve();
-    }, ms);
-    const stop = listenForAbort(abort, () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-/** `promise`, or a rejection after `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the cooldown store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /** Adds `listener` to `listeners`; returns its removal. */
 function subscribe<T>(listeners: T[], listener: T): () => void {
   listeners.push(listener);
@@ -114,24 +57,6 @@ function subscribe<T>(listeners: T[], listener: T): () => void {
 function routeFor(route: Route, model: ResolvedModel, deployment: ResolvedDeployment): Route {
   if (model === route.model && deployment === model.deployments[0]) return route;
   return { ...route, model: { ...model, adapter: deployment.adapter, upstreamModel: deployment.upstreamModel, providerId: deployment.providerId } };
-}
-
-/** `opened`, telling `ended` once when its reader is stopped (the sender always stops it). */
-function trackedStream(opened: OpenedStream, ended: () => void): OpenedStream {
-  const { rest } = opened;
-  let done = false;
-  const reader: EventReader = {
-    next: () => rest.next(),
-    stop: () => {
-      if (!done) {
-        done = true;
-        ended();
-      }
-      return rest.stop();
-    },
-    ...(rest.fail === undefined ? {} : { fail: rest.fail }),
-  };
-  return { ...opened, rest: reader };
 }
 
 /**
