@@ -73,3 +73,42 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger of a retried request 
     expect(plain.map((row) => [row.attempt, row.deployment, row.status])).toEqual([[1, 'west-backup', 200]]);
   });
 });
+
+describe('a fallback the key may not call', () => {
+  it('should be skipped: the key gets the error of the model it may call, and the fallback is never called', async () => {
+    const [east, west] = await upstreams();
+    const database = scratch.database('sqlite');
+    const running = await startGateway({
+      database,
+      providers: {
+        east: { type: 'openai', apiKey: 'sk-east', baseURL: `${east.url}/v1` },
+        west: { type: 'openai', apiKey: 'sk-west', baseURL: `${west.url}/v1` },
+      },
+      retries: { attempts: 0 },
+      models: [
+        { id: 'primary', provider: 'east', fallbacks: ['backup'] },
+        { id: 'backup', provider: 'west' },
+      ],
+      ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
+    });
+    scratch.later(() => running.gateway.close());
+    scratch.later(() => running.close());
+    await running.gateway.ready();
+    east.script({ kind: 'status', status: 503 });
+    const { key: limited } = await running.gateway.keys!.create({ name: 'primary-only', models: ['primary'] });
+    const { key: open } = await running.gateway.keys!.create({ name: 'any-model' });
+
+    const refused = await new OpenAI({ apiKey: limited, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions
+      .create({ model: 'primary', messages: [{ role: 'user', content: 'Hi' }] })
+      .then(
+        () => expect.unreachable('the request should fail'),
+        (error: unknown) => error as { status?: number },
+      );
+    expect(refused.status).toBe(503);
+    expect(west.calls).toHaveLength(0);
+
+    const served = await new OpenAI({ apiKey: open, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'primary', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(served.choices[0]?.message.content).toBe('Hello from the upstream');
+    expect(west.calls).toHaveLength(1);
+  });
+});
