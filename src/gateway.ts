@@ -28,6 +28,7 @@ import type { Readiness } from './observability/readiness.js';
 import { createModelsEndpoints } from './endpoints/models.js';
 import { createModelProbe, PROBE_CALLER_ID } from './endpoints/probe-model.js';
 import { registerStatusSource } from './status/status-source.js';
+import type { RoutingEvents } from './routing/routing-events.js';
 
 /**
  * The gateway as a request handler. It is Express middleware (`app.use(gateway())`, at any mount
@@ -76,6 +77,11 @@ export interface Gateway {
   readonly models: readonly ModelSummary[];
   /** The query builder over the `database` (once open), for the console; undefined without one. */
   readonly storage: (() => Promise<StorageDb>) | undefined;
+  /**
+   * Every upstream attempt (`onAttempt`: model, deployment, how it ended) and cooldown (`onCooldown`)
+   * as it happens, and running totals (`counters()`): for metrics, logs and alerts.
+   */
+  readonly routing: RoutingEvents;
 }
 
 /** A served model as people see it: its id, who serves it, its price, its context and what it can do. */
@@ -207,8 +213,10 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.
         await closeAdapters(resolved.adapters);
         await Promise.allSettled([...inFlight]);
-        await persistence?.close();
+        // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
+        await resolved.routing.close();
+        await persistence?.close();
       })();
       return closing;
     },
@@ -219,6 +227,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     keys: persistence?.keys,
     metrics: resolved.metrics?.registry,
     readiness: () => resolved.readiness(),
+    routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
         throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });

@@ -48,3 +48,7 @@ export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow
 export { switchyardConsole } from './console/console-handler.js';
 export type { ConsoleHandler } from './console/console-handler.js';
 export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, UserKeyCeiling } from './console/console-options.js';
+export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
+export type { RetryOptions } from './routing/retry-policy.js';
+export type { CooldownOptions } from './routing/cooldown.js';
+export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing/routing-events.js';

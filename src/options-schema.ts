@@ -52,6 +52,32 @@ export const timeoutOptionsSchema = z.strictObject({
   keepAliveMs: z.number().int().positive().optional(),
 });
 
+/** `retries`, globally and per model; the config file loader checks the same shape. */
+export const retryOptionsSchema = z.strictObject({
+  attempts: z.number().int().min(0).max(10).optional(),
+  baseDelayMs: z.number().int().nonnegative().optional(),
+  maxDelayMs: z.number().int().nonnegative().optional(),
+  maxRetryAfterMs: z.number().int().nonnegative().optional(),
+});
+
+/** `cooldowns`; the config file loader checks the same shape. */
+export const cooldownOptionsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    failures: z.number().int().positive().optional(),
+    windowMs: z.number().int().positive().optional(),
+    cooldownMs: z.number().int().positive().optional(),
+    maxCooldownMs: z.number().int().positive().optional(),
+  }),
+]);
+
+const deploymentSchema = z.strictObject({
+  provider: z.string().min(1),
+  upstreamModel: z.string().min(1).optional(),
+  name: z.string().min(1).max(200).optional(),
+  weight: z.number().positive().optional(),
+});
+
 /** One `models[]` entry; the config file loader checks the same shape. */
 /** USD per million tokens. */
 const usdPerMillion = z.number().nonnegative();
@@ -74,8 +100,13 @@ export const modelPriceSchema = z.strictObject({
 
 export const modelConfigSchema = z.strictObject({
   id: z.string().min(1),
-  provider: z.string().min(1),
+  provider: z.string().min(1).optional(),
   upstreamModel: z.string().min(1).optional(),
+  deployments: z.array(deploymentSchema).min(1).optional(),
+  strategy: z.enum(['weighted', 'least-busy', 'lowest-latency']).optional(),
+  fallbacks: z.array(z.string().min(1)).optional(),
+  contextFallback: z.string().min(1).optional(),
+  retries: retryOptionsSchema.optional(),
   aliases: z.array(z.string().min(1)).optional(),
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
@@ -163,6 +194,8 @@ export const optionsSchema = z.object({
   tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
   adapt: z.boolean().optional(),
   timeouts: timeoutOptionsSchema.optional(),
+  retries: retryOptionsSchema.optional(),
+  cooldowns: cooldownOptionsSchema.optional(),
 });
 
 /** The options `gateway()` knows: any other is warned about and ignored. */

@@ -10,7 +10,9 @@ import { admitEverything, type AdmitStage } from './limits/admit-stage.js';
 import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
 import { createMockProvider } from './providers/mock/index.js';
 import type { Logger, ProviderAdapter } from './providers/types.js';
-import { callModelOnce } from './routing/call-model.js';
+import type { CooldownOptions } from './routing/cooldown.js';
+import { openRouting, type OpenedRouting } from './routing/open-routing.js';
+import type { RetryOptions } from './routing/retry-policy.js';
 import { createModelTable } from './routing/create-model-table.js';
 import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from './routing/timeouts.js';
@@ -20,7 +22,7 @@ import { recordEach } from './usage/record-stage.js';
 import { OpenRequests } from './endpoints/open-requests.js';
 import { resolveObservability, type ObservabilityOptions } from './observability/resolve-observability.js';
 import type { GatewayMetrics } from './observability/gateway-metrics.js';
-import type { UpstreamObserver } from './observability/upstream-observer.js';
+import { observeNothing, upstreamOutcomeOf, type UpstreamObserver } from './observability/upstream-observer.js';
 import { checkReadiness, type Probe, type Readiness } from './observability/readiness.js';
 import { consoleLogger } from './logger.js';
 import { openPersistence, type LedgerOptions, type Persistence, type PersistenceOptions } from './persistence.js';
@@ -137,6 +139,18 @@ export interface GatewayOptions extends ObservabilityOptions {
    * @example timeouts: { firstTokenMs: 120000, idleMs: 60000 }
    */
   timeouts?: TimeoutOptions;
+  /**
+   * How failed upstream calls are retried before any output reached the client (on the model's other
+   * deployments first, then the same one after a backoff); `models[].retries` overrides it per model.
+   * Default `{ attempts: 2, baseDelayMs: 200, maxDelayMs: 2000, maxRetryAfterMs: 5000 }`; `attempts: 0` turns retries off.
+   * @example retries: { attempts: 3, maxRetryAfterMs: 10000 }
+   */
+  retries?: RetryOptions;
+  /**
+   * When a failing deployment is taken out, and for how long, before one trial request probes it.
+   * Shared through `redis` when it is set. Default `{ failures: 3, windowMs: 30000, cooldownMs: 30000, maxCooldownMs: 300000 }`; `false` turns cooldowns off.
+   */
+  cooldowns?: CooldownOptions | false;
 }
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -158,6 +172,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   upstream: UpstreamObserver;
   /** Probes the database and Redis the gateway uses (`/ready`). */
   readiness(): Promise<Readiness>;
+  /** The "call" stage (deployments, retries, fallbacks, cooldowns), its counters and hooks, and what it opened. */
+  routing: OpenedRouting;
 }
 
 function isAdapter(value: unknown): value is ProviderAdapter {
@@ -260,6 +276,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
+  const routing = openRoutingOf(options, checked, persistence, logger);
   const open = new OpenRequests();
   const observability = resolveObservability(options, {
     open: () => open.counts(),
@@ -267,6 +284,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     ledger: persistence?.ledger === undefined ? undefined : () => persistence.ledgerCounters(),
     price,
   });
+  reportRouting(routing, observability.upstream);
   const probes: Record<string, Probe> = {};
   if (persistence !== undefined) probes.database = () => persistence.pingDatabase();
   const redis = persistence?.redis ?? limits?.redis;
@@ -283,7 +301,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
       admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices)),
-      call: callModelOnce,
+      call: routing.call,
       // The ledger first: the request log, metrics and traces read the same entry after it.
       record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
         logger.error({ error }, 'switchyard: a record stage failed'),
@@ -295,6 +313,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     adminKey: options.adminKey,
     allowedOrigins: options.allowedOrigins ?? [],
     limits,
+    routing,
     open,
     metrics: observability.metrics,
     upstream: observability.upstream,
@@ -309,6 +328,46 @@ function priceOf(prices: ReadonlyMap<string, VersionedPrice>): PriceUsage {
     const nanoUsd = known === undefined ? undefined : costOf(usage, known.price);
     return known === undefined || nanoUsd === undefined ? undefined : { nanoUsd, priceVersion: known.version };
   };
+}
+
+/** Tells the metrics and traces of each upstream attempt and cooldown the router reports (nothing to tell when both are off). */
+function reportRouting(routing: OpenedRouting, upstream: UpstreamObserver): void {
+  if (upstream === observeNothing) return;
+  routing.call.onAttempt((event) => {
+    const { error } = event;
+    upstream.upstreamAttempt({
+      deployment: event.deployment,
+      outcome: error === undefined ? 'ok' : upstreamOutcomeOf(error.status, error.code?.endsWith('TIMEOUT') ? 'timeout' : undefined),
+      retry: event.attempt > 1,
+      requestId: event.requestId,
+      startedAt: event.startedAt,
+      durationMs: event.durationMs,
+      ...(error?.status === undefined ? {} : { status: error.status }),
+    });
+  });
+  routing.call.onCooldown((event) => upstream.cooldown(event.deployment, event.state === 'cooling'));
+}
+
+/** Cooldown store failures are logged at most this often. */
+const COOLDOWN_ERROR_LOG_INTERVAL_MS = 10_000;
+
+function openRoutingOf(options: GatewayOptions, checked: CheckedOptions, persistence: Persistence | undefined, logger: Logger): OpenedRouting {
+  // Cooldowns matter only where a request has somewhere else to go: only then is Redis needed for them.
+  const choices = checked.modelList.some((model) => model.deployments.length > 1 || model.fallbacks.length > 0 || model.contextFallback !== undefined);
+  let lastLogged = 0;
+  return openRouting({
+    models: checked.models,
+    retries: options.retries,
+    cooldowns: options.cooldowns,
+    redis: choices ? (persistence?.redis ?? (options.redis as OpenLimitsRedis)) : undefined,
+    redisPrefix: options.redisPrefix ?? 'switchyard:',
+    onStoreError: (error) => {
+      const now = Date.now();
+      if (now - lastLogged < COOLDOWN_ERROR_LOG_INTERVAL_MS) return;
+      lastLogged = now;
+      logger.error({ error }, 'switchyard: the cooldown store (Redis) cannot be reached; every deployment counts as in service');
+    },
+  });
 }
 
 /** Output allowance a request without a maximum is counted at against a tokens-per-minute limit. */

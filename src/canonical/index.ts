@@ -48,5 +48,6 @@ export type { UnsupportedFeatureDetail } from './unsupported-feature.js';
 export { unknownFieldError, protocolApiName } from './unknown-field.js';
 export type { ApiFields } from './unknown-field.js';
 export type { Caller } from './caller.js';
+export type { UpstreamAttempt } from './upstream-attempt.js';
 export type { EventBatches, RelayBatch, RelayBatches } from './event-batches.js';
 export type { UpstreamResponseInfo } from './upstream-response-info.js';

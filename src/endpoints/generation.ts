@@ -1,4 +1,5 @@
-import { GatewayError, type Caller, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
+import { GatewayError, type Caller, type UpstreamAttempt, type UpstreamResponseInfo, type Usage } from '../canonical/index.js';
+import type { StreamCallControl } from '../routing/call-model.js';
 import type { CutStream } from '../usage/record-stage.js';
 import type { Admission } from '../limits/admit-stage.js';
 import { addAnswerHeaders } from '../http/answer-headers.js';
@@ -59,6 +60,8 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       overheadMs = addGatewayTimingHeaders(res, performance.now() - started.startedAtPrecise - (upstreamMs ?? 0), deployment);
     };
     let adaptations: readonly string[] | undefined;
+    /** Each upstream attempt, as the "call" stage reports it (a row each in the ledger). */
+    const attemptLog: UpstreamAttempt[] = [];
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       open?.add(started);
@@ -96,18 +99,32 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       });
       const encodeContext: EncodeContext = { requestId, created: Math.floor(started.startedAt / 1000), request: route.request };
       attempts = 1;
+      const allowed = caller.models;
+      const calls = {
+        // A fallback model is one more model the key calls: its allowlist holds for it too.
+        ...(allowed === undefined ? {} : { mayCall: (id: string) => allowed.includes(id) }),
+        onAttempt: (attempt: UpstreamAttempt) => void attemptLog.push(attempt),
+      };
+      /** The deployment that answered: the last attempt's (a router's), else the route's model's. */
+      const servedBy = (named: string | undefined) => attemptLog[attemptLog.length - 1]?.deployment ?? named ?? deploymentOf(route!);
       callStart = performance.now();
       if (request.stream) {
         // Headers held for the failover window, then sent with keep-alives until the first output.
         const held = new HeldStream(res, codec, encodeContext, model.timeouts);
+        const control: StreamCallControl = {
+          ...calls,
+          committed: () => held.committed(),
+          reading: (reader) => held.reading(reader),
+          beforeOutput: (batch) => held.beforeOutput(batch),
+        };
         const interruption = () => started.interruption;
-        const opened = await held.open(call.stream(route, context, held), setup.logger, interruption);
+        const opened = await held.open(call.stream(route, context, control), setup.logger, interruption);
         upstreamMs = performance.now() - callStart;
         started.streaming = true;
         // Failed after the commit: the in-band error went out.
         if (opened === undefined) ending = { status: 200, errorCode: held.errorCode };
         else {
-          deployment = opened.deployment ?? deploymentOf(route);
+          deployment = servedBy(opened.deployment);
           // Too late for a stream committed during a silent start: its headers went out already.
           addTimingHeaders();
           const outcome = await sendStream(res, codec, opened, encodeContext, started.abort, setup.logger, interruption, held);
@@ -120,9 +137,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
           }
         }
       } else {
-        const answer = await call.generate(route, context);
+        const answer = await call.generate(route, context, calls);
         upstreamMs = performance.now() - callStart;
-        deployment = answer.deployment ?? deploymentOf(route);
+        deployment = servedBy(answer.deployment);
         const { response, wire } = answer;
         const encoded = wire === undefined ? codec.encodeResponse(response, encodeContext) : undefined;
         addTimingHeaders();
@@ -140,13 +157,16 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       open?.delete(started);
     }
     admission?.release(usage, cut);
+    // The attempt that answered (or failed last) is the one the record describes.
+    const last = attemptLog[attemptLog.length - 1];
     record.record({
       requestId,
       caller,
       protocol: codec.protocol,
       model: route?.model.id,
-      provider: route?.model.providerId,
-      upstreamModel: route?.model.upstreamModel,
+      provider: last?.provider ?? route?.model.providerId,
+      upstreamModel: last?.upstreamModel ?? route?.model.upstreamModel,
+      ...(last === undefined ? {} : { attemptLog }),
       stream: route?.request.stream === true,
       status: ending.status,
       errorCode: ending.errorCode,
@@ -154,7 +174,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       upstream,
       startedAt: started.startedAt,
       durationMs: Date.now() - started.startedAt,
-      attempts,
+      attempts: attemptLog.length > 0 ? attemptLog.length : attempts,
       firstOutputMs: firstOutputAt === undefined ? undefined : firstOutputAt - started.startedAt,
       userAgent: req.headers['user-agent'],
       cut,

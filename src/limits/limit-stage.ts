@@ -34,6 +34,8 @@ export interface LimitCounters {
 
 export interface LimitStage extends AdmitStage {
   counters(): LimitCounters;
+  /** Resolves once the leases and token counters given back so far reached the store (a shutdown waits for it). */
+  settled(): Promise<void>;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -135,6 +137,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
   /** Concurrency leases held in this process, renewed together. */
   const held = new Map<string, readonly string[]>();
   let renewal: NodeJS.Timeout | undefined;
+  /** Give-backs on their way to the store. */
+  const finishing = new Set<Promise<void>>();
 
   const storeFailed = (error: unknown) => {
     counters.storeFailures += 1;
@@ -171,7 +175,13 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       return;
     }
     if (finished instanceof Promise) {
-      void Promise.resolve(within(finished, timeoutMs)).catch(storeFailed).finally(wake);
+      const done: Promise<void> = Promise.resolve(within(finished, timeoutMs))
+        .catch(storeFailed)
+        .finally(() => {
+          finishing.delete(done);
+          wake();
+        });
+      finishing.add(done);
       return;
     }
     wake();
@@ -281,5 +291,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       return acquired.ok ? pass(request, applied, acquired) : enter(request, applied, acquired);
     },
     counters: () => ({ ...counters, waiting: queue.waiting }),
+    async settled() {
+      await Promise.allSettled([...finishing]);
+    },
   };
 }

@@ -61,6 +61,9 @@ export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): Ope
     stage,
     redis,
     async close() {
+      // The leases of the requests that just ended go back before the connection does: else other
+      // instances would see those slots taken until the leases expire.
+      await stage.settled();
       owned?.disconnect();
     },
   };

@@ -1,12 +1,10 @@
-import type { CanonicalRequest, CanonicalResponse } from '../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, UpstreamAttempt } from '../canonical/index.js';
 import type { ProviderAdapter, ProviderContext } from '../providers/types.js';
 import { mapEvents, readEvents, readRelay, type EventReader } from './event-reader.js';
 import { flattenToolNamespaces } from './flatten-tool-namespaces.js';
 import { CallDeadline } from './call-deadline.js';
-import { readAhead, type OpenedStream, type StreamCallControl } from './read-ahead.js';
+import { readAhead, type OpenedStream, type StreamCallControl as StreamReadControl } from './read-ahead.js';
 import type { Route } from './resolve-route.js';
-
-export type { StreamCallControl } from './read-ahead.js';
 
 /** A non-streamed answer, with the upstream's own body when it was passed through. */
 export interface Answer {
@@ -28,10 +26,21 @@ export function deploymentOf(route: Route): string {
  * is handed over only once it was read ahead to its first output event).
  */
 export interface CallStage {
-  generate(route: Route, context: ProviderContext): Promise<Answer>;
+  generate(route: Route, context: ProviderContext, control?: CallControl): Promise<Answer>;
   /** Resolves once the stream reached its first output event; fails (with a status) before it. */
   stream(route: Route, context: ProviderContext, control?: StreamCallControl): Promise<OpenedStream>;
 }
+
+/** What the endpoint tells the "call" stage, and learns from it, about one request. */
+export interface CallControl {
+  /** Whether the caller may be served by this (fallback) model: a key's model allowlist. Default: any. */
+  mayCall?(modelId: string): boolean;
+  /** Told of each upstream attempt as it ends (the ledger keeps a row per attempt). */
+  onAttempt?(attempt: UpstreamAttempt): void;
+}
+
+/** What the endpoint tells the "call" stage while a stream is being opened: the above, and the held answer's signals (commit, reading, batches before output). */
+export interface StreamCallControl extends CallControl, StreamReadControl {}
 
 /** The request as the provider takes it: its upstream model id, and no tool namespaces where it has none. */
 function providerRequestOf(route: Route) {

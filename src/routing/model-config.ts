@@ -1,15 +1,38 @@
 import type { ModelPrice } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 import type { TimeoutOptions } from './timeouts.js';
+import type { DeploymentConfig, DeploymentStrategy } from './deployment.js';
+import type { RetryOptions } from './retry-policy.js';
 
 /** One model callers can name. */
 export interface ModelConfig {
   /** The id callers send as `model`. */
   id: string;
-  /** Key of the provider in `GatewayOptions.providers` (`mock` is built in). */
-  provider: string;
-  /** The id sent upstream. Default: `id`. */
+  /**
+   * Key of the provider in `GatewayOptions.providers` (`mock` is built in): the model's one
+   * deployment. Give either `provider` or `deployments`.
+   */
+  provider?: string;
+  /** The id sent upstream. Default: `id`. With `deployments`, the default of each deployment's `upstreamModel`. */
   upstreamModel?: string;
+  /**
+   * Where the model is served when it is served from more than one place (several keys, regions or
+   * providers): a request goes to one, chosen by `strategy`, and moves to another when one fails.
+   * @example deployments: [{ provider: 'openai-east', weight: 3 }, { provider: 'azure-west', upstreamModel: 'gpt-4o-prod' }]
+   */
+  deployments?: DeploymentConfig[];
+  /** How a deployment is chosen: `weighted` (default), `least-busy` or `lowest-latency`. */
+  strategy?: DeploymentStrategy;
+  /**
+   * Models tried in order when every attempt on this one failed with a retryable error (before any
+   * output reached the client). Ids or aliases of configured models.
+   * @example fallbacks: ['claude-sonnet-4-5', 'gpt-4.1-mini']
+   */
+  fallbacks?: string[];
+  /** A model with a larger context window, tried when the upstream says the request does not fit this one's. */
+  contextFallback?: string;
+  /** This model's retries, over the gateway's `retries`. */
+  retries?: RetryOptions;
   /** Other ids that reach the same model. */
   aliases?: string[];
   /** Tokens the model reads and writes in one request. Default: the catalog's figure, if it knows the model. */

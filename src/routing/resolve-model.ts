@@ -2,15 +2,26 @@ import { findClosestId, GatewayError, quoteCallerText } from '../canonical/index
 import type { ReasoningControl, SourcedPrice } from '../catalog/index.js';
 import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
 import type { ResolvedTimeouts } from './timeouts.js';
+import type { DeploymentStrategy, ResolvedDeployment } from './deployment.js';
+import type { RetryOptions } from './retry-policy.js';
 
 /** A model as the gateway serves it, after options are resolved. */
 export interface ResolvedModel {
   /** The id callers use. */
   id: string;
-  /** The id sent to the provider. */
+  /** The first deployment's id sent to the provider (code that calls one deployment reads these three). */
   upstreamModel: string;
   providerId: string;
   adapter: ProviderAdapter;
+  /** Every deployment, the first being the one above; a model configured with one `provider` has one. */
+  deployments: readonly ResolvedDeployment[];
+  strategy: DeploymentStrategy;
+  /** Configured ids of the models tried, in order, when this one fails. */
+  fallbacks: readonly string[];
+  /** Configured id of the larger-context model tried when the request does not fit this one. */
+  contextFallback?: string;
+  /** The model's own retry settings (over the gateway's). */
+  retries?: RetryOptions;
   capabilities: ModelCapabilities;
   /** Unix seconds, reported by `GET /v1/models`. */
   created: number;

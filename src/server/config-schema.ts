@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../options.js';
-import { bodyLimitMessage, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, timeoutOptionsSchema } from '../options-schema.js';
+import { bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
@@ -133,16 +133,32 @@ export const configFileSchema = z
     metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
     tracing: z.boolean().optional(),
     adapt: z.boolean().optional(),
+    retries: retryOptionsSchema.optional(),
+    cooldowns: cooldownOptionsSchema.optional(),
   })
   .superRefine((config, context) => {
     const known = new Set(['mock', ...Object.keys(config.providers ?? {})]);
-    config.models?.forEach((model, index) => {
-      if (known.has(model.provider)) return;
+    const check = (provider: string | undefined, path: (string | number)[]) => {
+      if (provider === undefined || known.has(provider)) return;
       context.addIssue({
         code: 'custom',
-        path: ['models', index, 'provider'],
-        message: `is '${model.provider}', which is not defined under 'providers'.${suggested(model.provider, known)} Use one of: ${[...known].join(', ')}`,
+        path,
+        message: `is '${provider}', which is not defined under 'providers'.${suggested(provider, known)} Use one of: ${[...known].join(', ')}`,
       });
+    };
+    config.models?.forEach((model, index) => {
+      if ((model.provider === undefined) === (model.deployments === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['models', index, model.provider === undefined ? 'provider' : 'deployments'],
+          message:
+            model.provider === undefined
+              ? 'is required: the key of a provider under providers (or give deployments: [{ provider }, …])'
+              : "is given with 'provider': give one or the other",
+        });
+      }
+      check(model.provider, ['models', index, 'provider']);
+      model.deployments?.forEach((deployment, at) => check(deployment.provider, ['models', index, 'deployments', at, 'provider']));
     });
   });
 

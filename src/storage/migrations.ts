@@ -125,6 +125,12 @@ export function migrations(): Record<string, Migration> {
           .execute();
       },
     },
+    '0006_ledger_deployment': {
+      async up(db: Kysely<unknown>) {
+        // Each attempt's row names the deployment it went to (a model may have several).
+        await db.schema.alterTable('usage_ledger').addColumn('deployment', 'text').execute();
+      },
+    },
   };
 }
 

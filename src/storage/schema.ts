@@ -131,6 +131,8 @@ export interface UsageLedgerTable {
   usage_source: ColumnType<string | null, string | null | undefined, string | null>;
   /** The browser token the request came with; NULL for a key. */
   token_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The deployment the attempt went to (`models[].deployments[].name`); NULL for rows from before deployments. */
+  deployment: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A key row as read back. */

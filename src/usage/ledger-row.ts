@@ -1,4 +1,4 @@
-import type { Usage } from '../canonical/index.js';
+import type { UpstreamAttempt, Usage } from '../canonical/index.js';
 import type { UsageLedgerRow } from '../storage/schema.js';
 import type { RequestRecord } from './record-stage.js';
 
@@ -46,5 +46,27 @@ export function ledgerRowOf(record: RequestRecord, attempt: number, usage: Usage
     billing: billingStatusOf(record),
     usage_source: usage === undefined ? null : usageEstimated ? 'estimated' : 'reported',
     token_id: record.caller?.token?.id ?? null,
+    deployment: record.deployment ?? null,
+  };
+}
+
+/**
+ * The ledger row of an attempt that failed before another was made: its own deployment, status and
+ * error, no usage (unknown, never 0) and billed as failed.
+ */
+export function failedAttemptRowOf(record: RequestRecord, attempt: number, failed: UpstreamAttempt): UsageLedgerRow {
+  const row = ledgerRowOf(record, attempt, undefined, false, undefined);
+  return {
+    ...row,
+    at: failed.startedAt,
+    model: failed.model,
+    provider: failed.provider,
+    upstream_model: failed.upstreamModel,
+    deployment: failed.deployment,
+    status: failed.error?.status ?? record.status,
+    error_code: failed.error?.code ?? null,
+    latency_ms: failed.durationMs,
+    first_token_ms: null,
+    billing: 'failed',
   };
 }

@@ -1,6 +1,6 @@
 import type { Usage } from '../canonical/index.js';
 import { interruptedUsage, type InterruptedStreamPolicy } from './interrupted-usage.js';
-import { ledgerRowOf, type RowCost } from './ledger-row.js';
+import { failedAttemptRowOf, ledgerRowOf, type RowCost } from './ledger-row.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import type { RecordStage, RequestRecord } from './record-stage.js';
 
@@ -36,8 +36,17 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
   };
 
   return {
-    record(record) {
-      if (record.attempts === 0) return;
+    record(entry) {
+      if (entry.attempts === 0) return;
+      const log = entry.attemptLog;
+      let record = entry;
+      if (log !== undefined && log.length > 0) {
+        // A row for each attempt that failed before the last; the last is the record's own row.
+        for (let index = 0; index < log.length - 1; index++) writer.enqueue(failedAttemptRowOf(entry, index + 1, log[index]!));
+        const served = log[log.length - 1]!;
+        // Priced and counted as the model that answered (a fallback's, when one did).
+        if (served.model !== entry.model) record = { ...entry, model: served.model };
+      }
       const { cut } = record;
       if (cut === undefined) {
         write(record, record.usage, false);

@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {
@@ -9,6 +9,7 @@ export interface RequestRecord {
   readonly protocol: ProtocolName;
   /** The model id the caller named (after aliases: the configured id); undefined when it was never resolved. */
   readonly model: string | undefined;
+  /** The provider and upstream model of the attempt that answered (or failed last). */
   readonly provider: string | undefined;
   readonly upstreamModel: string | undefined;
   readonly stream: boolean;
@@ -43,6 +44,11 @@ export interface RequestRecord {
    * undefined when no upstream answered.
    */
   readonly deployment?: string;
+  /**
+   * Every upstream attempt in order, when the "call" stage reported them: the last is the one this
+   * record describes (its model is a fallback's id when a fallback answered); the others failed.
+   */
+  readonly attemptLog?: readonly UpstreamAttempt[];
   /** What the adapt policy dropped from the request, e.g. `['reasoning', 'tools.web_search']`. */
   readonly adaptations?: readonly string[];
   /** The request as it was sent on (after the request policy): traces read its settings, a prompt log its messages. */

@@ -18,7 +18,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'sse', 'protocols', 'providers', 'logger.ts'],
     packages: /^(undici|eventsource-parser|zod|node:.*)$/,
   },
-  routing: { imports: ['canonical', 'catalog', 'providers', 'routing', 'logger.ts'], packages: /^node:.*$/ },
+  routing: { imports: ['canonical', 'catalog', 'providers', 'routing', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   // The model catalog: curated data over the bundled price data of genai-prices (never fetched).
   catalog: { imports: ['canonical', 'catalog'], packages: /^(zod|@pydantic\/genai-prices|node:.*)$/ },
   storage: { imports: ['canonical', 'storage'], packages: /^(kysely|better-sqlite3|pg|node:.*)$/ },
@@ -53,11 +53,11 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'status', 'storage', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'status', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).

@@ -32,6 +32,8 @@ beforeAll(async () => {
   upstream = await startMockUpstream();
   running = await startGateway({
     logger,
+    // What the clients see of each upstream failure, and what their own retries do: the gateway's are off.
+    retries: { attempts: 0 },
     providers: {
       chat: createOpenAICompatibleProvider({ id: 'chat', baseURL: `${upstream.url}/v1`, apiKey: OPENAI_KEY, maxAnswerBytes: MAX_ANSWER }),
       anthropic: createAnthropicProvider({ apiKey: ANTHROPIC_KEY, baseURL: upstream.url, maxAnswerBytes: MAX_ANSWER }),

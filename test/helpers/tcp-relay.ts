@@ -11,7 +11,8 @@ export interface TcpRelay {
   close(): Promise<void>;
 }
 
-export async function startTcpRelay(targetHost: string, targetPort: number): Promise<TcpRelay> {
+/** `delayMs`: added to everything the client sends (a slow network), in order. */
+export async function startTcpRelay(targetHost: string, targetPort: number, options: { delayMs?: number } = {}): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -23,7 +24,9 @@ export async function startTcpRelay(targetHost: string, targetPort: number): Pro
       const upstream = createConnection(targetPort, targetHost);
       track(client);
       track(upstream);
-      client.pipe(upstream).pipe(client);
+      if (options.delayMs === undefined) client.pipe(upstream);
+      else client.on('data', (chunk: Buffer) => setTimeout(() => upstream.destroyed || upstream.write(chunk), options.delayMs));
+      upstream.pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });

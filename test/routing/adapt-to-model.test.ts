@@ -19,6 +19,9 @@ function model(fields: { capabilities?: Partial<ModelCapabilities>; adapt?: bool
     omitHostedTools: fields.omitHostedTools ?? false,
     adapt: fields.adapt ?? true,
     timeouts: DEFAULT_TIMEOUTS,
+    deployments: [],
+    strategy: 'weighted',
+    fallbacks: [],
   };
 }
 
