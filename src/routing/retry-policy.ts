@@ -54,6 +54,8 @@ export function failureActionOf(error: GatewayError): FailureAction {
   if (CREDENTIAL_CODES.has(error.code)) return 'elsewhere';
   if (isContextOverflow(error)) return 'context';
   if (error.kind === 'quota') return 'elsewhere';
+  // The gateway's own limit on a whole call (the total timeout): trying again would wait as long again.
+  if (error.kind === 'timeout' && !error.retryable) return 'final';
   if (error.retryable || RETRYABLE_STATUSES.has(error.status)) return 'retry';
   return 'final';
 }

@@ -33,6 +33,8 @@ beforeAll(async () => {
       { id: 'responses-gives-up', provider: 'rs', timeouts: { firstTokenMs: 600 } },
     ],
     timeouts: { failoverWindowMs: 150, keepAliveMs: 100, firstTokenMs: 5_000 },
+    // Each upstream answer here is scripted once: what a client sees of it, not a retry of it.
+    retries: { attempts: 0 },
   });
   openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
   anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });

@@ -29,6 +29,8 @@ beforeAll(async () => {
       { id: 'one-connection', provider: 'single', timeouts: { connectMs: 200, firstTokenMs: 5_000 } },
     ],
     timeouts: { firstTokenMs: 300, idleMs: 300, failoverWindowMs: 10_000, keepAliveMs: 100 },
+    // Each upstream answer here is scripted once: what a client sees of a timeout, not a retry after it.
+    retries: { attempts: 0 },
   });
   openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
   anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });

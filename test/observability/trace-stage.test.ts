@@ -27,8 +27,12 @@ describe('createTraceStage through the gateway', () => {
     for await (const event of stream) void event;
     await openai.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
 
-    expect(tracer.spans).toHaveLength(3);
-    const [chat, messages, missing] = tracer.spans;
+    // One server span per request; the router's upstream attempts are its children.
+    const requests = tracer.spans.filter((span) => span.kind === SpanKind.SERVER);
+    expect(requests).toHaveLength(3);
+    const [chat, messages, missing] = requests;
+    const attempts = tracer.spans.filter((span) => span.kind !== SpanKind.SERVER);
+    expect(attempts.map((span) => span.parentSpanId)).toEqual([chat!.spanId, messages!.spanId]);
     expect(chat).toMatchObject({
       name: 'chat small',
       kind: SpanKind.SERVER,
@@ -77,8 +81,12 @@ describe('createTraceStage through the gateway', () => {
     running = await startGateway({ tracing: { tracer }, providers: { failing }, models: [{ id: 'broken', provider: 'failing' }] });
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     await openai.chat.completions.create({ model: 'broken', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
-    expect(tracer.spans).toHaveLength(1);
-    expect(tracer.spans[0]).toMatchObject({ status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' }, attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 } });
+    const requests = tracer.spans.filter((span) => span.kind === SpanKind.SERVER);
+    expect(requests).toHaveLength(1);
+    // Each attempt (the first and the router's retries) is a child span of the request's.
+    expect(tracer.spans.length).toBeGreaterThan(1);
+    expect(tracer.spans.filter((span) => span.kind !== SpanKind.SERVER).every((span) => span.parentSpanId === requests[0]!.spanId)).toBe(true);
+    expect(requests[0]).toMatchObject({ status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' }, attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 } });
   });
 
   it('should use the registered tracer provider with tracing: true, and make no spans by default', async () => {
@@ -97,7 +105,7 @@ describe('createTraceStage through the gateway', () => {
       const on = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
       await on.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
       expect(names).toContain('switchyard-gateway');
-      expect(tracer.spans.map((span) => span.name)).toEqual(['chat mock']);
+      expect(tracer.spans.filter((span) => span.kind === SpanKind.SERVER).map((span) => span.name)).toEqual(['chat mock']);
     } finally {
       trace.disable();
     }

@@ -29,6 +29,11 @@ describe('failureActionOf', () => {
     expect(failureActionOf(new GatewayError({ kind: 'upstream', code: 'UPSTREAM_UNREACHABLE', retryable: true, message: 'refused' }))).toBe('retry');
   });
 
+  it('should retry the per-attempt timeouts, but not the total one (it would wait as long again)', () => {
+    expect(failureActionOf(new GatewayError({ kind: 'timeout', code: 'UPSTREAM_FIRST_TOKEN_TIMEOUT', message: 'no first token' }))).toBe('retry');
+    expect(failureActionOf(new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TOTAL_TIMEOUT', retryable: false, message: 'too long' }))).toBe('final');
+  });
+
   it("should move elsewhere, never retry, when the provider refused the gateway's credentials", () => {
     expect(failureActionOf(upstream(502, 'UPSTREAM_AUTHENTICATION_FAILED', 'refused', false))).toBe('elsewhere');
   });
