@@ -20,9 +20,10 @@ export interface LedgerStage extends RecordStage {
 }
 
 /**
- * Writes one ledger row per upstream attempt of each request (none for a request refused before
- * any provider was called). A stream cut short is billed by the interrupted-stream policy; its
- * row is built asynchronously (counting its input may load the tokenizer), every other row at once.
+ * Writes one ledger row per upstream attempt of each request; a request refused before any
+ * provider was called gets none, except a 429 (row attempt 0, nothing billed). A stream cut short
+ * is billed by the interrupted-stream policy; its row is built asynchronously (counting its input
+ * may load the tokenizer), every other row at once.
  */
 export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
   const { writer, price } = options;
@@ -37,7 +38,12 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
 
   return {
     record(entry) {
-      if (entry.attempts === 0) return;
+      if (entry.attempts === 0) {
+        // Refused before any provider was called: only a 429 (a limit or budget) is kept, as attempt 0
+        // with no usage, so usage and the status page count the refusals a key met.
+        if (entry.status === 429 && entry.model !== undefined) writer.enqueue(ledgerRowOf(entry, 0, undefined, false, undefined));
+        return;
+      }
       const log = entry.attemptLog;
       let record = entry;
       if (log !== undefined && log.length > 0) {

@@ -54,6 +54,8 @@ beforeAll(async () => {
     database: await database.open(),
     providers: { busy },
     models: [{ id: 'mock', provider: 'mock', price: { input: 1, output: 2 } }, { id: 'other', provider: 'mock' }, { id: 'busy', provider: 'busy' }],
+    // One attempt per request: the usage page's counts below are per ledger row (each retry is one).
+    retries: { attempts: 0 },
     logger: silentLogger,
   });
   const app = express();

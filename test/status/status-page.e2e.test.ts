@@ -55,7 +55,8 @@ const provider = (id: string, upstream: MockUpstream) =>
   createOpenAICompatibleProvider({ id, baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' });
 
 async function serve(options: GatewayOptions): Promise<RunningGateway> {
-  const running = await startGateway({ ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, ...options });
+  // One attempt per request, so each request is one ledger row (the page counts attempts: a retry is a row of its own).
+  const running = await startGateway({ ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, retries: { attempts: 0 }, ...options });
   scratch.later(() => running.gateway.close());
   scratch.later(() => running.close());
   await running.gateway.ready();

@@ -101,6 +101,7 @@ export function attemptContext(context: ProviderContext, abort: RequestAbort): {
     logger: context.logger,
     ...(context.clientHeaders === undefined ? {} : { clientHeaders: context.clientHeaders }),
     ...(context.reportUpstream === undefined ? {} : { reportUpstream: context.reportUpstream }),
+    ...(context.outputTokenLimit === undefined ? {} : { outputTokenLimit: context.outputTokenLimit }),
   };
   return { context: new GatewayProviderContext(abort, fields), unlink };
 }
