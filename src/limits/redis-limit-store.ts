@@ -64,8 +64,12 @@ for _ = 1, asking do
         readings[#readings + 1] = math.ceil(base - now)
       end
     else
-      redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+      -- Expired leases matter only to a full limit: dropped then, not on every request.
       local size = redis.call('ZCARD', key)
+      if size >= limit then
+        redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+        size = redis.call('ZCARD', key)
+      end
       if size >= limit then refused[#refused + 1] = i end
       readings[#readings + 1] = math.max(0, limit - size - 1)
       readings[#readings + 1] = 0
