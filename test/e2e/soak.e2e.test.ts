@@ -371,13 +371,15 @@ it('should leave no sockets, timers, slots, open requests or listeners behind af
     const after = await settle(metrics, (value) => metric(value, 'switchyard_open_requests') === 0);
     expect(metric(after, 'switchyard_open_requests')).toBe(0);
 
-    // No timer piled up while the gateway runs: back to the warm-up's count. The tolerance covers
-    // timers that come and go on their own (undici's timer wheel, a lease renewal, a ledger flush).
-    const runningTimers = await settle(() => timers.live(), (count) => count <= warmTimers + 3, 10_000);
-    expect(runningTimers).toBeLessThanOrEqual(warmTimers + 3);
+    // No timer piled up while the gateway runs: about the warm-up's count. Timers that exist
+    // whatever the traffic (the ledger's flush, lease renewals, undici's timer wheel and keep-alive
+    // checks per connection, cooldown probes per deployment) come and go, and were seen between 4
+    // and 11 here; 20 covers them, while a timer leaked per request would be hundreds after thousands.
+    const runningTimers = await settle(() => timers.live(), (count) => count <= warmTimers + 20, 10_000);
+    expect(runningTimers).toBeLessThanOrEqual(warmTimers + 20);
     // Heap: what a minute of traffic left, after full collections; generous, as heaps are noisy.
     const growth = (await heapUsed()) - warmHeap;
-    console.info('soak heap growth MB', (growth / 2 ** 20).toFixed(1));
+    console.info('soak heap growth MB', (growth / 2 ** 20).toFixed(1), 'requests', answered);
     expect(growth).toBeLessThan(50 * 2 ** 20);
 
     // Closing the gateway lets go of every upstream connection by itself (before the upstreams cut theirs).
