@@ -558,18 +558,21 @@ async function measureLimits(upstream: Started, baseline: Started): Promise<Limi
   return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs() };
 }
 
-/** The request log (a JSON line per request, written to a file) and metrics on, against the same gateway without them. */
+/** The request log (a JSON line per request, written to a file), metrics, and both, against the same gateway without them. */
 async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeasured> {
   const path: BenchPath = 'chat';
   const logFile = join(scratch, 'requests.log');
+  const logOnly = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'log', BENCH_LOG_FILE: join(scratch, 'requests-log-only.log') });
+  const metrics = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'metrics' });
   const ops = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'on', BENCH_LOG_FILE: logFile });
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
-  const measured = await againstBaseline(baseline, { ops }, path, 'request log + metrics');
+  const measured = await againstBaseline(baseline, { log: logOnly, metrics, ops }, path, 'request log, metrics, both');
   const scrape = await fetch(`${ops.url}/metrics`).then((answer) => answer.status);
-  await stopServer(ops);
+  for (const server of [logOnly, metrics, ops]) await stopServer(server);
   const lines = readFileSync(logFile, 'utf8').split('\n').length - 1;
   log(`  ${lines} request lines written; /metrics of the bench server: ${scrape === 404 ? 'not mounted (the registry is scraped by a host app)' : scrape}`);
-  return { baseline: measured.baseline, ops: measured.configurations.ops!, lines };
+  const { configurations } = measured;
+  return { baseline: measured.baseline, log: configurations.log!, metrics: configurations.metrics!, ops: configurations.ops!, lines };
 }
 
 /** The median of 2,000 PING round trips to REDIS_URL from this process, in µs: the floor under any Redis-backed request. */

@@ -217,6 +217,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         await resolved.limits?.close();
         await resolved.routing.close();
         await persistence?.close();
+        resolved.closeObservability();
       })();
       return closing;
     },

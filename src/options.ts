@@ -170,6 +170,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   metrics: GatewayMetrics | undefined;
   /** Where the "call" stage reports each upstream attempt and cooldown (metrics; nothing by default). */
   upstream: UpstreamObserver;
+  /** Ends what the operator's view opened (the default request log's stdout lines). */
+  closeObservability(): void;
   /** Probes the database and Redis the gateway uses (`/ready`). */
   readiness(): Promise<Readiness>;
   /** The "call" stage (deployments, retries, fallbacks, cooldowns), its counters and hooks, and what it opened. */
@@ -317,6 +319,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     open,
     metrics: observability.metrics,
     upstream: observability.upstream,
+    closeObservability: observability.close,
     readiness: () => checkReadiness(probes),
   };
 }
@@ -342,7 +345,7 @@ function reportRouting(routing: OpenedRouting, upstream: UpstreamObserver): void
       requestId: event.requestId,
       startedAt: event.startedAt,
       durationMs: event.durationMs,
-      ...(error?.status === undefined ? {} : { status: error.status }),
+      status: error?.status,
     });
   });
   routing.call.onCooldown((event) => upstream.cooldown(event.deployment, event.state === 'cooling'));

@@ -11,7 +11,9 @@ type WithAdded = HttpResponse & { [ADDED]?: Record<string, string> };
  */
 export function addAnswerHeaders(res: HttpResponse, headers: Record<string, string>): void {
   const before = (res as WithAdded)[ADDED];
-  (res as WithAdded)[ADDED] = before === undefined ? headers : { ...before, ...headers };
+  if (before === undefined) (res as WithAdded)[ADDED] = headers;
+  // Copied by hand: a spread copy that then gains fields is slow on Node 20.
+  else (res as WithAdded)[ADDED] = Object.assign({}, before, headers);
 }
 
 /** Puts the headers added for `res` into `headers` (the object about to be written). */

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LabelTotals } from './label-totals.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import type { RecordStage } from '../usage/record-stage.js';
 import { createKeyLabel } from './key-label.js';
@@ -86,13 +87,14 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
   const keyLabel = createKeyLabel(typeof options.keyLabels === 'number' ? options.keyLabels : DEFAULT_KEY_LABELS);
   const usageLabels = byKey ? (['model', 'key'] as const) : (['model'] as const);
 
-  const requests = new Counter({ name: 'switchyard_requests_total', help: 'Generation requests answered, by inbound protocol, model and HTTP status.', labelNames: ['protocol', 'model', 'status'], registers });
+  // Counters fed on every request keep their totals in plain maps (label-totals.ts).
+  const requests = new LabelTotals({ name: 'switchyard_requests_total', help: 'Generation requests answered, by inbound protocol, model and HTTP status.', labelNames: ['protocol', 'model', 'status'], registers });
   const duration = new Histogram({ name: 'switchyard_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer.', labelNames: ['protocol', 'model'], buckets: DURATION_BUCKETS, registers });
   const firstToken = new Histogram({ name: 'switchyard_time_to_first_token_seconds', help: 'Streams: time from arrival to the first output sent.', labelNames: ['protocol', 'model'], buckets: FIRST_TOKEN_BUCKETS, registers });
-  const tokens = new Counter({ name: 'switchyard_tokens_total', help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).', labelNames: [...usageLabels, 'type'], registers });
-  const cost = new Counter({ name: 'switchyard_cost_usd_total', help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).', labelNames: usageLabels, registers });
-  const attempts = new Counter({ name: 'switchyard_upstream_attempts_total', help: 'Upstream calls, by deployment and outcome.', labelNames: ['deployment', 'outcome'], registers });
-  const retries = new Counter({ name: 'switchyard_upstream_retries_total', help: 'Upstream calls after a request\'s first (retries, other deployments, fallbacks), by deployment.', labelNames: ['deployment'], registers });
+  const tokens = new LabelTotals({ name: 'switchyard_tokens_total', help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).', labelNames: [...usageLabels, 'type'], registers });
+  const cost = new LabelTotals({ name: 'switchyard_cost_usd_total', help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).', labelNames: usageLabels, registers });
+  const attempts = new LabelTotals({ name: 'switchyard_upstream_attempts_total', help: 'Upstream calls, by deployment and outcome.', labelNames: ['deployment', 'outcome'], registers });
+  const retries = new LabelTotals({ name: 'switchyard_upstream_retries_total', help: 'Upstream calls after a request\'s first (retries, other deployments, fallbacks), by deployment.', labelNames: ['deployment'], registers });
   const cooldown = new Gauge({ name: 'switchyard_deployment_cooldown', help: '1 while a deployment is taken out of service after failures, else 0.', labelNames: ['deployment'], registers });
 
   gaugedFrom(registry, 'switchyard_open_requests', 'Generation requests being answered now.', () => sources.open().requests);
@@ -114,18 +116,19 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
   const stage: RecordStage = {
     record(record) {
       const model = record.model ?? 'unknown';
-      requests.inc({ protocol: record.protocol, model, status: String(record.status) });
-      duration.observe({ protocol: record.protocol, model }, record.durationMs / 1000);
-      if (record.firstOutputMs !== undefined) firstToken.observe({ protocol: record.protocol, model }, record.firstOutputMs / 1000);
+      const { protocol } = record;
+      requests.add(1, protocol, model, String(record.status));
+      duration.observe({ protocol, model }, record.durationMs / 1000);
+      if (record.firstOutputMs !== undefined) firstToken.observe({ protocol, model }, record.firstOutputMs / 1000);
       const { usage } = record;
       if (usage === undefined) return;
-      const labels: Record<string, string> = byKey ? { model, key: keyLabel(record.caller?.keyId) } : { model };
-      if (usage.inputTokens !== undefined) tokens.inc({ ...labels, type: 'input' }, usage.inputTokens);
-      if (usage.outputTokens !== undefined) tokens.inc({ ...labels, type: 'output' }, usage.outputTokens);
-      if (usage.cachedInputTokens !== undefined) tokens.inc({ ...labels, type: 'cached' }, usage.cachedInputTokens);
-      if (usage.reasoningTokens !== undefined) tokens.inc({ ...labels, type: 'reasoning' }, usage.reasoningTokens);
+      const usageBy = byKey ? [model, keyLabel(record.caller?.keyId)] : [model];
+      if (usage.inputTokens !== undefined) tokens.add(usage.inputTokens, ...usageBy, 'input');
+      if (usage.outputTokens !== undefined) tokens.add(usage.outputTokens, ...usageBy, 'output');
+      if (usage.cachedInputTokens !== undefined) tokens.add(usage.cachedInputTokens, ...usageBy, 'cached');
+      if (usage.reasoningTokens !== undefined) tokens.add(usage.reasoningTokens, ...usageBy, 'reasoning');
       const priced = price?.(record, usage);
-      if (priced !== undefined) cost.inc(labels, priced.nanoUsd / 1e9);
+      if (priced !== undefined) cost.add(priced.nanoUsd / 1e9, ...usageBy);
     },
   };
 
@@ -133,8 +136,8 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
     registry,
     stage,
     upstreamAttempt(attempt) {
-      attempts.inc({ deployment: attempt.deployment, outcome: attempt.outcome });
-      if (attempt.retry) retries.inc({ deployment: attempt.deployment });
+      attempts.add(1, attempt.deployment, attempt.outcome);
+      if (attempt.retry) retries.add(1, attempt.deployment);
     },
     cooldown(deployment, active) {
       cooldown.set({ deployment }, active ? 1 : 0);

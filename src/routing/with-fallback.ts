@@ -154,7 +154,18 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       };
       control?.onAttempt?.(upstream);
       if (attemptListeners.length > 0) {
-        const event: AttemptEvent = { ...upstream, requestId: context.requestId, attempt };
+        // Every field named: on Node 20, adding fields to a spread copy costs about a microsecond.
+        const event: AttemptEvent = {
+          model: upstream.model,
+          deployment: upstream.deployment,
+          provider: upstream.provider,
+          upstreamModel: upstream.upstreamModel,
+          startedAt,
+          durationMs: upstream.durationMs,
+          error: upstream.error,
+          requestId: context.requestId,
+          attempt,
+        };
         for (const listener of attemptListeners) listener(event);
       }
     };

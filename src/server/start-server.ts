@@ -10,7 +10,7 @@ import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 import { createServerLogger, logsAt, type LogLevel } from './log-level.js';
 import { createRequestLog, type RequestLogOutput } from './request-log.js';
-import { createJsonLineLogger, type RequestLogOptions } from '../observability/resolve-observability.js';
+import { createJsonLineLogger, stdoutLines, type RequestLogOptions } from '../observability/resolve-observability.js';
 import type { RequestLogger } from '../observability/request-log-stage.js';
 import { metricsHandler } from '../observability/metrics-handler.js';
 import type { Gateway } from '../gateway.js';
@@ -123,7 +123,10 @@ export async function startServer(
   output: RequestLogOutput = process.stdout,
 ): Promise<RunningServer> {
   const { logLevel } = settings;
-  const requestLogger = logLevel === undefined || !logsAt(logLevel, 'info') ? undefined : createJsonLineLogger(logLevel, output);
+  // Stdout gets pino's buffered destination (one write for many lines); another output, each line as it comes.
+  const logsRequests = logLevel !== undefined && logsAt(logLevel, 'info');
+  const opened = logsRequests && output === process.stdout ? stdoutLines() : undefined;
+  const requestLogger = logsRequests ? createJsonLineLogger(logLevel, opened ?? output) : undefined;
   const handle = gateway({
     ...options,
     ...(logLevel === undefined || options.logger !== undefined ? {} : { logger: createServerLogger(logLevel) }),
@@ -165,7 +168,7 @@ export async function startServer(
     databaseReady,
     close: () => {
       const closing = closeGracefully(server, settings.shutdownTimeoutMs, () => handle.interrupt());
-      return { ...closing, done: closing.done.then(async (result) => (await status?.close(), await handle.close(), result)) };
+      return { ...closing, done: closing.done.then(async (result) => (await status?.close(), await handle.close(), opened?.end(), result)) };
     },
   };
 }

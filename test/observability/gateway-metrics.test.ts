@@ -39,6 +39,23 @@ describe('createGatewayMetrics', () => {
     expect(text).not.toContain('switchyard_upstream_retries_total{deployment="openai-east/gpt"}');
   });
 
+  it('should count each request once however often it is scraped, with labels in any order of arrival', async () => {
+    const metrics = createGatewayMetrics(idle);
+    metrics.stage.record(recordFor('k1'));
+    metrics.stage.record(recordFor('k1', { protocol: 'messages', status: 429, usage: undefined }));
+    const first = await metrics.registry.metrics();
+    expect(first).toContain('switchyard_requests_total{protocol="chat",model="m",status="200"} 1');
+    expect(first).toContain('switchyard_requests_total{protocol="messages",model="m",status="429"} 1');
+    metrics.stage.record(recordFor('k1'));
+    await metrics.registry.metrics();
+    const third = await metrics.registry.metrics();
+    expect(third).toContain('switchyard_requests_total{protocol="chat",model="m",status="200"} 2');
+    expect(third).toContain('switchyard_tokens_total{model="m",type="input"} 20');
+    expect(third).toContain('switchyard_tokens_total{model="m",type="output"} 10');
+    const json = await metrics.registry.getMetricsAsJSON();
+    expect(json.find((metric) => metric.name === 'switchyard_requests_total')?.values).toHaveLength(2);
+  });
+
   it('should show a deployment in cooldown as 1 until it is back', async () => {
     const metrics = createGatewayMetrics(idle);
     metrics.cooldown('anthropic/claude', true);

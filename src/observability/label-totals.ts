@@ -1,0 +1,47 @@
+import { Counter, type Registry } from 'prom-client';
+
+export interface LabelTotalsConfig<L extends string> {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+  registers: Registry[];
+}
+
+/**
+ * A Prometheus counter whose running totals per label set are kept in a plain map and handed to
+ * prom-client only when it is scraped: prom-client's own `inc` validates and hashes its labels on
+ * every call, a cost each request would pay several times over.
+ */
+export class LabelTotals<L extends string> {
+  readonly #labelNames: readonly L[];
+  readonly #series = new Map<string, { labels: Record<L, string>; value: number }>();
+
+  constructor(config: LabelTotalsConfig<L>) {
+    this.#labelNames = config.labelNames;
+    const series = this.#series;
+    new Counter<L>({
+      name: config.name,
+      help: config.help,
+      labelNames: config.labelNames,
+      registers: config.registers,
+      // Called on every scrape, before the counter is read.
+      collect() {
+        this.reset();
+        for (const { labels, value } of series.values()) this.inc(labels, value);
+      },
+    });
+  }
+
+  /** Adds `value` to the series of these label values (in `labelNames` order). */
+  add(value: number, ...values: string[]): void {
+    const key = values.join('\u0000');
+    const found = this.#series.get(key);
+    if (found !== undefined) {
+      found.value += value;
+      return;
+    }
+    const labels = {} as Record<L, string>;
+    this.#labelNames.forEach((name, index) => (labels[name] = values[index] ?? ''));
+    this.#series.set(key, { labels, value });
+  }
+}
