@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { pino } from 'pino';
+import { BatchedLines, type LineDestination } from './batched-lines.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import type { RecordStage } from '../usage/record-stage.js';
 import { createGatewayMetrics, type GatewayMetrics, type MetricSources, type MetricsOptions } from './gateway-metrics.js';
@@ -18,6 +19,8 @@ export interface RequestLogOptions {
    * message. Default: no prompt.
    */
   prompts?: PromptLogging;
+  /** A file the lines are appended to instead of stdout (created with its folders); ignored with `logger`. */
+  file?: string;
 }
 
 /** The `tracing` option in its long form. */
@@ -45,46 +48,39 @@ export interface ResolvedObservability {
   readonly metrics: GatewayMetrics | undefined;
   /** Where the router reports upstream attempts and cooldowns: the metrics and traces that are on, or nothing. */
   readonly upstream: UpstreamObserver;
-  /** Writes what the default request log still holds and stops its flush timer. */
+  /** Writes what the default request log still holds (and closes its file). */
   close(): void;
 }
 
-/** Where JSON lines go: anything with `write` (pino's destination, a stream). */
-export interface LineDestination {
-  write(text: string): unknown;
-}
-
-/** Stdout for JSON lines, as `stdoutLines()` opens it: ending it writes what it holds. */
-export interface StdoutLines extends LineDestination {
+/** JSON lines opened by the gateway (stdout or a file): ending it writes what it holds. */
+export interface OpenedLines extends LineDestination {
   end(): void;
 }
 
 /**
- * Stdout for JSON lines, buffered: written once 4 KiB are waiting or every 100 ms, so a busy
- * gateway makes one write for about ten lines instead of one each (a system call per request was
- * most of the request log's cost). pino's own destination (sonic-boom) does it, and writes what is
- * left when the process exits.
+ * Stdout (or `file`) for JSON lines: each turn's lines in one write (batched-lines.ts), through
+ * pino's synchronous destination (sonic-boom, which retries a full pipe).
  */
-export function stdoutLines(): StdoutLines {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+export function openLines(file?: string): OpenedLines {
+  return new BatchedLines(file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }));
 }
 
 /** The request log's default logger: JSON lines (default: on stdout, buffered), `level` as a word and `time` in ISO 8601, as the gateway's other lines. */
-export function createJsonLineLogger(level: string = 'info', destination: LineDestination = stdoutLines()): RequestLogger {
+export function createJsonLineLogger(level: string = 'info', destination: LineDestination = openLines()): RequestLogger {
   const settings = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
   return pino(settings, destination);
 }
 
 const isLogger = (value: object): value is RequestLogger => typeof (value as { info?: unknown }).info === 'function';
 
-/** The request log's stage, and the stdout lines it opened (which the gateway's `close()` ends). */
-function requestLogStage(option: ObservabilityOptions['requestLog'], price: PriceUsage | undefined): { stage: RecordStage; opened?: StdoutLines } | undefined {
+/** The request log's stage, and the lines it opened (which the gateway's `close()` ends). */
+function requestLogStage(option: ObservabilityOptions['requestLog'], price: PriceUsage | undefined): { stage: RecordStage; opened?: OpenedLines } | undefined {
   if (option === undefined || option === false) return undefined;
   if (option !== true && isLogger(option)) return { stage: createRequestLogStage({ logger: option, price }) };
-  const given = option === true ? undefined : option.logger;
-  if (given !== undefined) return { stage: createRequestLogStage({ logger: given, price, prompts: option === true ? undefined : option.prompts }) };
-  const opened = stdoutLines();
-  return { stage: createRequestLogStage({ logger: createJsonLineLogger('info', opened), price, prompts: option === true ? undefined : option.prompts }), opened };
+  const settings: RequestLogOptions = option === true ? {} : option;
+  if (settings.logger !== undefined) return { stage: createRequestLogStage({ logger: settings.logger, price, prompts: settings.prompts }) };
+  const opened = openLines(settings.file);
+  return { stage: createRequestLogStage({ logger: createJsonLineLogger('info', opened), price, prompts: settings.prompts }), opened };
 }
 
 /** The stages and registry the operator's options turn on. */

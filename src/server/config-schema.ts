@@ -129,7 +129,7 @@ export const configFileSchema = z
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
-    requestLog: z.union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional() })]).optional(),
+    requestLog: z.union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional(), file: z.string().min(1).optional() })]).optional(),
     metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
     tracing: z.boolean().optional(),
     adapt: z.boolean().optional(),

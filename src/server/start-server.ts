@@ -10,7 +10,7 @@ import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 import { createServerLogger, logsAt, type LogLevel } from './log-level.js';
 import { createRequestLog, type RequestLogOutput } from './request-log.js';
-import { createJsonLineLogger, stdoutLines, type RequestLogOptions } from '../observability/resolve-observability.js';
+import { createJsonLineLogger, openLines, type RequestLogOptions } from '../observability/resolve-observability.js';
 import type { RequestLogger } from '../observability/request-log-stage.js';
 import { metricsHandler } from '../observability/metrics-handler.js';
 import type { Gateway } from '../gateway.js';
@@ -86,7 +86,8 @@ function serverRequestLog(option: GatewayOptions['requestLog'], serverLogger: Re
   if (serverLogger === undefined) return logLevel === undefined ? option : false;
   if (option === undefined || option === true) return serverLogger;
   const settings = option as RequestLogOptions;
-  return settings.logger === undefined ? { ...settings, logger: serverLogger } : settings;
+  // A file of its own, or the server's lines.
+  return settings.logger === undefined && settings.file === undefined ? { ...settings, logger: serverLogger } : settings;
 }
 
 /** `GET /ready`: 200 when the database and Redis the gateway uses answer, else 503 naming the one that did not. */
@@ -125,7 +126,7 @@ export async function startServer(
   const { logLevel } = settings;
   // Stdout gets pino's buffered destination (one write for many lines); another output, each line as it comes.
   const logsRequests = logLevel !== undefined && logsAt(logLevel, 'info');
-  const opened = logsRequests && output === process.stdout ? stdoutLines() : undefined;
+  const opened = logsRequests && output === process.stdout ? openLines() : undefined;
   const requestLogger = logsRequests ? createJsonLineLogger(logLevel, opened ?? output) : undefined;
   const handle = gateway({
     ...options,
