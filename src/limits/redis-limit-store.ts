@@ -128,10 +128,14 @@ interface Ending {
   reject: (error: unknown) => void;
 }
 
+/** How long a script call may be out before it stops holding the next one back (a slow Redis must not queue everyone). */
+const HOLD_BACK_MS = 20;
+
 /**
- * Limits shared by every instance on one Redis. The requests of one turn of the event loop go
- * to Redis together, in one script call: under load, a round trip (and its system calls) serves
- * many requests instead of one; alone, a request waits for no one.
+ * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
+ * those of one turn of the event loop, and, while a call is out, every one that arrives until it
+ * comes back. Under load a round trip (and its system calls, the larger cost) serves many requests
+ * instead of one or two; alone, a request waits for no one.
  */
 export class RedisLimitStore implements LimitStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
@@ -139,6 +143,10 @@ export class RedisLimitStore implements LimitStore {
   #asking: Asking[] = [];
   #ending: Ending[] = [];
   #scheduled = false;
+  /** When the call that is out was sent (0: none is out). */
+  #outSince = 0;
+  /** Sends what is held back if the call that is out takes too long. */
+  #holdTimer: NodeJS.Timeout | undefined;
 
   /** `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). */
   constructor(redis: Redis, prefix: string) {
@@ -178,11 +186,39 @@ export class RedisLimitStore implements LimitStore {
     // After this turn's I/O callbacks: every request that arrived in it joins the call.
     setImmediate(() => {
       this.#scheduled = false;
-      while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+      // A call is out: these go when it comes back, or once it has been out too long.
+      const outFor = this.#outSince === 0 ? Infinity : Date.now() - this.#outSince;
+      if (outFor >= HOLD_BACK_MS) this.#sendWaiting();
+      else if (this.#holdTimer === undefined) this.#holdTimer = setTimeout(() => this.#heldTooLong(), HOLD_BACK_MS - outFor).unref();
     });
   }
 
+  #heldTooLong(): void {
+    this.#holdTimer = undefined;
+    this.#schedule();
+  }
+
+  #sendWaiting(): void {
+    while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+  }
+
   async #send(ending: Ending[], asking: Asking[]): Promise<void> {
+    const sentAt = Date.now();
+    this.#outSince = sentAt;
+    try {
+      await this.#call(ending, asking);
+    } finally {
+      // The last call sent is back: what waited for it goes now.
+      if (this.#outSince === sentAt) {
+        this.#outSince = 0;
+        clearTimeout(this.#holdTimer);
+        this.#holdTimer = undefined;
+        this.#sendWaiting();
+      }
+    }
+  }
+
+  async #call(ending: Ending[], asking: Asking[]): Promise<void> {
     const keys: string[] = [];
     const args: Array<string | number> = [asking[0]?.leaseMs ?? 0, ending.length];
     for (const { adjustments, leaseKeys, leaseId } of ending) {

@@ -42,6 +42,9 @@ export interface RoutingCallOptions {
 /** An attempt's outcome for the loop: the value, or why it failed. */
 type ModelOutcome<T> = { value: T } | { error: GatewayError; action: FailureAction } | { coolingFor: number; deployment: ResolvedDeployment };
 
+/** The standings of deployments nobody asked about (no cooldowns, or nowhere else to go): none. */
+const NO_STANDINGS: ReadonlyMap<string, Standing> = new Map();
+
 const abortError = () => new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.' });
 
 /** Adds `listener` to `listeners`; returns its removal. */
@@ -100,7 +103,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
   };
 
   const standingsOf = async (model: ResolvedModel): Promise<ReadonlyMap<string, Standing>> => {
-    if (cooldowns === undefined) return new Map();
+    if (cooldowns === undefined) return NO_STANDINGS;
     try {
       return await within(
         cooldowns.standings(model.deployments.map((deployment) => deployment.name)),
@@ -108,7 +111,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       );
     } catch (error) {
       onStoreError(error);
-      return new Map();
+      return NO_STANDINGS;
     }
   };
 
@@ -195,7 +198,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     /** The model's attempts: its deployments in service, then retries after a backoff. */
     const tryModel = async (model: ResolvedModel, hasAlternatives: boolean): Promise<ModelOutcome<T>> => {
       const retries = retriesOf(model);
-      const standings = model.deployments.length > 1 || hasAlternatives ? await standingsOf(model) : new Map<string, Standing>();
+      const standings = model.deployments.length > 1 || hasAlternatives ? await standingsOf(model) : NO_STANDINGS;
       const inService = standings.size === 0 ? model.deployments : model.deployments.filter((deployment) => standings.get(deployment.name)?.state !== 'cooling');
       if (inService.length === 0) {
         // Every deployment is out: the one back soonest is the last resort, should nothing else answer.
@@ -209,15 +212,16 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         return { coolingFor: soonestMs, deployment: soonest };
       }
       const trial = standings.size === 0 ? undefined : inService.find((deployment) => standings.get(deployment.name)?.state === 'trial');
-      const excluded = new Set<string>();
-      const failedHere = new Set<string>();
+      // Made on the first failure: most requests have none.
+      let excluded: Set<string> | undefined;
+      let failedHere: Set<string> | undefined;
       let failure: { error: GatewayError; action: FailureAction } | undefined;
       let waitMs = 0;
       let retry = 0;
       for (let tries = 0; tries <= retries.attempts; tries++) {
-        const candidates = excluded.size === 0 ? inService : inService.filter((deployment) => !excluded.has(deployment.name));
+        const candidates = excluded === undefined ? inService : inService.filter((deployment) => !excluded!.has(deployment.name));
         if (candidates.length === 0) break;
-        const fresh = failedHere.size === 0 ? candidates : candidates.filter((deployment) => !failedHere.has(deployment.name));
+        const fresh = failedHere === undefined ? candidates : candidates.filter((deployment) => !failedHere!.has(deployment.name));
         // A deployment whose trial this request was handed goes first: else no one would probe it until the trial lapsed.
         const deployment = tries === 0 && trial !== undefined ? trial : pickDeployment(fresh.length > 0 ? fresh : candidates, model.strategy, load, random);
         if (tries > 0) {
@@ -236,8 +240,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         const retryAfterMs = error.retryAfter === undefined ? undefined : error.retryAfter * 1000;
         const tooLong = retryAfterMs !== undefined && retryAfterMs > retries.maxRetryAfterMs;
         noteFailure(deployment, action === 'elsewhere' ? credentialCooldownMs : tooLong ? retryAfterMs : undefined);
-        failedHere.add(deployment.name);
-        if (action === 'elsewhere' || tooLong) excluded.add(deployment.name);
+        (failedHere ??= new Set()).add(deployment.name);
+        if (action === 'elsewhere' || tooLong) (excluded ??= new Set()).add(deployment.name);
         waitMs = tooLong ? 0 : (retryAfterMs ?? 0);
       }
       return failure ?? { error: lastError ?? abortError(), action: 'retry' };

@@ -71,3 +71,35 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect((await store.acquire(check, 'fifth', 400)).ok).toBe(false);
   });
 });
+
+describe('Redis limit store batching', () => {
+  it('sends what arrives while a call is out in the next call, and each request gets its own answer', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
+      const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const calls: number[] = [];
+      const original = script.switchyardLimitsBatch_v1!.bind(own);
+      // Each call takes 5 ms more, as a busy or distant Redis would.
+      script.switchyardLimitsBatch_v1 = async (keyCount: unknown, ...rest: unknown[]) => {
+        calls.push(Number(keyCount));
+        await sleep(5);
+        return original(keyCount, ...rest);
+      };
+      // 40 requests, one per turn of the event loop: unbatched, 40 calls.
+      const answers: Array<Promise<unknown>> = [];
+      for (let index = 0; index < 40; index += 1) {
+        answers.push(store.acquire([rate('rpm', 30)], `r${index}`, 60_000));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const results = (await Promise.all(answers)) as Array<{ ok: boolean }>;
+      expect(results.filter((result) => result.ok)).toHaveLength(30);
+      // In order: the first 30 admitted, the rest refused.
+      expect(results.slice(0, 30).every((result) => result.ok)).toBe(true);
+      expect(calls.length).toBeLessThanOrEqual(4);
+      expect(calls.reduce((sum, keys) => sum + keys, 0)).toBe(40);
+    } finally {
+      own.disconnect();
+    }
+  });
+});

@@ -95,15 +95,8 @@ export function createProviderContext(abort: RequestAbort, fields: Omit<Provider
  */
 export function attemptContext(context: ProviderContext, abort: RequestAbort): { context: ProviderContext; unlink: () => void } {
   const unlink = listenForAbort(upstreamSignal(context), () => abort.abort());
-  const fields: Omit<ProviderContext, 'signal'> = {
-    requestId: context.requestId,
-    gatewayModel: context.gatewayModel,
-    logger: context.logger,
-    ...(context.clientHeaders === undefined ? {} : { clientHeaders: context.clientHeaders }),
-    ...(context.reportUpstream === undefined ? {} : { reportUpstream: context.reportUpstream }),
-    ...(context.outputTokenLimit === undefined ? {} : { outputTokenLimit: context.outputTokenLimit }),
-  };
-  return { context: new GatewayProviderContext(abort, fields), unlink };
+  // The constructor copies only the fields a context has, so the context itself serves as them.
+  return { context: new GatewayProviderContext(abort, context), unlink };
 }
 
 /** What to hand the upstream layer as `signal`: the cheap canceller when the gateway made the context, else the context's signal. */
