@@ -13,17 +13,23 @@ import { inputTokenBound } from '../usage/input-token-bound.js';
  * by the high count nothing remains.
  * Tokenizes only when the cheap bound (a token per character) does not already show room enough.
  */
-export async function fitToWindow(request: CanonicalRequest, model: ResolvedModel, protocol: ProtocolName): Promise<number | undefined> {
+export function fitToWindow(request: CanonicalRequest, model: ResolvedModel, protocol: ProtocolName): number | undefined | Promise<number | undefined> {
   const { contextWindow: window, maxOutputTokens: largest } = model;
   if (window === undefined) return largest;
-  let atMost = inputTokenBound(request);
+  const atMost = inputTokenBound(request);
   const room = request.maxOutputTokens === undefined ? (largest ?? 0) : 0;
-  if (atMost + room > window) {
-    const range = await estimateInputTokenRange(request);
-    if (range.atLeast > window) throw contextLengthError(protocol, model.id, range.atLeast, window);
-    atMost = Math.min(atMost, range.atMost);
-  }
-  const remaining = window - atMost;
+  // Counted only when the cheap bound does not fit: most requests never wait for the tokenizer.
+  if (atMost + room > window) return counted(request, model, protocol, window, atMost);
+  return outputRoom(largest, window - atMost);
+}
+
+async function counted(request: CanonicalRequest, model: ResolvedModel, protocol: ProtocolName, window: number, bound: number): Promise<number | undefined> {
+  const range = await estimateInputTokenRange(request);
+  if (range.atLeast > window) throw contextLengthError(protocol, model.id, range.atLeast, window);
+  return outputRoom(model.maxOutputTokens, window - Math.min(bound, range.atMost));
+}
+
+function outputRoom(largest: number | undefined, remaining: number): number | undefined {
   if (largest === undefined || remaining <= 0) return undefined;
   return Math.min(largest, remaining);
 }

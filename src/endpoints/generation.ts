@@ -65,7 +65,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     let ending: Ending = { status: 200, errorCode: undefined };
     try {
       open?.add(started);
-      caller = await authenticate.authenticate(req.headers, rules.acceptXApiKey);
+      // Stages that answer at once are not awaited: an await costs a turn of the microtask queue.
+      const authenticated = authenticate.authenticate(req.headers, rules.acceptXApiKey);
+      caller = authenticated instanceof Promise ? await authenticated : authenticated;
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       const request = codec.decodeRequest(await readBody(req));
       route = resolveRoute(setup.models, request, codec, setup.unavailableModels);
@@ -78,8 +80,9 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       if (adaptations.length > 0) announceAdaptations(res, setup, requestId, route.model.id, adaptations);
       const clientHeaders = policeClientHeaders(policy, pickClientHeaders(req, rules));
       const { model } = route;
-      const outputTokenLimit = await fitToWindow(route.request, model, codec.protocol);
-      admission = await admit.admit({
+      const fitted = fitToWindow(route.request, model, codec.protocol);
+      const outputTokenLimit = fitted instanceof Promise ? await fitted : fitted;
+      const admitted = admit.admit({
         requestId,
         caller,
         model: model.id,
@@ -87,6 +90,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
         request: route.request,
         onClientGone: (listener) => started.abort.listen(listener),
       });
+      admission = admitted instanceof Promise ? await admitted : admitted;
       if (admission.rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, admission.rateLimit);
 
       const context = createProviderContext(started.abort, {

@@ -133,9 +133,9 @@ const HOLD_BACK_MS = 20;
 
 /**
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
- * those of one turn of the event loop, and, while a call is out, every one that arrives until it
- * comes back. Under load a round trip (and its system calls, the larger cost) serves many requests
- * instead of one or two; alone, a request waits for no one.
+ * those of one turn of the event loop, and, while a call admitting requests is out, every one that
+ * arrives until it comes back. Under load a round trip (and its system calls, the larger cost)
+ * serves many requests instead of one or two; alone, a request waits for no one.
  */
 export class RedisLimitStore implements LimitStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
@@ -143,7 +143,9 @@ export class RedisLimitStore implements LimitStore {
   #asking: Asking[] = [];
   #ending: Ending[] = [];
   #scheduled = false;
-  /** When the call that is out was sent (0: none is out). */
+  /** Calls sent so far; the one that holds the next requests back, and when it was sent (0: none). */
+  #calls = 0;
+  #holding = 0;
   #outSince = 0;
   /** Sends what is held back if the call that is out takes too long. */
   #holdTimer: NodeJS.Timeout | undefined;
@@ -203,13 +205,20 @@ export class RedisLimitStore implements LimitStore {
   }
 
   async #send(ending: Ending[], asking: Asking[]): Promise<void> {
-    const sentAt = Date.now();
-    this.#outSince = sentAt;
+    // Only a call that admits requests holds the next ones back: a call that only gives back (a
+    // request that ended) must not delay the next request of a lone client.
+    const holds = asking.length > 0;
+    const call = ++this.#calls;
+    if (holds) {
+      this.#holding = call;
+      this.#outSince = Date.now();
+    }
     try {
       await this.#call(ending, asking);
     } finally {
-      // The last call sent is back: what waited for it goes now.
-      if (this.#outSince === sentAt) {
+      // The call holding the others back is back: what waited for it goes now.
+      if (holds && this.#holding === call) {
+        this.#holding = 0;
         this.#outSince = 0;
         clearTimeout(this.#holdTimer);
         this.#holdTimer = undefined;

@@ -72,20 +72,42 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
   });
 });
 
+/** A store on its own connection whose script calls take 5 ms more (a busy or distant Redis), and the times they were made. */
+function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ keys: number; at: number }> } {
+  const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
+  const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const calls: Array<{ keys: number; at: number }> = [];
+  const original = script.switchyardLimitsBatch_v1!.bind(own);
+  script.switchyardLimitsBatch_v1 = async (keyCount: unknown, ...rest: unknown[]) => {
+    calls.push({ keys: Number(keyCount), at: performance.now() });
+    await sleep(5);
+    return original(keyCount, ...rest);
+  };
+  return { store, calls };
+}
+
 describe('Redis limit store batching', () => {
+  it('does not hold a request back behind a call that only gives slots back', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const { store, calls } = slowedStore(own);
+      expect((await store.acquire([slots('s', 1)], 'first', 60_000)).ok).toBe(true);
+      const released = store.finish([], ['s'], 'first');
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = store.acquire([rate('rpm', 10)], 'next', 60_000);
+      await Promise.all([released, next]);
+      // Sent while the release was still out, not after it came back.
+      expect(calls).toHaveLength(3);
+      expect(calls[2]!.at - calls[1]!.at).toBeLessThan(4);
+    } finally {
+      own.disconnect();
+    }
+  });
+
   it('sends what arrives while a call is out in the next call, and each request gets its own answer', async () => {
     const own = new Redis(REDIS_URL);
     try {
-      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
-      const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-      const calls: number[] = [];
-      const original = script.switchyardLimitsBatch_v1!.bind(own);
-      // Each call takes 5 ms more, as a busy or distant Redis would.
-      script.switchyardLimitsBatch_v1 = async (keyCount: unknown, ...rest: unknown[]) => {
-        calls.push(Number(keyCount));
-        await sleep(5);
-        return original(keyCount, ...rest);
-      };
+      const { store, calls } = slowedStore(own);
       // 40 requests, one per turn of the event loop: unbatched, 40 calls.
       const answers: Array<Promise<unknown>> = [];
       for (let index = 0; index < 40; index += 1) {
@@ -97,7 +119,7 @@ describe('Redis limit store batching', () => {
       // In order: the first 30 admitted, the rest refused.
       expect(results.slice(0, 30).every((result) => result.ok)).toBe(true);
       expect(calls.length).toBeLessThanOrEqual(4);
-      expect(calls.reduce((sum, keys) => sum + keys, 0)).toBe(40);
+      expect(calls.reduce((sum, call) => sum + call.keys, 0)).toBe(40);
     } finally {
       own.disconnect();
     }
