@@ -503,8 +503,9 @@ async function measureStores(upstream: Started, baseline: Started): Promise<Stor
 
 /**
  * Configurations against the same gateway without what they add, in alternating rounds on one path:
- * per round, CPU per request and req/s at concurrency 64, p50 at concurrency 1; ratios and
- * differences are medians of each round's against the baseline's in that round.
+ * per round, p50 at concurrency 1, then CPU per request and req/s at concurrency 64, each
+ * configuration's run paired with a baseline run beside it; ratios and differences are medians of
+ * each round's pair.
  */
 async function againstBaseline(
   baseline: Started,
@@ -518,30 +519,38 @@ async function againstBaseline(
     await checkTarget(server, path);
     await wrk(server, path, false, 64, 2);
   }
-  const runs: Record<string, { c1: Wrk; c64: Wrk }[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  // Each configuration's load at concurrency 64 runs right next to one of the baseline's (in
+  // turn before and after it): this machine's speed drifts within seconds, and a ratio is only
+  // as good as the pair it is taken from.
+  const c1Runs: Record<string, Wrk[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  const pairs: Record<string, Array<{ own: Wrk; base: Wrk }>> = Object.fromEntries(Object.keys(configurations).map((name) => [name, []]));
+  const baselineC64: Wrk[] = [];
   for (let round = 0; round < rounds; round++) {
-    for (const [name, server] of Object.entries(servers)) {
-      const c1 = await wrk(server, path, false, 1, seconds);
-      const c64 = await wrk(server, path, false, 64, seconds);
-      runs[name]!.push({ c1, c64 });
-      log(`  ${name.padEnd(9)} c1 p50 ${c1.p50Ms.toFixed(3)} ms · c64 ${c64.perSecond.toFixed(0)} req/s, ${c64.cpuPerRequestUs.toFixed(0)} µs CPU/req`);
+    for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
+    for (const [name, server] of Object.entries(configurations)) {
+      const baseFirst = round % 2 === 0;
+      const first = await wrk(baseFirst ? baseline : server, path, false, 64, seconds);
+      const second = await wrk(baseFirst ? server : baseline, path, false, 64, seconds);
+      const [base, own] = baseFirst ? [first, second] : [second, first];
+      pairs[name]!.push({ own, base });
+      baselineC64.push(base);
+      log(`  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`);
     }
   }
-  const base = runs.baseline!;
-  const paired = (name: string, get: (run: { c1: Wrk; c64: Wrk }) => number, combine: (own: number, base: number) => number) =>
-    median(runs[name]!.map((run, index) => combine(get(run), get(base[index]!))));
+  const baseC1 = c1Runs.baseline!;
   const measured: Record<string, StoreConfigurationMeasured> = {};
   for (const name of Object.keys(configurations)) {
+    const own = pairs[name]!;
     measured[name] = {
-      cpuPerRequestRatio: paired(name, (run) => run.c64.cpuPerRequestUs, (own, before) => own / before),
-      perSecondRatio: paired(name, (run) => run.c64.perSecond, (own, before) => own / before),
-      p50AddedMs: paired(name, (run) => run.c1.p50Ms, (own, before) => own - before),
-      cpuPerRequestUs: median(runs[name]!.map((run) => run.c64.cpuPerRequestUs)),
-      p50Ms: median(runs[name]!.map((run) => run.c1.p50Ms)),
+      cpuPerRequestRatio: median(own.map((pair) => pair.own.cpuPerRequestUs / pair.base.cpuPerRequestUs)),
+      perSecondRatio: median(own.map((pair) => pair.own.perSecond / pair.base.perSecond)),
+      p50AddedMs: median(c1Runs[name]!.map((run, index) => run.p50Ms - baseC1[index]!.p50Ms)),
+      cpuPerRequestUs: median(own.map((pair) => pair.own.cpuPerRequestUs)),
+      p50Ms: median(c1Runs[name]!.map((run) => run.p50Ms)),
     };
   }
   return {
-    baseline: { cpuPerRequestUs: median(base.map((run) => run.c64.cpuPerRequestUs)), p50Ms: median(base.map((run) => run.c1.p50Ms)) },
+    baseline: { cpuPerRequestUs: median(baselineC64.map((run) => run.cpuPerRequestUs)), p50Ms: median(baseC1.map((run) => run.p50Ms)) },
     configurations: measured,
   };
 }
