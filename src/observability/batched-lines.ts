@@ -15,6 +15,7 @@ export class BatchedLines implements LineDestination {
   readonly #target: LineDestination;
   readonly #lines: string[] = [];
   #scheduled = false;
+  #ended = false;
   readonly #flush = () => this.flush();
 
   constructor(target: LineDestination) {
@@ -23,6 +24,8 @@ export class BatchedLines implements LineDestination {
   }
 
   write(line: string): boolean {
+    // Ended: the target is closed, and a line for it must not throw later from a timer.
+    if (this.#ended) return false;
     this.#lines.push(line);
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -40,9 +43,11 @@ export class BatchedLines implements LineDestination {
     this.#target.write(text);
   }
 
-  /** Writes what is held, then ends the target (pino's destination leaves stdout open). */
+  /** Writes what is held, then ends the target (pino's destination leaves stdout open); later lines are dropped. */
   end(): void {
+    if (this.#ended) return;
     this.flush();
+    this.#ended = true;
     process.removeListener('exit', this.#flush);
     this.#target.end?.();
   }

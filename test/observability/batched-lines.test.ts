@@ -36,5 +36,11 @@ describe('BatchedLines', () => {
     expect(process.listenerCount('exit')).toBe(before);
     await nextTurn();
     expect(into.writes).toEqual(['last\n']);
+    // A line after the end (a request recorded late) is dropped, never handed to the closed target.
+    expect(lines.write('late\n')).toBe(false);
+    lines.end();
+    await nextTurn();
+    expect(into.writes).toEqual(['last\n']);
+    expect(into.ended()).toBe(1);
   });
 });
