@@ -65,8 +65,8 @@ export function openLines(file?: string): OpenedLines {
   return new BatchedLines(file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }));
 }
 
-/** The request log's default logger: JSON lines (default: on stdout, buffered), `level` as a word and `time` in ISO 8601, as the gateway's other lines. */
-export function createJsonLineLogger(level: string = 'info', destination: LineDestination = openLines()): RequestLogger {
+/** The request log's logger: JSON lines on `destination`, `level` as a word and `time` in ISO 8601, as the gateway's other lines. */
+export function createJsonLineLogger(level: string, destination: LineDestination): RequestLogger {
   const settings = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
   return pino(settings, destination);
 }
