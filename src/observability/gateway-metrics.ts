@@ -79,6 +79,15 @@ function gaugedFrom(registry: Registry, name: string, help: string, read: () => 
   });
 }
 
+/** Adds to a series labelled by model, then key when keys are labels, then `type` when given. */
+function addUsage(totals: LabelTotals<string>, value: number, model: string, key: string | undefined, type?: string): void {
+  if (key === undefined) {
+    if (type === undefined) totals.add(value, model);
+    else totals.add(value, model, type);
+  } else if (type === undefined) totals.add(value, model, key);
+  else totals.add(value, model, key, type);
+}
+
 /** Creates the metrics of one gateway (names in the README's "Metrics"). */
 export function createGatewayMetrics(sources: MetricSources, options: MetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
@@ -122,13 +131,13 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
       if (record.firstOutputMs !== undefined) firstToken.observe({ protocol, model }, record.firstOutputMs / 1000);
       const { usage } = record;
       if (usage === undefined) return;
-      const usageBy = byKey ? [model, keyLabel(record.caller?.keyId)] : [model];
-      if (usage.inputTokens !== undefined) tokens.add(usage.inputTokens, ...usageBy, 'input');
-      if (usage.outputTokens !== undefined) tokens.add(usage.outputTokens, ...usageBy, 'output');
-      if (usage.cachedInputTokens !== undefined) tokens.add(usage.cachedInputTokens, ...usageBy, 'cached');
-      if (usage.reasoningTokens !== undefined) tokens.add(usage.reasoningTokens, ...usageBy, 'reasoning');
+      const key = byKey ? keyLabel(record.caller?.keyId) : undefined;
+      if (usage.inputTokens !== undefined) addUsage(tokens, usage.inputTokens, model, key, 'input');
+      if (usage.outputTokens !== undefined) addUsage(tokens, usage.outputTokens, model, key, 'output');
+      if (usage.cachedInputTokens !== undefined) addUsage(tokens, usage.cachedInputTokens, model, key, 'cached');
+      if (usage.reasoningTokens !== undefined) addUsage(tokens, usage.reasoningTokens, model, key, 'reasoning');
       const priced = price?.(record, usage);
-      if (priced !== undefined) cost.add(priced.nanoUsd / 1e9, ...usageBy);
+      if (priced !== undefined) addUsage(cost, priced.nanoUsd / 1e9, model, key);
     },
   };
 

@@ -14,7 +14,9 @@ export interface LabelTotalsConfig<L extends string> {
  */
 export class LabelTotals<L extends string> {
   readonly #labelNames: readonly L[];
-  readonly #series = new Map<string, { labels: Record<L, string>; value: number }>();
+  /** A tree of maps, one level per label, its leaves the series: no key string is built per call. */
+  readonly #tree = new Map<string, unknown>();
+  readonly #series: Series<L>[] = [];
 
   constructor(config: LabelTotalsConfig<L>) {
     this.#labelNames = config.labelNames;
@@ -27,21 +29,35 @@ export class LabelTotals<L extends string> {
       // Called on every scrape, before the counter is read.
       collect() {
         this.reset();
-        for (const { labels, value } of series.values()) this.inc(labels, value);
+        for (const { labels, value } of series) this.inc(labels, value);
       },
     });
   }
 
   /** Adds `value` to the series of these label values (in `labelNames` order). */
   add(value: number, ...values: string[]): void {
-    const key = values.join('\u0000');
-    const found = this.#series.get(key);
+    let level = this.#tree;
+    const last = values.length - 1;
+    for (let index = 0; index < last; index++) {
+      const label = values[index]!;
+      let next = level.get(label) as Map<string, unknown> | undefined;
+      if (next === undefined) level.set(label, (next = new Map()));
+      level = next;
+    }
+    const found = level.get(values[last]!) as Series<L> | undefined;
     if (found !== undefined) {
       found.value += value;
       return;
     }
     const labels = {} as Record<L, string>;
     this.#labelNames.forEach((name, index) => (labels[name] = values[index] ?? ''));
-    this.#series.set(key, { labels, value });
+    const series = { labels, value };
+    level.set(values[last]!, series);
+    this.#series.push(series);
   }
+}
+
+interface Series<L extends string> {
+  readonly labels: Record<L, string>;
+  value: number;
 }

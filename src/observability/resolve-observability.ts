@@ -6,6 +6,7 @@ import type { RecordStage } from '../usage/record-stage.js';
 import { createGatewayMetrics, type GatewayMetrics, type MetricSources, type MetricsOptions } from './gateway-metrics.js';
 import type { PromptLogging } from './prompt-summary.js';
 import { createRequestLogStage, type RequestLogger } from './request-log-stage.js';
+import { createJsonLineWriter } from './json-line-writer.js';
 import { createTraceStage } from './trace-stage.js';
 import { observeEach, type UpstreamObserver } from './upstream-observer.js';
 
@@ -65,12 +66,6 @@ export function openLines(file?: string): OpenedLines {
   return new BatchedLines(file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }));
 }
 
-/** The request log's logger: JSON lines on `destination`, `level` as a word and `time` in ISO 8601, as the gateway's other lines. */
-export function createJsonLineLogger(level: string, destination: LineDestination): RequestLogger {
-  const settings = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
-  return pino(settings, destination);
-}
-
 const isLogger = (value: object): value is RequestLogger => typeof (value as { info?: unknown }).info === 'function';
 
 /** The request log's stage, and the lines it opened (which the gateway's `close()` ends). */
@@ -80,7 +75,7 @@ function requestLogStage(option: ObservabilityOptions['requestLog'], price: Pric
   const settings: RequestLogOptions = option === true ? {} : option;
   if (settings.logger !== undefined) return { stage: createRequestLogStage({ logger: settings.logger, price, prompts: settings.prompts }) };
   const opened = openLines(settings.file);
-  return { stage: createRequestLogStage({ logger: createJsonLineLogger('info', opened), price, prompts: settings.prompts }), opened };
+  return { stage: createRequestLogStage({ logger: createJsonLineWriter(opened), price, prompts: settings.prompts }), opened };
 }
 
 /** The stages and registry the operator's options turn on. */

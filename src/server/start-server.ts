@@ -10,7 +10,8 @@ import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
 import { createServerLogger, logsAt, type LogLevel } from './log-level.js';
 import { createRequestLog, type RequestLogOutput } from './request-log.js';
-import { createJsonLineLogger, openLines, type RequestLogOptions } from '../observability/resolve-observability.js';
+import { openLines, type RequestLogOptions } from '../observability/resolve-observability.js';
+import { createJsonLineWriter } from '../observability/json-line-writer.js';
 import type { RequestLogger } from '../observability/request-log-stage.js';
 import { metricsHandler } from '../observability/metrics-handler.js';
 import type { Gateway } from '../gateway.js';
@@ -127,7 +128,7 @@ export async function startServer(
   // Stdout gets pino's buffered destination (one write for many lines); another output, each line as it comes.
   const logsRequests = logLevel !== undefined && logsAt(logLevel, 'info');
   const opened = logsRequests && output === process.stdout ? openLines() : undefined;
-  const requestLogger = logsRequests ? createJsonLineLogger(logLevel, opened ?? output) : undefined;
+  const requestLogger = logsRequests ? createJsonLineWriter(opened ?? output) : undefined;
   const handle = gateway({
     ...options,
     ...(logLevel === undefined || options.logger !== undefined ? {} : { logger: createServerLogger(logLevel) }),
