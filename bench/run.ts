@@ -213,9 +213,33 @@ async function wrk(server: Started, path: BenchPath, stream: boolean, connection
   const busyBefore = core0BusyMicros();
   const result = await runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, stream));
   const cpu = cpuMicros(server.pid) - before;
-  const foreignShare = Math.max(0, core0BusyMicros() - busyBefore - cpu) / result.durationUs;
+  noteForeignShare(core0BusyMicros() - busyBefore - cpu, result.durationUs, duration);
+  return summariseLoad(result, cpu);
+}
+
+/**
+ * Two non-streaming loads at once, one on each server (both servers share core 0): whatever the
+ * machine's speed does during the run, it does to both, so the ratio of their CPU per request holds.
+ */
+async function wrkSideBySide(first: Started, second: Started, path: BenchPath, connections: number, duration: number) {
+  const servers = [first, second] as const;
+  const before = servers.map((server) => cpuMicros(server.pid));
+  const busyBefore = core0BusyMicros();
+  const load = (server: Started) => runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, false));
+  const results = await Promise.all([load(first), load(second)]);
+  const cpus = servers.map((server, index) => cpuMicros(server.pid) - before[index]!);
+  noteForeignShare(core0BusyMicros() - busyBefore - cpus[0]! - cpus[1]!, Math.max(results[0].durationUs, results[1].durationUs), duration);
+  return [summariseLoad(results[0], cpus[0]!), summariseLoad(results[1], cpus[1]!)] as const;
+}
+
+/** Warns when processes other than the measured servers took a share of core 0 during a run. */
+function noteForeignShare(foreignMicros: number, durationUs: number, duration: number): void {
+  const foreignShare = Math.max(0, foreignMicros) / durationUs;
   if (duration >= seconds) worstForeignShare = Math.max(worstForeignShare, foreignShare);
   if (foreignShare > 0.1) log(`  ! other processes took ${(foreignShare * 100).toFixed(0)}% of core 0 during this run`);
+}
+
+function summariseLoad(result: WrkResult, cpu: number) {
   const failed = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
   if (failed > 0) log(`  ! ${failed} errors: ${JSON.stringify(result.errors)}`);
   return {
@@ -503,9 +527,9 @@ async function measureStores(upstream: Started, baseline: Started): Promise<Stor
 
 /**
  * Configurations against the same gateway without what they add, in alternating rounds on one path:
- * per round, p50 at concurrency 1, then CPU per request and req/s at concurrency 64, each
- * configuration's run paired with a baseline run beside it; ratios and differences are medians of
- * each round's pair.
+ * per round, p50 at concurrency 1 (each server alone), then CPU per request and req/s at concurrency
+ * 64, each configuration's load run at the same time as a baseline load; ratios and differences are
+ * medians of each round's pair.
  */
 async function againstBaseline(
   baseline: Started,
@@ -519,19 +543,16 @@ async function againstBaseline(
     await checkTarget(server, path);
     await wrk(server, path, false, 64, 2);
   }
-  // Each configuration's load at concurrency 64 runs right next to one of the baseline's (in
-  // turn before and after it): this machine's speed drifts within seconds, and a ratio is only
-  // as good as the pair it is taken from.
+  // Each configuration's load at concurrency 64 runs at the same time as one of the baseline's,
+  // both servers on core 0: this machine's speed drifts within seconds (runs one after the other
+  // gave ratios ±0.3 apart), and a ratio is only as good as the pair it is taken from.
   const c1Runs: Record<string, Wrk[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   const pairs: Record<string, Array<{ own: Wrk; base: Wrk }>> = Object.fromEntries(Object.keys(configurations).map((name) => [name, []]));
   const baselineC64: Wrk[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
     for (const [name, server] of Object.entries(configurations)) {
-      const baseFirst = round % 2 === 0;
-      const first = await wrk(baseFirst ? baseline : server, path, false, 64, seconds);
-      const second = await wrk(baseFirst ? server : baseline, path, false, 64, seconds);
-      const [base, own] = baseFirst ? [first, second] : [second, first];
+      const [base, own] = await wrkSideBySide(baseline, server, path, 64, seconds);
       pairs[name]!.push({ own, base });
       baselineC64.push(base);
       log(`  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`);

@@ -164,6 +164,8 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     admission?.release(usage, cut);
     // The attempt that answered (or failed last) is the one the record describes.
     const last = attemptLog[attemptLog.length - 1];
+    // Every field named, none spread in: the record is built for every request, and on Node 20 an
+    // object literal with spreads in it costs about a microsecond more.
     record.record({
       requestId,
       caller,
@@ -171,7 +173,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       model: route?.model.id,
       provider: last?.provider ?? route?.model.providerId,
       upstreamModel: last?.upstreamModel ?? route?.model.upstreamModel,
-      ...(last === undefined ? {} : { attemptLog }),
+      attemptLog: last === undefined ? undefined : attemptLog,
       stream: route?.request.stream === true,
       status: ending.status,
       errorCode: ending.errorCode,
@@ -183,10 +185,10 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       firstOutputMs: firstOutputAt === undefined ? undefined : firstOutputAt - started.startedAt,
       userAgent: req.headers['user-agent'],
       cut,
-      ...(deployment === undefined ? {} : { deployment }),
-      ...(route === undefined ? {} : { request: route.request }),
-      ...(overheadMs === undefined ? {} : { overheadMs }),
-      ...(adaptations !== undefined && adaptations.length > 0 ? { adaptations } : {}),
+      deployment,
+      request: route?.request,
+      overheadMs,
+      adaptations: adaptations !== undefined && adaptations.length > 0 ? adaptations : undefined,
     });
   };
 }

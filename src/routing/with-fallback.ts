@@ -153,7 +153,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         upstreamModel: deployment.upstreamModel,
         startedAt,
         durationMs: Date.now() - startedAt,
-        ...(error === undefined ? {} : { error: { status: error.status, code: error.code } }),
+        error: error === undefined ? undefined : { status: error.status, code: error.code },
       };
       control?.onAttempt?.(upstream);
       if (attemptListeners.length > 0) {
