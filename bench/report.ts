@@ -228,7 +228,7 @@ export function renderStoreTable(stores: StoreMeasured): string {
   const { calm, stalled } = stores.stall;
   const stallAdded = (stalled.p99Ms - calm.p99Ms) * 1000;
   return [
-    'Stored keys + usage ledger (chat path, non-streaming; ratios are per-round medians against the same gateway without them):',
+    'Stored keys + usage ledger (chat path, non-streaming; ratios are per-round medians against the same gateway without them, loaded at the same time):',
     '',
     '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 100 µs) |',
     '|---|---|---|---|---|---|',
@@ -284,7 +284,7 @@ export function renderOpsTable(ops: OpsMeasured): string {
   const row = (name: string, on: StoreConfigurationMeasured) =>
     `| ${name} | ${on.cpuPerRequestUs.toFixed(0)} µs | ${on.cpuPerRequestRatio.toFixed(2)}× ${mark(on.cpuPerRequestRatio <= 1.1)} | ${on.perSecondRatio.toFixed(2)}× | ${on.p50Ms.toFixed(3)} ms | ${(on.p50AddedMs * 1000).toFixed(0)} µs |`;
   return [
-    'Operations — a JSON request line per request (pino, batched per event-loop turn as `requestLog: true` writes stdout, to a file) and Prometheus metrics (chat path, non-streaming; ratios are per-round medians against the same gateway without them):',
+    'Operations — a JSON request line per request (held up to 10 ms and written together, as `requestLog: true` writes stdout, to a file) and Prometheus metrics (chat path, non-streaming; ratios are per-round medians against the same gateway without them, loaded at the same time):',
     '',
     '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.10×) | req/s ratio | p50 (c1) | p50 added |',
     '|---|---|---|---|---|---|',

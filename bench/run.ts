@@ -552,7 +552,8 @@ async function againstBaseline(
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
     for (const [name, server] of Object.entries(configurations)) {
-      const [base, own] = await wrkSideBySide(baseline, server, path, 64, seconds);
+      // Which load starts first changes from round to round: the first one measured ~2 % dearer.
+      const [base, own] = round % 2 === 0 ? await wrkSideBySide(baseline, server, path, 64, seconds) : (await wrkSideBySide(server, baseline, path, 64, seconds)).toReversed();
       pairs[name]!.push({ own, base });
       baselineC64.push(base);
       log(`  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`);

@@ -184,10 +184,15 @@ export const optionsSchema = z.object({
     .union(
       [
         z.boolean(),
-        z.strictObject({ logger: z.custom<object>(hasInfo, 'a pino logger').optional(), prompts: z.enum(['lengths', 'text']).optional(), file: z.string().min(1).optional() }),
+        z.strictObject({
+          logger: z.custom<object>(hasInfo, 'a pino logger').optional(),
+          prompts: z.enum(['lengths', 'text']).optional(),
+          file: z.string().min(1).optional(),
+          destination: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function', 'a stream (anything with write(text))').optional(),
+        }),
         z.custom<object>(hasInfo, 'a pino logger'),
       ],
-      { error: "must be true, false, a pino logger or { logger, prompts: 'lengths' | 'text', file }" },
+      { error: "must be true, false, a pino logger or { logger, prompts: 'lengths' | 'text', file, destination }" },
     )
     .optional(),
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),

@@ -4,17 +4,23 @@ export interface LineDestination {
   end?(): unknown;
 }
 
+/** How long a line may wait for others to share its write (ms), and how much text is written at once at most. */
+export const FLUSH_MS = 10;
+export const FLUSH_CHARS = 64 * 1024;
+
 /**
- * Lines written during one turn of the event loop, handed to `target` as one string at its end:
- * under load one write carries many requests' lines, while a lone line still goes out at once.
- * (pino's own buffered destination measures its whole pending buffer again for each line it is
- * given, which cost more than the writes it saved.) What is held when the process exits is
- * written on the way out.
+ * Lines held for at most `FLUSH_MS` (or until `FLUSH_CHARS` are held), then handed to `target` as
+ * one string: under load one write carries many requests' lines (a system call per line, or per
+ * turn of the event loop, was most of the request log's cost), and a lone line still goes out
+ * within moments. (pino's own buffered destination measures its whole pending buffer again for
+ * each line it is given, which cost more than the writes it saved.) What is held when the process
+ * exits is written on the way out.
  */
 export class BatchedLines implements LineDestination {
   readonly #target: LineDestination;
   readonly #lines: string[] = [];
-  #scheduled = false;
+  #held = 0;
+  #timer: NodeJS.Timeout | undefined;
   #ended = false;
   readonly #flush = () => this.flush();
 
@@ -27,17 +33,19 @@ export class BatchedLines implements LineDestination {
     // Ended: the target is closed, and a line for it must not throw later from a timer.
     if (this.#ended) return false;
     this.#lines.push(line);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#flush);
-    }
+    this.#held += line.length;
+    if (this.#held >= FLUSH_CHARS) this.flush();
+    // Unref'd: held lines never keep a process alive; its exit writes them.
+    else if (this.#timer === undefined) this.#timer = setTimeout(this.#flush, FLUSH_MS).unref();
     return true;
   }
 
   /** Hands what is held to the target now. */
   flush(): void {
-    this.#scheduled = false;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     if (this.#lines.length === 0) return;
+    this.#held = 0;
     const text = this.#lines.length === 1 ? this.#lines[0]! : this.#lines.join('');
     this.#lines.length = 0;
     this.#target.write(text);

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { BucketTotals } from './bucket-totals.js';
 import { LabelTotals } from './label-totals.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import type { RecordStage } from '../usage/record-stage.js';
@@ -96,10 +97,10 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
   const keyLabel = createKeyLabel(typeof options.keyLabels === 'number' ? options.keyLabels : DEFAULT_KEY_LABELS);
   const usageLabels = byKey ? (['model', 'key'] as const) : (['model'] as const);
 
-  // Counters fed on every request keep their totals in plain maps (label-totals.ts).
+  // Counters and histograms fed on every request keep their totals in plain maps (label-totals.ts, bucket-totals.ts).
   const requests = new LabelTotals({ name: 'switchyard_requests_total', help: 'Generation requests answered, by inbound protocol, model and HTTP status.', labelNames: ['protocol', 'model', 'status'], registers });
-  const duration = new Histogram({ name: 'switchyard_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer.', labelNames: ['protocol', 'model'], buckets: DURATION_BUCKETS, registers });
-  const firstToken = new Histogram({ name: 'switchyard_time_to_first_token_seconds', help: 'Streams: time from arrival to the first output sent.', labelNames: ['protocol', 'model'], buckets: FIRST_TOKEN_BUCKETS, registers });
+  const duration = new BucketTotals({ name: 'switchyard_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer.', labelNames: ['protocol', 'model'], buckets: DURATION_BUCKETS, registers });
+  const firstToken = new BucketTotals({ name: 'switchyard_time_to_first_token_seconds', help: 'Streams: time from arrival to the first output sent.', labelNames: ['protocol', 'model'], buckets: FIRST_TOKEN_BUCKETS, registers });
   const tokens = new LabelTotals({ name: 'switchyard_tokens_total', help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).', labelNames: [...usageLabels, 'type'], registers });
   const cost = new LabelTotals({ name: 'switchyard_cost_usd_total', help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).', labelNames: usageLabels, registers });
   const attempts = new LabelTotals({ name: 'switchyard_upstream_attempts_total', help: 'Upstream calls, by deployment and outcome.', labelNames: ['deployment', 'outcome'], registers });
@@ -127,8 +128,8 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
       const model = record.model ?? 'unknown';
       const { protocol } = record;
       requests.add(1, protocol, model, String(record.status));
-      duration.observe({ protocol, model }, record.durationMs / 1000);
-      if (record.firstOutputMs !== undefined) firstToken.observe({ protocol, model }, record.firstOutputMs / 1000);
+      duration.observe(record.durationMs / 1000, protocol, model);
+      if (record.firstOutputMs !== undefined) firstToken.observe(record.firstOutputMs / 1000, protocol, model);
       const { usage } = record;
       if (usage === undefined) return;
       const key = byKey ? keyLabel(record.caller?.keyId) : undefined;

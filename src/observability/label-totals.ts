@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { labelsOf, SeriesTree } from './series-tree.js';
 
 export interface LabelTotalsConfig<L extends string> {
   name: string;
@@ -14,9 +15,8 @@ export interface LabelTotalsConfig<L extends string> {
  */
 export class LabelTotals<L extends string> {
   readonly #labelNames: readonly L[];
-  /** A tree of maps, one level per label, its leaves the series: no key string is built per call. */
-  readonly #tree = new Map<string, unknown>();
-  readonly #series: Series<L>[] = [];
+  readonly #series = new SeriesTree<Series<L>>();
+  readonly #create = (values: readonly string[]): Series<L> => ({ labels: labelsOf(this.#labelNames, values), value: 0 });
 
   constructor(config: LabelTotalsConfig<L>) {
     this.#labelNames = config.labelNames;
@@ -29,31 +29,14 @@ export class LabelTotals<L extends string> {
       // Called on every scrape, before the counter is read.
       collect() {
         this.reset();
-        for (const { labels, value } of series) this.inc(labels, value);
+        for (const { labels, value } of series.all) this.inc(labels, value);
       },
     });
   }
 
   /** Adds `value` to the series of these label values (in `labelNames` order). */
   add(value: number, ...values: string[]): void {
-    let level = this.#tree;
-    const last = values.length - 1;
-    for (let index = 0; index < last; index++) {
-      const label = values[index]!;
-      let next = level.get(label) as Map<string, unknown> | undefined;
-      if (next === undefined) level.set(label, (next = new Map()));
-      level = next;
-    }
-    const found = level.get(values[last]!) as Series<L> | undefined;
-    if (found !== undefined) {
-      found.value += value;
-      return;
-    }
-    const labels = {} as Record<L, string>;
-    this.#labelNames.forEach((name, index) => (labels[name] = values[index] ?? ''));
-    const series = { labels, value };
-    level.set(values[last]!, series);
-    this.#series.push(series);
+    this.#series.find(values, this.#create).value += value;
   }
 }
 

@@ -1,14 +1,18 @@
 import type { RecordStage, RequestRecord } from '../usage/record-stage.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import { summarisePrompt, type PromptLogging } from './prompt-summary.js';
+import { isoTime } from '../logger.js';
+import type { LineDestination } from './batched-lines.js';
+import { jsonNumber, jsonString } from './json-text.js';
 
 /** What the request log writes to: a pino logger (or anything with pino's `info(object, message)`). */
 export interface RequestLogger {
   info(object: object, message?: string): void;
 }
 
-export interface RequestLogStageOptions {
-  logger: RequestLogger;
+export type RequestLogStageOptions = RequestLogStageSettings & ({ logger: RequestLogger; lines?: undefined } | { logger?: undefined; lines: LineDestination });
+
+interface RequestLogStageSettings {
   /** Prices a request's usage, as the ledger does; the line has no `costUsd` when the price is unknown. */
   price?: PriceUsage | undefined;
   /** Whether the line shows the prompt, and how much of it. Default: never. */
@@ -65,9 +69,54 @@ export function requestLineOf(record: RequestRecord, price?: PriceUsage, prompts
   return line;
 }
 
-/** The "record" stage of the request log: one `info` line per finished request, `msg: "request"`. */
+/**
+ * `requestLineOf(record, price, prompts)` as JSON text, without its braces: for the gateway's own
+ * lines, which skip building the object (the same fields in the same order; tested against it).
+ */
+export function requestLineText(record: RequestRecord, price?: PriceUsage, prompts?: PromptLogging): string {
+  let text = `"requestId":${jsonString(record.requestId)}`;
+  const { caller } = record;
+  if (caller?.keyId !== undefined) text += `,"keyId":${jsonString(caller.keyId)}`;
+  if (caller?.token !== undefined) text += `,"tokenId":${jsonString(caller.token.id)}`;
+  text += `,"protocol":${jsonString(record.protocol)}`;
+  if (record.model !== undefined) text += `,"model":${jsonString(record.model)}`;
+  if (record.deployment !== undefined) text += `,"deployment":${jsonString(record.deployment)}`;
+  else if (record.provider !== undefined) text += `,"provider":${jsonString(record.provider)}`;
+  text += `,"stream":${record.stream},"attempts":${jsonNumber(record.attempts)},"status":${jsonNumber(record.status)}`;
+  if (record.errorCode !== undefined) text += `,"errorCode":${jsonString(record.errorCode)}`;
+  const { usage } = record;
+  if (usage !== undefined) {
+    let tokens = '';
+    if (usage.inputTokens !== undefined) tokens += `,"input":${jsonNumber(usage.inputTokens)}`;
+    if (usage.outputTokens !== undefined) tokens += `,"output":${jsonNumber(usage.outputTokens)}`;
+    if (usage.cachedInputTokens !== undefined) tokens += `,"cached":${jsonNumber(usage.cachedInputTokens)}`;
+    if (usage.reasoningTokens !== undefined) tokens += `,"reasoning":${jsonNumber(usage.reasoningTokens)}`;
+    text += `,"tokens":{${tokens.slice(1)}}`;
+    const cost = price?.(record, usage);
+    if (cost !== undefined) text += `,"costUsd":${jsonNumber(cost.nanoUsd / 1e9)}`;
+  }
+  text += `,"durationMs":${jsonNumber(record.durationMs)}`;
+  if (record.firstOutputMs !== undefined) text += `,"firstTokenMs":${jsonNumber(record.firstOutputMs)}`;
+  if (record.overheadMs !== undefined) text += `,"overheadMs":${jsonNumber(record.overheadMs)}`;
+  if (record.adaptations !== undefined && record.adaptations.length > 0) text += `,"adaptations":[${record.adaptations.map(jsonString).join(',')}]`;
+  if (record.userAgent !== undefined) text += `,"userAgent":${jsonString(record.userAgent)}`;
+  if (prompts !== undefined && record.request !== undefined) text += `,"prompt":${JSON.stringify(summarisePrompt(record.request, prompts))}`;
+  return text;
+}
+
+/**
+ * The "record" stage of the request log: one `info` line per finished request, `msg: "request"`,
+ * given to `logger`, or written as a JSON line to `lines` (the gateway's own stdout, file or stream).
+ */
 export function createRequestLogStage(options: RequestLogStageOptions): RecordStage {
-  const { logger, price, prompts } = options;
+  const { logger, lines, price, prompts } = options;
+  if (lines !== undefined) {
+    return {
+      record(record) {
+        lines.write(`{"level":"info","time":"${isoTime()}",${requestLineText(record, price, prompts)},"msg":"request"}\n`);
+      },
+    };
+  }
   return {
     record(record) {
       logger.info(requestLineOf(record, price, prompts), 'request');

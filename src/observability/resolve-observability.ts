@@ -6,7 +6,6 @@ import type { RecordStage } from '../usage/record-stage.js';
 import { createGatewayMetrics, type GatewayMetrics, type MetricSources, type MetricsOptions } from './gateway-metrics.js';
 import type { PromptLogging } from './prompt-summary.js';
 import { createRequestLogStage, type RequestLogger } from './request-log-stage.js';
-import { createJsonLineWriter } from './json-line-writer.js';
 import { createTraceStage } from './trace-stage.js';
 import { observeEach, type UpstreamObserver } from './upstream-observer.js';
 
@@ -22,6 +21,11 @@ export interface RequestLogOptions {
   prompts?: PromptLogging;
   /** A file the lines are appended to instead of stdout (created with its folders); ignored with `logger`. */
   file?: string;
+  /**
+   * Where the JSON lines are written instead of stdout: a writable stream, or anything with
+   * `write(text)` (each line is a string ending in a newline). Ignored with `logger`; wins over `file`.
+   */
+  destination?: LineDestination;
 }
 
 /** The `tracing` option in its long form. */
@@ -74,8 +78,9 @@ function requestLogStage(option: ObservabilityOptions['requestLog'], price: Pric
   if (option !== true && isLogger(option)) return { stage: createRequestLogStage({ logger: option, price }) };
   const settings: RequestLogOptions = option === true ? {} : option;
   if (settings.logger !== undefined) return { stage: createRequestLogStage({ logger: settings.logger, price, prompts: settings.prompts }) };
+  if (settings.destination !== undefined) return { stage: createRequestLogStage({ lines: settings.destination, price, prompts: settings.prompts }) };
   const opened = openLines(settings.file);
-  return { stage: createRequestLogStage({ logger: createJsonLineWriter(opened), price, prompts: settings.prompts }), opened };
+  return { stage: createRequestLogStage({ lines: opened, price, prompts: settings.prompts }), opened };
 }
 
 /** The stages and registry the operator's options turn on. */

@@ -13,6 +13,7 @@ import { createRequestLog, type RequestLogOutput } from './request-log.js';
 import { openLines, type RequestLogOptions } from '../observability/resolve-observability.js';
 import { createJsonLineWriter } from '../observability/json-line-writer.js';
 import type { RequestLogger } from '../observability/request-log-stage.js';
+import type { LineDestination } from '../observability/batched-lines.js';
 import { metricsHandler } from '../observability/metrics-handler.js';
 import type { Gateway } from '../gateway.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -78,17 +79,17 @@ async function waitForDatabase(ready: Promise<void>): Promise<boolean> {
 }
 
 /**
- * The gateway's request log in the server: the server's logger (at `--log-level`) unless the options
- * bring their own; `false` and a level above `info` turn it off.
+ * The gateway's request log in the server: the server's lines (at `--log-level`) unless the options
+ * bring their own logger, file or stream; `false` and a level above `info` turn it off.
  */
-function serverRequestLog(option: GatewayOptions['requestLog'], serverLogger: RequestLogger | undefined, logLevel: LogLevel | undefined): GatewayOptions['requestLog'] {
+function serverRequestLog(option: GatewayOptions['requestLog'], serverLines: LineDestination | undefined, logLevel: LogLevel | undefined): GatewayOptions['requestLog'] {
   const ownLogger = typeof option === 'object' && typeof (option as RequestLogger).info === 'function';
   if (option === false || ownLogger) return option;
-  if (serverLogger === undefined) return logLevel === undefined ? option : false;
-  if (option === undefined || option === true) return serverLogger;
+  if (serverLines === undefined) return logLevel === undefined ? option : false;
+  if (option === undefined || option === true) return { destination: serverLines };
   const settings = option as RequestLogOptions;
-  // A file of its own, or the server's lines.
-  return settings.logger === undefined && settings.file === undefined ? { ...settings, logger: serverLogger } : settings;
+  // A file or stream of its own, or the server's lines.
+  return settings.logger === undefined && settings.file === undefined && settings.destination === undefined ? { ...settings, destination: serverLines } : settings;
 }
 
 /** `GET /ready`: 200 when the database and Redis the gateway uses answer, else 503 naming the one that did not. */
@@ -128,11 +129,12 @@ export async function startServer(
   // Stdout gets pino's buffered destination (one write for many lines); another output, each line as it comes.
   const logsRequests = logLevel !== undefined && logsAt(logLevel, 'info');
   const opened = logsRequests && output === process.stdout ? openLines() : undefined;
-  const requestLogger = logsRequests ? createJsonLineWriter(opened ?? output) : undefined;
+  const requestLines = logsRequests ? (opened ?? output) : undefined;
+  const requestLogger = requestLines === undefined ? undefined : createJsonLineWriter(requestLines);
   const handle = gateway({
     ...options,
     ...(logLevel === undefined || options.logger !== undefined ? {} : { logger: createServerLogger(logLevel) }),
-    requestLog: serverRequestLog(options.requestLog, requestLogger, logLevel),
+    requestLog: serverRequestLog(options.requestLog, requestLines, logLevel),
     metrics: options.metrics ?? true,
   });
   const databaseReady = options.database === undefined ? undefined : await waitForDatabase(handle.ready());

@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequestLogStage, requestLineOf } from '../../src/observability/request-log-stage.js';
+import { createRequestLogStage, requestLineOf, requestLineText } from '../../src/observability/request-log-stage.js';
 import { maskSecrets } from '../../src/observability/prompt-summary.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
@@ -97,6 +97,29 @@ describe('requestLineOf', () => {
   });
 });
 
+describe('requestLineText', () => {
+  const priced = () => ({ nanoUsd: 1_234, priceVersion: 'config:x' });
+  // Records that take every branch: unknown fields, odd characters, a token caller, odd numbers.
+  const variants: Array<[string, RequestRecord]> = [
+    ['full', record],
+    ['refused before a model', { ...record, caller: undefined, model: undefined, deployment: undefined, provider: undefined, usage: undefined, status: 401, errorCode: 'INVALID_API_KEY', attempts: 0, firstOutputMs: undefined, overheadMs: undefined, adaptations: undefined, userAgent: undefined }],
+    ['provider only, counts missing', { ...record, deployment: undefined, usage: { inputTokens: 5 }, adaptations: [] }],
+    ['no counts at all', { ...record, usage: {} }],
+    ['a browser token', { ...record, caller: { keyId: 'key_2', keyName: 'web', token: { id: 'tok_9' } } as RequestRecord['caller'] }],
+    ['text that needs escaping', { ...record, requestId: 'req_"quoted"\\back', model: 'modèle/ü', userAgent: 'agent\n\u0001\u2028 \ud800', adaptations: ['tools."x"', 'reasoning'] }],
+    ['fractions and oddities', { ...record, durationMs: 0.1 + 0.2, overheadMs: 1e-7, firstOutputMs: Number.NaN }],
+  ];
+
+  it.each(variants)('should be the JSON of requestLineOf, field for field and in order (%s)', (_name, variant) => {
+    for (const prompts of [undefined, 'lengths', 'text'] as const) {
+      for (const price of [undefined, priced]) {
+        const text = `{${requestLineText(variant, price, prompts)}}`;
+        expect(text).toBe(JSON.stringify(requestLineOf(variant, price, prompts)));
+      }
+    }
+  });
+});
+
 describe('maskSecrets', () => {
   it('should mask provider keys, bearer tokens and JWTs, and keep ordinary words', () => {
     expect(maskSecrets('Authorization: Bearer abc.def-123')).toBe('Authorization: [REDACTED]');
@@ -165,6 +188,29 @@ describe('the request log through the gateway', () => {
     const text = JSON.stringify(lines);
     expect(text).not.toContain(TEST_KEY);
     expect(text).not.toContain('secret prompt');
+  });
+
+  it('should write JSON lines to a stream given as its destination, in the format of the gateway\'s other lines', async () => {
+    const chunks: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    running = await startGateway({ requestLog: { destination, prompts: 'lengths' } });
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'the secret prompt' }] }).withResponse();
+    for (let attempt = 0; attempt < 100 && chunks.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(chunks.every((chunk) => chunk.endsWith('\n'))).toBe(true);
+    const lines = chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'info', requestId: answer.response.headers.get('x-request-id'), protocol: 'chat', status: 200, prompt: [{ role: 'user', chars: 17 }], msg: 'request' }),
+    ]);
+    expect(Object.keys(lines[0]!).slice(0, 3)).toEqual(['level', 'time', 'requestId']);
+    expect(Object.keys(lines[0]!).at(-1)).toBe('msg');
+    expect(new Date(lines[0]!.time as string).toISOString()).toBe(lines[0]!.time);
+    expect(chunks.join('')).not.toContain('secret prompt');
   });
 
   it('should write nothing by default', async () => {
