@@ -41,7 +41,8 @@ export class LimitPlanner {
         checks.push(check);
         continue;
       }
-      const priced = { ...check, cost: tokens };
+      // Every field named: a spread copy that changes a field costs about a microsecond on Node 20.
+      const priced: LimitCheck = { key: check.key, kind: check.kind, limit: check.limit, periodMs: check.periodMs, cost: tokens };
       checks.push(priced);
       tokenChecks.push(priced);
     }

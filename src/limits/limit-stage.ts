@@ -191,19 +191,18 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     const rateLimit = stateOf(applied, result);
     const { leaseKeys, tokenChecks } = applied;
     if (leaseKeys.length > 0) hold(request.requestId, leaseKeys);
-    return {
-      ...(rateLimit === undefined ? {} : { rateLimit }),
-      release(usage, cut) {
-        admission.release(usage, cut);
-        if (leaseKeys.length > 0) held.delete(request.requestId);
-        const adjustments: RateAdjustment[] = [];
-        for (let index = 0; index < tokenChecks.length; index += 1) {
-          const check = tokenChecks[index]!;
-          adjustments.push({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: usedTokens(check.cost, usage, cut) - check.cost });
-        }
-        if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
-      },
+    const release = (usage: Usage | undefined, cut?: CutShort) => {
+      admission.release(usage, cut);
+      if (leaseKeys.length > 0) held.delete(request.requestId);
+      const adjustments: RateAdjustment[] = [];
+      for (let index = 0; index < tokenChecks.length; index += 1) {
+        const check = tokenChecks[index]!;
+        adjustments.push({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: usedTokens(check.cost, usage, cut) - check.cost });
+      }
+      if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
     };
+    // Two literals, no spread: a spread in an object literal costs about a microsecond on Node 20.
+    return rateLimit === undefined ? { release } : { rateLimit, release };
   };
 
   /** Admits without limits (the store is down and the gateway fails open), or refuses with 503. */

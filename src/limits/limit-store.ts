@@ -54,6 +54,7 @@ export interface LimitStore {
 export class MemoryLimitStore implements LimitStore {
   readonly #tats = new Map<string, number>();
   readonly #leases = new Map<string, Map<string, number>>();
+  readonly #tatScratch: number[] = [];
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -63,17 +64,18 @@ export class MemoryLimitStore implements LimitStore {
   acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): AcquireResult {
     const now = this.#now();
     const readings: LimitReading[] = [];
-    const tats: number[] = [];
-    const refused: number[] = [];
+    // Reused: acquire is synchronous, and most requests are admitted (nothing refused to list).
+    const tats = this.#tatScratch;
+    let refused: number[] | undefined;
     let retryAfterMs = 0;
     for (let index = 0; index < checks.length; index += 1) {
       const check = checks[index]!;
       if (check.kind === 'rate') {
         const outcome = gcra(this.#tats.get(check.key), now, check.limit, check.periodMs, check.cost);
         readings.push({ remaining: outcome.remaining, resetMs: outcome.resetMs });
-        tats.push(outcome.tat);
+        tats[index] = outcome.tat;
         if (!outcome.allowed) {
-          refused.push(index);
+          (refused ??= []).push(index);
           retryAfterMs = Math.max(retryAfterMs, outcome.retryAfterMs);
         }
       } else {
@@ -81,11 +83,10 @@ export class MemoryLimitStore implements LimitStore {
         let size = this.#leases.get(check.key)?.size ?? 0;
         if (size >= check.limit) size = this.#liveLeases(check.key, now)?.size ?? 0;
         readings.push({ remaining: Math.max(0, check.limit - size - 1), resetMs: 0 });
-        tats.push(0);
-        if (size >= check.limit) refused.push(index);
+        if (size >= check.limit) (refused ??= []).push(index);
       }
     }
-    if (refused.length > 0) return { ok: false, refused, retryAfterMs, readings };
+    if (refused !== undefined) return { ok: false, refused, retryAfterMs, readings };
     for (let index = 0; index < checks.length; index += 1) {
       const check = checks[index]!;
       if (check.kind === 'rate') this.#tats.set(check.key, tats[index]!);
