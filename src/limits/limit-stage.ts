@@ -100,11 +100,20 @@ function limitsUnavailable(cause: unknown): GatewayError {
 /** Settles a promise within `ms`, or rejects: a store that does not answer is a store that is down. */
 function within<T>(value: T | Promise<T>, ms: number): T | Promise<T> {
   if (!(value instanceof Promise)) return value;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the limits store did not answer within ${ms} ms`)), ms);
+  // One promise and one timer (a race with a timeout promise, then `finally`, made four promises per request).
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the limits store did not answer within ${ms} ms`)), ms);
+    value.then(
+      (settled) => {
+        clearTimeout(timer);
+        resolve(settled);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([value, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Tokens a finished request really used; its reservation stands for what is unknown. */
@@ -282,7 +291,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       }
       if (acquired instanceof Promise) {
         return acquired.then(
-          (result) => enter(request, applied, result),
+          // Admitted: no queue to wait in, so no async step of its own.
+          (result) => (result.ok ? pass(request, applied, result) : enter(request, applied, result)),
           (error: unknown) => storeDown(request, error),
         );
       }

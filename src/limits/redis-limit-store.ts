@@ -1,10 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { AcquireResult, LimitCheck, LimitReading, LimitStore, RateAdjustment } from './limit-store.js';
 
-// The scripts take Redis's own clock (TIME), so instances whose clocks differ still agree. Their
-// names and the keys they use carry a version: a change to either gets a new version, so during a
-// rolling deploy old and new instances never run each other's scripts on each other's data.
-const VERSION = 'v1';
+// The scripts take Redis's own clock (TIME), so instances whose clocks differ still agree. The
+// scripts' names carry a version that changes with what they are called with, so during a rolling
+// deploy an old instance never runs a new script (or a new one an old script); the keys carry a
+// version of their own that changes only with what is stored in them, so old and new instances
+// keep counting the same limits together.
+const SCRIPT_VERSION = 'v2';
+const DATA_VERSION = 'v1';
 
 /**
  * One batch of this instance's requests, in one call: first the requests that ended (their token
@@ -12,17 +15,22 @@ const VERSION = 'v1';
  * in order, each checking every limit it meets and taking them all or none (the GCRA of gcra.ts,
  * and leases in a sorted set scored by expiry).
  * KEYS: the keys of each operation, in order.
- * ARGV: lease ms; the count of ended requests, then per one: lease id, counter count, lease count,
- * and per counter: limit, period ms, delta; the count of requests asking, then per one: lease id,
- * check count, and per check: kind (r|c), limit, period ms, cost.
+ * ARGV[1]: every number of the batch, separated by spaces (one argument instead of a dozen per
+ * request: each argument cost the client more than the script's work) — lease ms; the count of
+ * ended requests, then per one: counter count, lease count, and per counter: limit, period ms,
+ * delta; the count of requests asking, then per one: check count, and per check: kind (1 rate,
+ * 0 concurrency), limit, period ms, cost.
+ * ARGV[2…]: the lease ids, of the ended requests then of those asking.
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check.
  */
 const BATCH = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local leaseMs = tonumber(ARGV[1])
-local a, k = 2, 1
+local N = {}
+for value in string.gmatch(ARGV[1], '%S+') do N[#N + 1] = tonumber(value) end
+local leaseMs = N[1]
+local a, k, l = 2, 1, 2
 local function tatOf(key)
   local stored = tonumber(redis.call('GET', key) or '0')
   if stored < now then return now end
@@ -31,25 +39,25 @@ end
 local function store(key, tat)
   redis.call('SET', key, string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
 end
-local ended = tonumber(ARGV[a]); a = a + 1
+local ended = N[a]; a = a + 1
 for _ = 1, ended do
-  local leaseId, counters, leases = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]); a = a + 3
+  local leaseId, counters, leases = ARGV[l], N[a], N[a + 1]; l = l + 1; a = a + 2
   for _ = 1, counters do
-    local limit, period, delta = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]); a = a + 3
+    local limit, period, delta = N[a], N[a + 1], N[a + 2]; a = a + 3
     store(KEYS[k], math.max(now, tatOf(KEYS[k]) + delta * period / limit)); k = k + 1
   end
   for _ = 1, leases do redis.call('ZREM', KEYS[k], leaseId); k = k + 1 end
 end
 local answer = {}
-local asking = tonumber(ARGV[a]); a = a + 1
+local asking = N[a]; a = a + 1
 for _ = 1, asking do
-  local leaseId, n = ARGV[a], tonumber(ARGV[a + 1]); a = a + 2
+  local leaseId, n = ARGV[l], N[a]; l = l + 1; a = a + 1
   local tats, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
     local key, at = KEYS[k + i], a + i * 4
-    local kind, limit = ARGV[at], tonumber(ARGV[at + 1])
-    if kind == 'r' then
-      local period, cost = tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3])
+    local rate, limit = N[at] == 1, N[at + 1]
+    if rate then
+      local period, cost = N[at + 2], N[at + 3]
       local interval = period / limit
       local base = tatOf(key)
       local tat = base + cost * interval
@@ -107,7 +115,12 @@ return 1
 `;
 
 type ScriptCall = (keyCount: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;
-const names = { batch: `switchyardLimitsBatch_${VERSION}`, renew: `switchyardLimitsRenew_${VERSION}` };
+const names = { batch: `switchyardLimitsBatch_${SCRIPT_VERSION}`, renew: `switchyardLimitsRenew_${SCRIPT_VERSION}` };
+
+/** Counter names whose Redis keys are remembered at most; past it the cache starts over. */
+const MAX_KEYS = 10_000;
+
+const NONE_REFUSED: readonly number[] = [];
 
 /** Requests per script call at most; more wait for the next call. */
 const MAX_BATCH = 256;
@@ -140,6 +153,7 @@ const HOLD_BACK_MS = 20;
 export class RedisLimitStore implements LimitStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
   readonly #prefix: string;
+  readonly #keys = new Map<string, string>();
   #asking: Asking[] = [];
   #ending: Ending[] = [];
   #scheduled = false;
@@ -158,7 +172,17 @@ export class RedisLimitStore implements LimitStore {
       redis.defineCommand(names.renew, { lua: RENEW });
     }
     this.#redis = redis as Redis & Record<string, ScriptCall>;
-    this.#prefix = `${prefix}limits:${VERSION}:`;
+    this.#prefix = `${prefix}limits:${DATA_VERSION}:`;
+  }
+
+  /** The Redis key of a counter: the same string each time (the counters' names are few), so nothing is joined or hashed anew per request. */
+  #keyOf(key: string): string {
+    let prefixed = this.#keys.get(key);
+    if (prefixed === undefined) {
+      if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
+      this.#keys.set(key, (prefixed = this.#prefix + key));
+    }
+    return prefixed;
   }
 
   acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): Promise<AcquireResult> {
@@ -229,26 +253,29 @@ export class RedisLimitStore implements LimitStore {
 
   async #call(ending: Ending[], asking: Asking[]): Promise<void> {
     const keys: string[] = [];
-    const args: Array<string | number> = [asking[0]?.leaseMs ?? 0, ending.length];
+    const numbers: number[] = [asking[0]?.leaseMs ?? 0, ending.length];
+    const leaseIds: string[] = [];
     for (const { adjustments, leaseKeys, leaseId } of ending) {
-      args.push(leaseId, adjustments.length, leaseKeys.length);
+      leaseIds.push(leaseId);
+      numbers.push(adjustments.length, leaseKeys.length);
       for (const { key, limit, periodMs, delta } of adjustments) {
-        keys.push(this.#prefix + key);
-        args.push(limit, periodMs, delta);
+        keys.push(this.#keyOf(key));
+        numbers.push(limit, periodMs, delta);
       }
-      for (const key of leaseKeys) keys.push(this.#prefix + key);
+      for (const key of leaseKeys) keys.push(this.#keyOf(key));
     }
-    args.push(asking.length);
+    numbers.push(asking.length);
     for (const { checks, leaseId } of asking) {
-      args.push(leaseId, checks.length);
+      leaseIds.push(leaseId);
+      numbers.push(checks.length);
       for (const check of checks) {
-        keys.push(this.#prefix + check.key);
-        args.push(check.kind === 'rate' ? 'r' : 'c', check.limit, check.periodMs, check.cost);
+        keys.push(this.#keyOf(check.key));
+        numbers.push(check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost);
       }
     }
     let answer: number[];
     try {
-      answer = (await this.#redis[names.batch]!(keys.length, ...keys, ...args)) as number[];
+      answer = (await this.#redis[names.batch]!(keys.length, ...keys, numbers.join(' '), ...leaseIds)) as number[];
     } catch (error) {
       for (const request of ending) request.reject(error);
       for (const request of asking) request.reject(error);
@@ -260,7 +287,7 @@ export class RedisLimitStore implements LimitStore {
       const ok = answer[at]!;
       const retry = answer[at + 1]!;
       const refusedCount = answer[at + 2]!;
-      const refused = answer.slice(at + 3, at + 3 + refusedCount);
+      const refused = refusedCount === 0 ? NONE_REFUSED : answer.slice(at + 3, at + 3 + refusedCount);
       at += 3 + refusedCount;
       const readings: LimitReading[] = [];
       for (let index = 0; index < request.checks.length; index += 1, at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });

@@ -57,6 +57,26 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire([rate('tpm', 1_000, 100)], 'c', 60_000)).toMatchObject({ ok: false, refused: [0] });
   });
 
+  it('settles requests that ended and admits those asking when both arrive together, each with its own answer', async () => {
+    const store = makeStore();
+    const tpm = rate('tpm', 1_000, 300);
+    expect((await store.acquire([tpm, slots('s', 1)], 'ended-1', 60_000)).ok).toBe(true);
+    expect((await store.acquire([rate('tpm', 1_000, 200)], 'ended-2', 60_000)).ok).toBe(true);
+    // Same turn: two requests end (one used 150.5 tokens fewer than reserved and gives its slot
+    // back, the other 100 more), three ask — a Redis store sends them in one call.
+    const ended = [
+      store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: -150.5 }], ['s'], 'ended-1'),
+      store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: 100 }], [], 'ended-2'),
+    ];
+    const asking = [store.acquire([rate('tpm', 1_000, 1), slots('s', 1)], 'ask-1', 60_000), store.acquire([slots('s', 1)], 'ask-2', 60_000), store.acquire([rate('tpm', 1_000, 600)], 'ask-3', 60_000)];
+    await Promise.all(ended);
+    const [first, second, third] = await Promise.all(asking);
+    // 1000 − 300 − 200 + 150.5 − 100 = 550.5 left (floored: 550); the first asker takes 1 and the freed slot.
+    expect(first).toMatchObject({ ok: true, readings: [{ remaining: 549 }, { remaining: 0 }] });
+    expect(second).toMatchObject({ ok: false, refused: [0] });
+    expect(third).toMatchObject({ ok: false, refused: [0] });
+  });
+
   it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
     const store = makeStore();
     const check = [slots('leased', 2)];
@@ -77,8 +97,8 @@ function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ keys:
   const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ keys: number; at: number }> = [];
-  const original = script.switchyardLimitsBatch_v1!.bind(own);
-  script.switchyardLimitsBatch_v1 = async (keyCount: unknown, ...rest: unknown[]) => {
+  const original = script.switchyardLimitsBatch_v2!.bind(own);
+  script.switchyardLimitsBatch_v2 = async (keyCount: unknown, ...rest: unknown[]) => {
     calls.push({ keys: Number(keyCount), at: performance.now() });
     await sleep(5);
     return original(keyCount, ...rest);
