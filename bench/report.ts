@@ -256,7 +256,7 @@ export function renderLimitsTable(limits: LimitsMeasured): string {
   const row = (name: string, measured: StoreConfigurationMeasured) =>
     `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.15)} |`;
   return [
-    'Per-key limits — requests and tokens per minute and concurrency, none reached (chat path, non-streaming; ratios are per-round medians against the same gateway without limits):',
+    'Per-key limits — requests and tokens per minute and concurrency, none reached (chat path, non-streaming; ratios are per-round medians against the same gateway without limits, loaded at the same time):',
     '',
     '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 150 µs) |',
     '|---|---|---|---|---|---|',
