@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/canonical/index.js';
 import { silentLogger } from '../src/logger.js';
-import { checkOptions, resolveOptions, type GatewayOptions } from '../src/options.js';
+import { checkOptions, type GatewayOptions } from '../src/options.js';
+import { resolveOptions } from '../src/resolve-options.js';
 import { gatewayErrorOf } from './helpers/gateway-error-of.js';
 import { createMockProvider } from '../src/providers/mock/index.js';
 

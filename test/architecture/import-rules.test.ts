@@ -48,12 +48,17 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'options-schema.ts', 'logger.ts'],
     packages: /^(zod|node:.*)$/,
   },
+  // Opens what the checked options ask for and wires the endpoints' stages.
+  'resolve-options.ts': {
+    imports: ['access', 'catalog', 'endpoints', 'limits', 'observability', 'providers', 'routing', 'usage', 'persistence.ts', 'options.ts'],
+    packages: /^$/,
+  },
   // The zod schema of the options (types only from the subsystems it describes).
   'options-schema.ts': { imports: ['access', 'policy', 'providers', 'storage'], packages: /^zod$/ },
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'resolve-options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
