@@ -156,7 +156,8 @@ describe('GET /health and GET /ready of the standalone server', () => {
     const relay = await startTcpRelay(target.hostname, Number(target.port || 5432));
     scratch.later(() => relay.close());
     target.host = `127.0.0.1:${relay.port}`;
-    const server = await start({ database: { url: target.toString(), schema } });
+    // An outbox of its own: the default for PostgreSQL is ./switchyard-outbox.db, in the repository.
+    const server = await start({ database: { url: target.toString(), schema }, ledger: { outbox: scratch.file('ready-pg.outbox') } });
     expect((await fetch(`${server.root}/ready`)).status).toBe(200);
     await relay.cut();
     const response = await fetch(`${server.root}/ready`);
