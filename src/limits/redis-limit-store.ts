@@ -16,7 +16,7 @@ const DATA_VERSION = 'v1';
  * and leases in a sorted set scored by expiry).
  * KEYS: the keys of each operation, in order.
  * ARGV[1]: every number of the batch, separated by spaces (one argument instead of a dozen per
- * request: each argument cost the client more than the script's work) — lease ms; the count of
+ * request: ioredis converts, measures and writes each argument on its own) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, and per counter: limit, period ms,
  * delta; the count of requests asking, then per one: check count, and per check: kind (1 rate,
  * 0 concurrency), limit, period ms, cost.
