@@ -97,8 +97,8 @@ function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ keys:
   const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ keys: number; at: number }> = [];
-  const original = script.switchyardLimitsBatch_v2!.bind(own);
-  script.switchyardLimitsBatch_v2 = async (keyCount: unknown, ...rest: unknown[]) => {
+  const original = script.switchyardLimitsBatch_v3!.bind(own);
+  script.switchyardLimitsBatch_v3 = async (keyCount: unknown, ...rest: unknown[]) => {
     calls.push({ keys: Number(keyCount), at: performance.now() });
     await sleep(5);
     return original(keyCount, ...rest);
