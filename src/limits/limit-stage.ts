@@ -4,6 +4,7 @@ import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
 import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
 import { SlotQueue } from './slot-queue.js';
+import { StoreDeadlines } from './store-deadlines.js';
 
 export type { LimitRules, LimitSet, KeyLimits } from './limit-rules.js';
 
@@ -97,25 +98,6 @@ function limitsUnavailable(cause: unknown): GatewayError {
   });
 }
 
-/** Settles a promise within `ms`, or rejects: a store that does not answer is a store that is down. */
-function within<T>(value: T | Promise<T>, ms: number): T | Promise<T> {
-  if (!(value instanceof Promise)) return value;
-  // One promise and one timer (a race with a timeout promise, then `finally`, made four promises per request).
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the limits store did not answer within ${ms} ms`)), ms);
-    value.then(
-      (settled) => {
-        clearTimeout(timer);
-        resolve(settled);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Tokens a finished request really used; its reservation stands for what is unknown. */
 function usedTokens(reserved: number, usage: Usage | undefined, cut: CutShort | undefined): number {
   if (cut !== undefined) {
@@ -138,7 +120,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
   const { rules, store } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const failOpen = (options.whenStoreDown ?? 'open') === 'open';
-  const timeoutMs = options.storeTimeoutMs ?? 1_000;
+  // A store that does not answer in time is a store that is down.
+  const deadlines = new StoreDeadlines(options.storeTimeoutMs ?? 1_000);
   const onStoreError = options.onStoreError ?? (() => undefined);
   const planner = new LimitPlanner(rules);
   const queue = new SlotQueue();
@@ -162,7 +145,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     }
     const leases = [...held].flatMap(([leaseId, keys]) => keys.map((key) => ({ key, leaseId })));
     void Promise.resolve()
-      .then(() => within(store.renew(leases, leaseMs), timeoutMs))
+      .then(() => deadlines.within(store.renew(leases, leaseMs)))
       .catch(storeFailed);
   };
 
@@ -184,12 +167,15 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       return;
     }
     if (finished instanceof Promise) {
-      const done: Promise<void> = Promise.resolve(within(finished, timeoutMs))
-        .catch(storeFailed)
-        .finally(() => {
-          finishing.delete(done);
-          wake();
-        });
+      const settle = () => {
+        finishing.delete(done);
+        wake();
+      };
+      // One `then` for both outcomes: a catch and a finally made three promises per request.
+      const done: Promise<void> = (deadlines.within(finished) as Promise<void>).then(settle, (error: unknown) => {
+        storeFailed(error);
+        settle();
+      });
       finishing.add(done);
       return;
     }
@@ -234,7 +220,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
         startedAt + applied.queueMs,
         async () => {
           try {
-            result = await within(store.acquire(applied.checks, request.requestId, leaseMs), timeoutMs);
+            result = await deadlines.within(store.acquire(applied.checks, request.requestId, leaseMs));
           } catch (error) {
             failure = error;
             return true;
@@ -285,7 +271,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       if (applied.checks.length === 0) return inner.admit(request);
       let acquired: AcquireResult | Promise<AcquireResult>;
       try {
-        acquired = within(store.acquire(applied.checks, request.requestId, leaseMs), timeoutMs);
+        acquired = deadlines.within(store.acquire(applied.checks, request.requestId, leaseMs));
       } catch (error) {
         return storeDown(request, error);
       }

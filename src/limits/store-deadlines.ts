@@ -1,0 +1,74 @@
+interface Pending {
+  /** When the call is given up (epoch ms). */
+  readonly by: number;
+  /** Undefined once the call settled (or was given up). */
+  reject: ((error: Error) => void) | undefined;
+}
+
+/** Settled calls kept in the queue at most before it is compacted (they are skipped when the timer fires). */
+const COMPACT_AT = 4096;
+
+/**
+ * The deadline of every limit-store call, on one timer. Every call may take the same time, so
+ * calls expire in the order they were made: one timer, set for the oldest call still out, serves
+ * them all. A timer per call cost the request several microseconds — most calls settle at once,
+ * and Node then drops and makes again its list of timers of that duration, each time.
+ */
+export class StoreDeadlines {
+  readonly #ms: number;
+  readonly #pending: Pending[] = [];
+  /** The index of the oldest entry not yet passed over. */
+  #head = 0;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #expire = () => this.#expireDue();
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  /** `value` itself when it is not a promise; else a promise that settles as it does, or rejects after the deadline. */
+  within<T>(value: T | Promise<T>): T | Promise<T> {
+    if (!(value instanceof Promise)) return value;
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { by: Date.now() + this.#ms, reject };
+      this.#pending.push(pending);
+      // Unref'd: a call out on a socket keeps the process alive by itself.
+      this.#timer ??= setTimeout(this.#expire, this.#ms).unref();
+      value.then(
+        (settled) => {
+          pending.reject = undefined;
+          resolve(settled);
+        },
+        (error: unknown) => {
+          pending.reject = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Rejects the calls whose deadline passed, then waits for the oldest one still out. */
+  #expireDue(): void {
+    this.#timer = undefined;
+    const now = Date.now();
+    const pending = this.#pending;
+    let head = this.#head;
+    for (; head < pending.length; head++) {
+      const call = pending[head]!;
+      if (call.reject === undefined) continue;
+      if (call.by > now) break;
+      const reject = call.reject;
+      call.reject = undefined;
+      reject(new Error(`the limits store did not answer within ${this.#ms} ms`));
+    }
+    if (head === pending.length) {
+      pending.length = 0;
+      head = 0;
+    } else if (head >= COMPACT_AT) {
+      pending.splice(0, head);
+      head = 0;
+    }
+    this.#head = head;
+    if (head < pending.length) this.#timer = setTimeout(this.#expire, Math.max(1, pending[head]!.by - now)).unref();
+  }
+}

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StoreDeadlines } from '../../src/limits/store-deadlines.js';
+
+/** A promise and the functions that settle it. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+/** What a promise came to, without waiting: 'pending' until it settled. */
+function outcomeOf(promise: Promise<unknown>): () => string {
+  let outcome = 'pending';
+  promise.then(
+    (value) => void (outcome = `resolved ${String(value)}`),
+    (error: unknown) => void (outcome = `rejected ${(error as Error).message}`),
+  );
+  return () => outcome;
+}
+
+describe('StoreDeadlines', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('passes an answer that is not a promise straight through', () => {
+    const deadlines = new StoreDeadlines(100);
+    const answer = { ok: true };
+    expect(deadlines.within(answer)).toBe(answer);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('settles as the store call does when it answers in time', async () => {
+    const deadlines = new StoreDeadlines(100);
+    const resolved = deferred<string>();
+    const rejected = deferred<string>();
+    const first = outcomeOf(deadlines.within(resolved.promise) as Promise<string>);
+    const second = outcomeOf(deadlines.within(rejected.promise) as Promise<string>);
+    resolved.resolve('yes');
+    rejected.reject(new Error('store failed'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first()).toBe('resolved yes');
+    expect(second()).toBe('rejected store failed');
+    // Past the deadline nothing changes.
+    await vi.advanceTimersByTimeAsync(200);
+    expect(first()).toBe('resolved yes');
+    expect(second()).toBe('rejected store failed');
+  });
+
+  it('gives up each call at its own deadline, on one timer for all of them', async () => {
+    const deadlines = new StoreDeadlines(100);
+    const early = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
+    const answered = deferred<string>();
+    const inTime = outcomeOf(deadlines.within(answered.promise) as Promise<string>);
+    await vi.advanceTimersByTimeAsync(60);
+    const late = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
+    for (let index = 0; index < 50; index++) deadlines.within(Promise.resolve(index));
+    expect(vi.getTimerCount()).toBe(1);
+    answered.resolve('yes');
+    await vi.advanceTimersByTimeAsync(39);
+    expect(early()).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(early()).toBe('rejected the limits store did not answer within 100 ms');
+    expect(inTime()).toBe('resolved yes');
+    // The call made 60 ms later still has its whole 100 ms.
+    expect(late()).toBe('pending');
+    await vi.advanceTimersByTimeAsync(59);
+    expect(late()).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(late()).toBe('rejected the limits store did not answer within 100 ms');
+    // Nothing is left out: no timer stays behind.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps working after every call settled and the timer stopped', async () => {
+    const deadlines = new StoreDeadlines(50);
+    await deadlines.within(Promise.resolve(1));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(vi.getTimerCount()).toBe(0);
+    const next = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(next()).toBe('rejected the limits store did not answer within 50 ms');
+  });
+});
