@@ -5,6 +5,9 @@ interface Pending {
   reject: ((error: Error) => void) | undefined;
 }
 
+/** The longest delay a Node timer takes (a longer one fires at once); a later deadline is waited for in steps. */
+const MAX_DELAY_MS = 2_147_483_647;
+
 /** Settled calls kept in the queue at most before it is compacted (they are skipped when the timer fires). */
 const COMPACT_AT = 4096;
 
@@ -33,7 +36,7 @@ export class StoreDeadlines {
       const pending: Pending = { by: Date.now() + this.#ms, reject };
       this.#pending.push(pending);
       // Unref'd: a call out on a socket keeps the process alive by itself.
-      this.#timer ??= setTimeout(this.#expire, this.#ms).unref();
+      this.#timer ??= setTimeout(this.#expire, Math.min(this.#ms, MAX_DELAY_MS)).unref();
       value.then(
         (settled) => {
           pending.reject = undefined;
@@ -69,6 +72,6 @@ export class StoreDeadlines {
       head = 0;
     }
     this.#head = head;
-    if (head < pending.length) this.#timer = setTimeout(this.#expire, Math.max(1, pending[head]!.by - now)).unref();
+    if (head < pending.length) this.#timer = setTimeout(this.#expire, Math.min(MAX_DELAY_MS, Math.max(1, pending[head]!.by - now))).unref();
   }
 }

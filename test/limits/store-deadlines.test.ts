@@ -85,3 +85,20 @@ describe('StoreDeadlines', () => {
     expect(next()).toBe('rejected the limits store did not answer within 50 ms');
   });
 });
+
+describe('StoreDeadlines with a deadline longer than a Node timer takes', () => {
+  it('waits for it in steps instead of firing at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const deadlines = new StoreDeadlines(3_000_000_000);
+      const call = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
+      await vi.advanceTimersByTimeAsync(2_147_483_647);
+      expect(call()).toBe('pending');
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(3_000_000_000 - 2_147_483_647);
+      expect(call()).toBe('rejected the limits store did not answer within 3000000000 ms');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
