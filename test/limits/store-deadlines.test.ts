@@ -75,6 +75,19 @@ describe('StoreDeadlines', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('keeps only the calls still out when calls settle in order, not every call of the last deadline', async () => {
+    const deadlines = new StoreDeadlines(1_000);
+    for (let index = 0; index < 10_000; index++) await deadlines.within(Promise.resolve(index));
+    expect(deadlines.queued).toBeLessThanOrEqual(1);
+    // One call that hangs holds the ones behind it until its deadline passes, then none remain.
+    const hanging = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
+    for (let index = 0; index < 100; index++) await deadlines.within(Promise.resolve(index));
+    expect(deadlines.queued).toBe(101);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(hanging()).toBe('rejected the limits store did not answer within 1000 ms');
+    expect(deadlines.queued).toBe(0);
+  });
+
   it('keeps working after every call settled and the timer stopped', async () => {
     const deadlines = new StoreDeadlines(50);
     await deadlines.within(Promise.resolve(1));
