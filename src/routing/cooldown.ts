@@ -25,8 +25,12 @@ export type Standing = { readonly state: 'cooling'; readonly forMs: number } | {
 
 /** Where cooldowns are kept: this process (memory) or Redis (every instance agrees). */
 export interface CooldownStore {
-  /** The standings of `names` that are not in service. A deployment past its cooldown is handed to one caller as its trial. */
-  standings(names: readonly string[]): Promise<Map<string, Standing>>;
+  /**
+   * The standings of `names` that are not in service. A deployment past its cooldown is handed to
+   * one caller as its trial. A store in this process answers at once (no promise, so no deadline
+   * to watch); one elsewhere, through a promise.
+   */
+  standings(names: readonly string[]): Map<string, Standing> | Promise<Map<string, Standing>>;
   /**
    * Counts a failure; `coolForMs` takes the deployment out at once for that long (a long
    * `retry-after`, refused credentials). A failed trial cools it down again. Resolves to the cooldown
@@ -56,7 +60,7 @@ export class MemoryCooldownStore implements CooldownStore {
     this.#now = now;
   }
 
-  async standings(names: readonly string[]): Promise<Map<string, Standing>> {
+  standings(names: readonly string[]): Map<string, Standing> {
     const standings = new Map<string, Standing>();
     const now = this.#now();
     for (const name of names) {

@@ -102,17 +102,22 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     for (const listener of cooldownListeners) listener(event);
   };
 
-  const standingsOf = async (model: ResolvedModel): Promise<ReadonlyMap<string, Standing>> => {
+  const standingsOf = (model: ResolvedModel): ReadonlyMap<string, Standing> | Promise<ReadonlyMap<string, Standing>> => {
     if (cooldowns === undefined) return NO_STANDINGS;
+    let answer: ReadonlyMap<string, Standing> | Promise<ReadonlyMap<string, Standing>>;
     try {
-      return await within(
-        cooldowns.standings(model.deployments.map((deployment) => deployment.name)),
-        storeTimeoutMs,
-      );
+      answer = cooldowns.standings(model.deployments.map((deployment) => deployment.name));
     } catch (error) {
       onStoreError(error);
       return NO_STANDINGS;
     }
+    // Known at once (cooldowns in this process): no timer raced against it, no promise. A timer per
+    // request that is cleared as soon as it is set makes Node drop and re-make its timer list.
+    if (!(answer instanceof Promise)) return answer;
+    return within(answer, storeTimeoutMs).catch((error: unknown) => {
+      onStoreError(error);
+      return NO_STANDINGS;
+    });
   };
 
   /** Counts a deployment's failure in the background (the request goes on without waiting). */
@@ -198,7 +203,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     /** The model's attempts: its deployments in service, then retries after a backoff. */
     const tryModel = async (model: ResolvedModel, hasAlternatives: boolean): Promise<ModelOutcome<T>> => {
       const retries = retriesOf(model);
-      const standings = model.deployments.length > 1 || hasAlternatives ? await standingsOf(model) : NO_STANDINGS;
+      const found = model.deployments.length > 1 || hasAlternatives ? standingsOf(model) : NO_STANDINGS;
+      const standings = found instanceof Promise ? await found : found;
       const inService = standings.size === 0 ? model.deployments : model.deployments.filter((deployment) => standings.get(deployment.name)?.state !== 'cooling');
       if (inService.length === 0) {
         // Every deployment is out: the one back soonest is the last resort, should nothing else answer.

@@ -9,6 +9,14 @@ function storeAt(start = 1_000_000) {
 }
 
 describe('MemoryCooldownStore', () => {
+  it('should answer standings at once, without a promise (no deadline to watch per request)', async () => {
+    const { store } = storeAt();
+    await store.failed('d', 5_000);
+    const standings = store.standings(['d']);
+    expect(standings).toBeInstanceOf(Map);
+    expect(standings.get('d')).toEqual({ state: 'cooling', forMs: 5_000 });
+  });
+
   it('should take a deployment out after the configured failures within the window', async () => {
     const { clock, store } = storeAt();
     expect(await store.failed('d')).toBe(0);
