@@ -8,7 +8,7 @@ interface Pending {
 /** The longest delay a Node timer takes (a longer one fires at once); a later deadline is waited for in steps. */
 const MAX_DELAY_MS = 2_147_483_647;
 
-/** Settled calls kept in the queue at most before it is compacted (they are skipped when the timer fires). */
+/** Settled calls passed over at the head at most before the queue drops them (an array shift per call would copy it). */
 const COMPACT_AT = 4096;
 
 /**
