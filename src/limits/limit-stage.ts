@@ -4,7 +4,6 @@ import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
 import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
 import { SlotQueue } from './slot-queue.js';
-import { StoreDeadlines } from './store-deadlines.js';
 
 export type { LimitRules, LimitSet, KeyLimits } from './limit-rules.js';
 
@@ -15,10 +14,8 @@ export interface LimitStageOptions {
   estimateTokens(request: AdmissionRequest): number;
   /** How long a concurrency slot outlives a process that died holding it, in ms. Default 60 000. */
   leaseMs?: number;
-  /** When the store cannot be reached: `'open'` admits without limits, `'closed'` refuses with 503. Default `'open'`. */
+  /** When the store cannot be reached (a call failed, or took longer than the store's own timeout): `'open'` admits without limits, `'closed'` refuses with 503. Default `'open'`. */
   whenStoreDown?: 'open' | 'closed';
-  /** How long a store call may take before it counts as down, in ms. Default 1 000. */
-  storeTimeoutMs?: number;
   /** Told of every failed store call (logged by the gateway, throttled). */
   onStoreError?: (error: unknown) => void;
 }
@@ -120,8 +117,6 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
   const { rules, store } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const failOpen = (options.whenStoreDown ?? 'open') === 'open';
-  // A store that does not answer in time is a store that is down.
-  const deadlines = new StoreDeadlines(options.storeTimeoutMs ?? 1_000);
   const onStoreError = options.onStoreError ?? (() => undefined);
   const planner = new LimitPlanner(rules);
   const queue = new SlotQueue();
@@ -145,7 +140,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     }
     const leases = [...held].flatMap(([leaseId, keys]) => keys.map((key) => ({ key, leaseId })));
     void Promise.resolve()
-      .then(() => deadlines.within(store.renew(leases, leaseMs)))
+      .then(() => store.renew(leases, leaseMs))
       .catch(storeFailed);
   };
 
@@ -172,7 +167,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
         wake();
       };
       // One `then` for both outcomes: a catch and a finally made three promises per request.
-      const done: Promise<void> = (deadlines.within(finished) as Promise<void>).then(settle, (error: unknown) => {
+      const done: Promise<void> = finished.then(settle, (error: unknown) => {
         storeFailed(error);
         settle();
       });
@@ -220,7 +215,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
         startedAt + applied.queueMs,
         async () => {
           try {
-            result = await deadlines.within(store.acquire(applied.checks, request.requestId, leaseMs));
+            result = await store.acquire(applied.checks, request.requestId, leaseMs);
           } catch (error) {
             failure = error;
             return true;
@@ -271,7 +266,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       if (applied.checks.length === 0) return inner.admit(request);
       let acquired: AcquireResult | Promise<AcquireResult>;
       try {
-        acquired = deadlines.within(store.acquire(applied.checks, request.requestId, leaseMs));
+        acquired = store.acquire(applied.checks, request.requestId, leaseMs);
       } catch (error) {
         return storeDown(request, error);
       }

@@ -39,7 +39,8 @@ export interface RateAdjustment {
  * Where limits are counted: in this process, or in Redis for every instance. `acquire` checks every
  * limit of a request and takes them all, or none (a refused request holds nothing); a
  * concurrency slot is a lease that expires by itself after `leaseMs` unless renewed, so a process
- * that dies holding slots gives them back.
+ * that dies holding slots gives them back. A store that answers through the network never leaves a
+ * call hanging: past its own timeout the call rejects, and the stage counts the store as down.
  */
 export interface LimitStore {
   acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): AcquireResult | Promise<AcquireResult>;

@@ -47,14 +47,13 @@ export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): Ope
   const owned = typeof settings.redis === 'string' ? new Redis(settings.redis) : undefined;
   owned?.on('error', settings.onStoreError);
   const redis = owned ?? (settings.redis as Redis | undefined);
-  const store = redis === undefined ? new MemoryLimitStore() : new RedisLimitStore(redis, settings.redisPrefix);
+  const store = redis === undefined ? new MemoryLimitStore() : new RedisLimitStore(redis, settings.redisPrefix, limits.storeTimeoutMs);
   const stage = withLimits(inner, {
     rules: { ...(limits.perKey === undefined ? {} : { perKey: limits.perKey }), ...(limits.keys === undefined ? {} : { keys: limits.keys }), models },
     store,
     estimateTokens: settings.estimateTokens,
     ...(limits.leaseMs === undefined ? {} : { leaseMs: limits.leaseMs }),
     ...(limits.whenStoreDown === undefined ? {} : { whenStoreDown: limits.whenStoreDown }),
-    ...(limits.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: limits.storeTimeoutMs }),
     onStoreError: settings.onStoreError,
   });
   return {

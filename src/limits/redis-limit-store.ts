@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AcquireResult, LimitCheck, LimitReading, LimitStore, RateAdjustment } from './limit-store.js';
+import { StoreDeadlines } from './store-deadlines.js';
 
 // The scripts take Redis's own clock (TIME), so instances whose clocks differ still agree. The
 // scripts' names carry a version that changes with what they are called with, so during a rolling
@@ -163,9 +164,15 @@ export class RedisLimitStore implements LimitStore {
   #outSince = 0;
   /** Sends what is held back if the call that is out takes too long. */
   #holdTimer: NodeJS.Timeout | undefined;
+  /** A deadline per script call, not per request: a call that times out fails every request in it. */
+  readonly #deadlines: StoreDeadlines;
 
-  /** `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). */
-  constructor(redis: Redis, prefix: string) {
+  /**
+   * `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). `timeoutMs`: how long a call may be
+   * out before its requests are told the store is down (ioredis itself would wait as long as it
+   * reconnects).
+   */
+  constructor(redis: Redis, prefix: string, timeoutMs = 1_000) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not have it yet.
     if (!(names.batch in redis)) {
       redis.defineCommand(names.batch, { lua: BATCH });
@@ -173,6 +180,7 @@ export class RedisLimitStore implements LimitStore {
     }
     this.#redis = redis as Redis & Record<string, ScriptCall>;
     this.#prefix = `${prefix}limits:${DATA_VERSION}:`;
+    this.#deadlines = new StoreDeadlines(timeoutMs);
   }
 
   /** The Redis key of a counter: the same string each time (the counters' names are few), so nothing is joined or hashed anew per request. */
@@ -203,7 +211,7 @@ export class RedisLimitStore implements LimitStore {
 
   async renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
     if (leases.length === 0) return;
-    await this.#redis[names.renew]!(leases.length, ...leases.map((lease) => this.#prefix + lease.key), leaseMs, ...leases.map((lease) => lease.leaseId));
+    await this.#deadlines.within(this.#redis[names.renew]!(leases.length, ...leases.map((lease) => this.#prefix + lease.key), leaseMs, ...leases.map((lease) => lease.leaseId)));
   }
 
   #schedule(): void {
@@ -275,7 +283,7 @@ export class RedisLimitStore implements LimitStore {
     }
     let answer: number[];
     try {
-      answer = (await this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds)) as number[];
+      answer = (await this.#deadlines.within(this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds))) as number[];
     } catch (error) {
       for (const request of ending) request.reject(error);
       for (const request of asking) request.reject(error);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
@@ -142,6 +143,34 @@ describe('Redis limit store batching', () => {
       expect(calls.reduce((sum, call) => sum + call.keys, 0)).toBe(40);
     } finally {
       own.disconnect();
+    }
+  });
+});
+
+describe('Redis limit store deadline', () => {
+  it('fails every request of a call Redis never answers once the timeout passes', async () => {
+    // A server that accepts connections and never answers: ioredis holds the calls, waiting for it.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const own = new Redis((silent.address() as AddressInfo).port, '127.0.0.1', { maxRetriesPerRequest: null });
+    own.on('error', () => undefined);
+    try {
+      const store = new RedisLimitStore(own, 'test:silent:', 150);
+      const startedAt = Date.now();
+      const outcomes = await Promise.all([
+        Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000)).then(() => 'answered', (error: Error) => error.message),
+        Promise.resolve(store.acquire([rate('rpm', 5)], 'b', 60_000)).then(() => 'answered', (error: Error) => error.message),
+        Promise.resolve(store.finish([], ['slots'], 'c')).then(() => 'answered', (error: Error) => error.message),
+      ]);
+      const tookMs = Date.now() - startedAt;
+      expect(outcomes).toEqual(Array(3).fill('the limits store did not answer within 150 ms'));
+      expect(tookMs).toBeGreaterThanOrEqual(140);
+      expect(tookMs).toBeLessThan(1_000);
+      // The renewal of long requests' leases is held to the same deadline.
+      await expect(store.renew([{ key: 'slots', leaseId: 'd' }], 60_000)).rejects.toThrow('did not answer within 150 ms');
+    } finally {
+      own.disconnect();
+      silent.close();
     }
   });
 });
