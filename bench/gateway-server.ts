@@ -10,6 +10,9 @@
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 // `BENCH_OPS=log|metrics|on` turns on the request log (a JSON line per request to the file BENCH_LOG_FILE,
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
+// `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
+// upstream, weighted) with a fallback model, so every request is routed and reads the cooldowns (in
+// this process, or in Redis at REDIS_URL with prefix BENCH_REDIS_PREFIX); none ever fails.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -22,11 +25,17 @@ const providers: GatewayOptions['providers'] = mock
   ? { mock: { type: 'mock', chunks: 50 } }
   : {
       openai: { apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` },
+      'openai-b': { type: 'openai', apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` },
       'openai-responses': { apiKey: 'sk-upstream-bench', baseURL: `${upstream}/v1` },
       anthropic: { apiKey: 'sk-upstream-bench', baseURL: upstream },
     };
+const routing = process.env.BENCH_ROUTING;
+const chatModel: NonNullable<GatewayOptions['models']>[number] =
+  routing === undefined || mock
+    ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL }
+    : { id: BENCH_MODEL, deployments: [{ provider: 'openai' }, { provider: 'openai-b' }], upstreamModel: UPSTREAM_MODEL, fallbacks: [BENCH_RESPONSES_MODEL] };
 const models: GatewayOptions['models'] = [
-  { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL },
+  chatModel,
   { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL },
   { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL },
 ];
@@ -36,13 +45,14 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const store = process.env.BENCH_STORE;
 const database = store === undefined ? undefined : store === 'postgres' ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' } : (process.env.BENCH_DATABASE ?? '');
 
+const sharedRedis = { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' };
 const limitsMode = process.env.BENCH_LIMITS;
 const limits: Partial<GatewayOptions> =
   limitsMode === undefined
     ? {}
     : {
         limits: { perKey: { requestsPerMinute: 100_000_000, tokensPerMinute: 1_000_000_000_000, concurrency: 100_000 } },
-        ...(limitsMode === 'redis' ? { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}),
+        ...(limitsMode === 'redis' ? sharedRedis : {}),
       };
 
 const opsMode = process.env.BENCH_OPS;
@@ -60,6 +70,7 @@ const handler = gateway({
   models,
   logger: silentLogger,
   ...limits,
+  ...(routing === 'redis' ? sharedRedis : {}),
   ...(database === undefined ? {} : { database, ...(process.env.BENCH_OUTBOX ? { ledger: { outbox: process.env.BENCH_OUTBOX } } : {}) }),
 });
 if (database !== undefined) {

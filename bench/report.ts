@@ -296,3 +296,29 @@ export function renderOpsTable(ops: OpsMeasured): string {
     `${ops.lines} request lines were written during the measurement.`,
   ].join('\n');
 }
+
+export interface RoutingMeasured {
+  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  memory: StoreConfigurationMeasured;
+  redis: StoreConfigurationMeasured;
+  redisPingUs: number;
+  /** The deployments that answered a check after the load (both, when requests are routed). */
+  served: string[];
+}
+
+/** The routing rows: a model with choices (deployments, a fallback) reads its cooldowns on every request. */
+export function renderRoutingTable(routing: RoutingMeasured): string {
+  const row = (name: string, measured: StoreConfigurationMeasured) =>
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs |`;
+  return [
+    'Routing — the chat model served by two deployments (weighted) with a fallback model, so each request is routed and reads the deployments\' cooldowns; no upstream fails (chat path, non-streaming; ratios are per-round medians against the same gateway with one deployment, loaded at the same time):',
+    '',
+    '| configuration | CPU/req (c64) | CPU/req ratio | req/s ratio | p50 (c1) | p50 added |',
+    '|---|---|---|---|---|---|',
+    `| one deployment | ${routing.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${routing.baseline.p50Ms.toFixed(3)} ms | — |`,
+    row('two deployments and a fallback, cooldowns in memory', routing.memory),
+    row('the same, cooldowns in Redis', routing.redis),
+    '',
+    `Deployments that answered 40 requests afterwards: ${routing.served.join(', ')}. A Redis PING round trip takes ${routing.redisPingUs.toFixed(0)} µs (median).`,
+  ].join('\n');
+}

@@ -13,6 +13,9 @@
 //   --limits-only  only those rows
 //   --skip-ops     skip the operations rows (request log and metrics on, against the same gateway without them)
 //   --ops-only     only those rows
+//   --skip-routing skip the routing rows (a model with two deployments and a fallback; cooldowns in
+//                  memory, and in Redis at REDIS_URL)
+//   --routing-only only those rows
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -26,7 +29,7 @@ import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
 import { Redis } from 'ioredis';
-import { renderOpsTable, renderLimitsTable, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
+import { renderOpsTable, renderLimitsTable, renderRoutingTable, type RoutingMeasured, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +46,8 @@ const { values } = parseArgs({
     'limits-only': { type: 'boolean', default: false },
     'skip-ops': { type: 'boolean', default: false },
     'ops-only': { type: 'boolean', default: false },
+    'skip-routing': { type: 'boolean', default: false },
+    'routing-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -606,6 +611,31 @@ async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeas
   return { baseline: measured.baseline, log: configurations.log!, metrics: configurations.metrics!, ops: configurations.ops!, lines };
 }
 
+/** A model with two deployments and a fallback, its cooldowns in memory and in Redis, against the same gateway with one deployment. */
+async function measureRouting(upstream: Started, baseline: Started): Promise<RoutingMeasured> {
+  const path: BenchPath = 'chat';
+  const memory = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_ROUTING: 'memory' });
+  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_ROUTING: 'redis', BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:` });
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const measured = await againstBaseline(baseline, { memory, redis }, path, 'routing: two deployments and a fallback');
+  // Both deployments served: the load was routed, not sent to one of them.
+  const served = await servedDeployments(memory, path);
+  await stopServer(memory);
+  await stopServer(redis);
+  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs(), served };
+}
+
+/** The deployments that answered 40 requests (from `x-switchyard-deployment`). */
+async function servedDeployments(server: Started, path: BenchPath): Promise<string[]> {
+  const names = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: headersFor(server, path), body: bodyFor(server, path, false) });
+    await answer.arrayBuffer();
+    names.add(answer.headers.get('x-switchyard-deployment') ?? '(none)');
+  }
+  return [...names].sort();
+}
+
 /** The median of 2,000 PING round trips to REDIS_URL from this process, in µs: the floor under any Redis-backed request. */
 async function redisRoundTripUs(): Promise<number> {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -653,7 +683,7 @@ async function main(): Promise<void> {
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
-  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'];
+  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'];
   for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
@@ -662,6 +692,7 @@ async function main(): Promise<void> {
   const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
   const limits = values['limits-only'] || (!values['skip-limits'] && !onlyOne) ? await measureLimits(upstream, gatewayServer) : undefined;
   const ops = values['ops-only'] || (!values['skip-ops'] && !onlyOne) ? await measureOps(upstream, gatewayServer) : undefined;
+  const routing = values['routing-only'] || (!values['skip-routing'] && !onlyOne) ? await measureRouting(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
@@ -672,11 +703,12 @@ async function main(): Promise<void> {
     ...(stores === undefined ? [] : [renderStoreTable(stores)]),
     ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
     ...(ops === undefined ? [] : [renderOpsTable(ops)]),
+    ...(routing === undefined ? [] : [renderRoutingTable(routing)]),
   ];
   const table = sections.join('\n\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits, ops }, null, 2));
+  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);
