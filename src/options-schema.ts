@@ -68,6 +68,7 @@ export const cooldownOptionsSchema = z.union([
     windowMs: z.number().int().positive().optional(),
     cooldownMs: z.number().int().positive().optional(),
     maxCooldownMs: z.number().int().positive().optional(),
+    refreshMs: z.number().int().nonnegative().optional(),
   }),
 ]);
 

@@ -134,7 +134,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   retries?: RetryOptions;
   /**
    * When a failing deployment is taken out, and for how long, before one trial request probes it.
-   * Shared through `redis` when it is set. Default `{ failures: 3, windowMs: 30000, cooldownMs: 30000, maxCooldownMs: 300000 }`; `false` turns cooldowns off.
+   * Shared through `redis` when it is set. Default `{ failures: 3, windowMs: 30000, cooldownMs: 30000, maxCooldownMs: 300000, refreshMs: 1000 }`; `false` turns cooldowns off.
    */
   cooldowns?: CooldownOptions | false;
 }

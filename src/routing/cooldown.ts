@@ -8,11 +8,17 @@ export interface CooldownOptions {
   cooldownMs?: number;
   /** The longest cooldown an upstream's `retry-after` can ask for. Default 300 000. */
   maxCooldownMs?: number;
+  /**
+   * With Redis: how long an instance goes on what it last read of a model's deployments before it
+   * reads Redis again (sooner when a cooldown it knows of ends, to claim the trial). `0` reads Redis
+   * on every request. Default 1 000.
+   */
+  refreshMs?: number;
 }
 
 export type ResolvedCooldowns = Required<CooldownOptions>;
 
-export const DEFAULT_COOLDOWNS: ResolvedCooldowns = { failures: 3, windowMs: 30_000, cooldownMs: 30_000, maxCooldownMs: 300_000 };
+export const DEFAULT_COOLDOWNS: ResolvedCooldowns = { failures: 3, windowMs: 30_000, cooldownMs: 30_000, maxCooldownMs: 300_000, refreshMs: 1_000 };
 
 /** How long one caller holds a deployment's trial before another may probe it (the first never reported back). */
 export const TRIAL_MS = 30_000;
@@ -27,10 +33,10 @@ export type Standing = { readonly state: 'cooling'; readonly forMs: number } | {
 export interface CooldownStore {
   /**
    * The standings of `names` that are not in service. A deployment past its cooldown is handed to
-   * one caller as its trial. A store in this process answers at once (no promise, so no deadline
-   * to watch); one elsewhere, through a promise.
+   * one caller as its trial. An answer known in this process comes at once (no promise, so no
+   * deadline to watch); one read elsewhere, through a promise.
    */
-  standings(names: readonly string[]): Map<string, Standing> | Promise<Map<string, Standing>>;
+  standings(names: readonly string[]): ReadonlyMap<string, Standing> | Promise<ReadonlyMap<string, Standing>>;
   /**
    * Counts a failure; `coolForMs` takes the deployment out at once for that long (a long
    * `retry-after`, refused credentials). A failed trial cools it down again. Resolves to the cooldown

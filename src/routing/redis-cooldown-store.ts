@@ -55,14 +55,31 @@ type ScriptCall = (keyCount: number, ...keysAndArgs: Array<string | number>) => 
 /** How long a deployment that cooled down is still probed (one trial at a time) rather than trusted at once. */
 const TRIPPED_MS = 600_000;
 
-/** Cooldowns shared by every instance on one Redis: each read is one script call for all of a model's deployments. */
+/** What this instance last learned of a deployment: when, and until when it is out (0: in service). */
+interface Seen {
+  readonly readAt: number;
+  readonly outUntil: number;
+}
+
+const IN_SERVICE: ReadonlyMap<string, Standing> = new Map();
+
+/**
+ * Cooldowns shared by every instance on one Redis. A read is one script call for all of a model's
+ * deployments; what it answers is then trusted for `refreshMs` (and what this instance's own
+ * failures and recoveries change, at once), so a routed request does not pay a Redis round trip
+ * each: a deployment taken out by another instance is skipped here within `refreshMs`. A cooldown
+ * this instance knows of that has run out is read again at once, since its trial is claimed in
+ * Redis (one request across every instance).
+ */
 export class RedisCooldownStore implements CooldownStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
   readonly #prefix: string;
   readonly #options: ResolvedCooldowns;
+  readonly #seen = new Map<string, Seen>();
+  readonly #now: () => number;
 
   /** `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). */
-  constructor(redis: Redis, prefix: string, options: ResolvedCooldowns) {
+  constructor(redis: Redis, prefix: string, options: ResolvedCooldowns, now: () => number = Date.now) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not have it yet.
     if (!(names.standings in redis)) {
       redis.defineCommand(names.standings, { lua: STANDINGS });
@@ -71,6 +88,7 @@ export class RedisCooldownStore implements CooldownStore {
     this.#redis = redis as Redis & Record<string, ScriptCall>;
     this.#prefix = `${prefix}cooldown:${VERSION}:`;
     this.#options = options;
+    this.#now = now;
   }
 
   #keys(name: string): [string, string, string, string] {
@@ -78,14 +96,36 @@ export class RedisCooldownStore implements CooldownStore {
     return [`${base}:out`, `${base}:tripped`, `${base}:trial`, `${base}:failures`];
   }
 
-  async standings(deployments: readonly string[]): Promise<Map<string, Standing>> {
+  standings(deployments: readonly string[]): ReadonlyMap<string, Standing> | Promise<ReadonlyMap<string, Standing>> {
+    return this.#known(deployments, this.#now()) ?? this.#read(deployments);
+  }
+
+  /** The standings as last read, if every one is recent enough and none of their cooldowns ran out since. */
+  #known(deployments: readonly string[], now: number): ReadonlyMap<string, Standing> | undefined {
+    const { refreshMs } = this.#options;
+    if (refreshMs === 0) return undefined;
+    let standings: Map<string, Standing> | undefined;
+    for (const name of deployments) {
+      const seen = this.#seen.get(name);
+      if (seen === undefined || now - seen.readAt >= refreshMs) return undefined;
+      if (seen.outUntil === 0) continue;
+      if (now >= seen.outUntil) return undefined;
+      (standings ??= new Map()).set(name, { state: 'cooling', forMs: seen.outUntil - now });
+    }
+    return standings ?? IN_SERVICE;
+  }
+
+  async #read(deployments: readonly string[]): Promise<ReadonlyMap<string, Standing>> {
     const keys = deployments.flatMap((name) => this.#keys(name).slice(0, 3));
     const answer = (await this.#redis[names.standings]!(keys.length, ...keys, TRIAL_MS)) as number[];
+    const now = this.#now();
     const standings = new Map<string, Standing>();
     deployments.forEach((name, index) => {
       const value = answer[index] ?? 0;
+      // The trial is this caller's: the others here stay off the deployment until it reports back.
       if (value === -1) standings.set(name, { state: 'trial' });
       else if (value > 0) standings.set(name, { state: 'cooling', forMs: value });
+      this.#seen.set(name, { readAt: now, outUntil: value === 0 ? 0 : now + (value === -1 ? TRIAL_MS : value) });
     });
     return standings;
   }
@@ -94,10 +134,16 @@ export class RedisCooldownStore implements CooldownStore {
     const [out, tripped, trial, failures] = this.#keys(name);
     const { failures: threshold, windowMs, cooldownMs, maxCooldownMs } = this.#options;
     const forced = coolForMs === undefined ? 0 : Math.max(1, Math.round(Math.min(coolForMs, maxCooldownMs)));
-    return Number(await this.#redis[names.failed]!(4, failures, out, tripped, trial, threshold, windowMs, cooldownMs, forced, TRIPPED_MS));
+    const cool = Number(await this.#redis[names.failed]!(4, failures, out, tripped, trial, threshold, windowMs, cooldownMs, forced, TRIPPED_MS));
+    if (cool > 0) {
+      const now = this.#now();
+      this.#seen.set(name, { readAt: now, outUntil: now + cool });
+    }
+    return cool;
   }
 
   async recovered(name: string): Promise<void> {
     await this.#redis.del(...this.#keys(name));
+    this.#seen.set(name, { readAt: this.#now(), outUntil: 0 });
   }
 }
