@@ -250,22 +250,52 @@ export interface LimitsMeasured {
   redisPingUs: number;
 }
 
+/** Targets a configuration's row is marked against (✓/✗); a table without them shows the numbers alone. */
+interface RowTargets {
+  cpuRatio?: number;
+  p50AddedUs?: number;
+}
+
+/**
+ * A table of configurations measured against one baseline (`againstBaseline` in run.ts): the
+ * baseline's row, then one row per configuration, with the columns' targets in their headers.
+ */
+function renderAgainstBaseline(
+  title: string,
+  baseline: { name: string; cpuPerRequestUs: number; p50Ms: number },
+  rows: ReadonlyArray<[string, StoreConfigurationMeasured]>,
+  targets: RowTargets,
+  footer: string,
+): string {
+  const mark = (value: number, target: number | undefined) => (target === undefined ? '' : value <= target ? ' ✓' : ' ✗');
+  const row = ([name, measured]: [string, StoreConfigurationMeasured]) =>
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}×${mark(measured.cpuPerRequestRatio, targets.cpuRatio)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs${mark(measured.p50AddedMs * 1000, targets.p50AddedUs)} |`;
+  const cpuHeader = targets.cpuRatio === undefined ? 'CPU/req ratio' : `CPU/req ratio (≤ ${targets.cpuRatio.toFixed(2)}×)`;
+  const p50Header = targets.p50AddedUs === undefined ? 'p50 added' : `p50 added (≤ ${targets.p50AddedUs} µs)`;
+  return [
+    title,
+    '',
+    `| configuration | CPU/req (c64) | ${cpuHeader} | req/s ratio | p50 (c1) | ${p50Header} |`,
+    '|---|---|---|---|---|---|',
+    `| ${baseline.name} | ${baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${baseline.p50Ms.toFixed(3)} ms | — |`,
+    ...rows.map(row),
+    '',
+    footer,
+  ].join('\n');
+}
+
 /** The per-key limits rows of the README table. */
 export function renderLimitsTable(limits: LimitsMeasured): string {
-  const mark = (ok: boolean) => (ok ? '✓' : '✗');
-  const row = (name: string, measured: StoreConfigurationMeasured) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.15)} |`;
-  return [
+  return renderAgainstBaseline(
     'Per-key limits — requests and tokens per minute and concurrency, none reached (chat path, non-streaming; ratios are per-round medians against the same gateway without limits, loaded at the same time):',
-    '',
-    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 150 µs) |',
-    '|---|---|---|---|---|---|',
-    `| without limits | ${limits.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${limits.baseline.p50Ms.toFixed(3)} ms | — |`,
-    row('limits in memory', limits.memory),
-    row('limits in Redis', limits.redis),
-    '',
+    { name: 'without limits', ...limits.baseline },
+    [
+      ['limits in memory', limits.memory],
+      ['limits in Redis', limits.redis],
+    ],
+    { cpuRatio: 1.15, p50AddedUs: 150 },
     `A Redis PING round trip on this machine takes ${limits.redisPingUs.toFixed(0)} µs (median): the floor under the Redis row's p50 added.`,
-  ].join('\n');
+  );
 }
 
 export interface OpsMeasured {
@@ -279,22 +309,17 @@ export interface OpsMeasured {
 
 /** The operations rows: the request log, metrics, and both on, against the same gateway without them. */
 export function renderOpsTable(ops: OpsMeasured): string {
-  const mark = (ok: boolean) => (ok ? '✓' : '✗');
-  const { baseline } = ops;
-  const row = (name: string, on: StoreConfigurationMeasured) =>
-    `| ${name} | ${on.cpuPerRequestUs.toFixed(0)} µs | ${on.cpuPerRequestRatio.toFixed(2)}× ${mark(on.cpuPerRequestRatio <= 1.1)} | ${on.perSecondRatio.toFixed(2)}× | ${on.p50Ms.toFixed(3)} ms | ${(on.p50AddedMs * 1000).toFixed(0)} µs |`;
-  return [
+  return renderAgainstBaseline(
     'Operations — a JSON request line per request (held up to 10 ms and written together, as `requestLog: true` writes stdout, to a file) and Prometheus metrics (chat path, non-streaming; ratios are per-round medians against the same gateway without them, loaded at the same time):',
-    '',
-    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.10×) | req/s ratio | p50 (c1) | p50 added |',
-    '|---|---|---|---|---|---|',
-    `| log and metrics off | ${baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${baseline.p50Ms.toFixed(3)} ms | — |`,
-    row('request log only', ops.log),
-    row('metrics only', ops.metrics),
-    row('log and metrics on', ops.ops),
-    '',
+    { name: 'log and metrics off', ...ops.baseline },
+    [
+      ['request log only', ops.log],
+      ['metrics only', ops.metrics],
+      ['log and metrics on', ops.ops],
+    ],
+    { cpuRatio: 1.1 },
     `${ops.lines} request lines were written during the measurement.`,
-  ].join('\n');
+  );
 }
 
 export interface RoutingMeasured {
@@ -308,17 +333,14 @@ export interface RoutingMeasured {
 
 /** The routing rows: a model with choices (deployments, a fallback) reads its cooldowns on every request. */
 export function renderRoutingTable(routing: RoutingMeasured): string {
-  const row = (name: string, measured: StoreConfigurationMeasured) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs |`;
-  return [
-    'Routing — the chat model served by two deployments (weighted) with a fallback model, so each request is routed and reads the deployments\' cooldowns; no upstream fails (chat path, non-streaming; ratios are per-round medians against the same gateway with one deployment, loaded at the same time):',
-    '',
-    '| configuration | CPU/req (c64) | CPU/req ratio | req/s ratio | p50 (c1) | p50 added |',
-    '|---|---|---|---|---|---|',
-    `| one deployment | ${routing.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${routing.baseline.p50Ms.toFixed(3)} ms | — |`,
-    row('two deployments and a fallback, cooldowns in memory', routing.memory),
-    row('the same, cooldowns in Redis', routing.redis),
-    '',
+  return renderAgainstBaseline(
+    "Routing — the chat model served by two deployments (weighted) with a fallback model, so each request is routed and reads the deployments' cooldowns; no upstream fails (chat path, non-streaming; ratios are per-round medians against the same gateway with one deployment, loaded at the same time):",
+    { name: 'one deployment', ...routing.baseline },
+    [
+      ['two deployments and a fallback, cooldowns in memory', routing.memory],
+      ['the same, cooldowns in Redis', routing.redis],
+    ],
+    {},
     `Deployments that answered 40 requests afterwards: ${routing.served.join(', ')}. A Redis PING round trip takes ${routing.redisPingUs.toFixed(0)} µs (median).`,
-  ].join('\n');
+  );
 }
