@@ -78,6 +78,29 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(third).toMatchObject({ ok: false, refused: [0] });
   });
 
+  it('counts a counter that many requests of one turn meet once for each of them, and keeps the count', async () => {
+    const store = makeStore();
+    const checks = [rate('rpm', 6), slots('s', 4)];
+    // One turn: a Redis store sends the eight in one call, which reads each counter once.
+    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.acquire(checks, `r${index}`, 60_000)));
+    expect(results.map((result) => result.ok)).toEqual([true, true, true, true, false, false, false, false]);
+    expect(results.slice(0, 4).map((result) => result.readings.map((reading) => reading.remaining))).toEqual([
+      [5, 3],
+      [4, 2],
+      [3, 1],
+      [2, 0],
+    ]);
+    expect(results[4]).toMatchObject({ refused: [1] });
+    // What the call took is stored: the next call sees four of six requests and four slots taken.
+    expect(await store.acquire([rate('rpm', 6)], 'later', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 1 }] });
+    // Two slots given back and three asking in one turn: the two freed slots go to the first two.
+    const ended = [store.finish([], ['s'], 'r0'), store.finish([], ['s'], 'r1')];
+    const asking = await Promise.all(['a', 'b', 'c'].map((id) => store.acquire([slots('s', 4)], id, 60_000)));
+    await Promise.all(ended);
+    expect(asking.map((result) => result.ok)).toEqual([true, true, false]);
+    expect(await store.acquire([slots('s', 4)], 'd', 60_000)).toMatchObject({ ok: false, refused: [0] });
+  });
+
   it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
     const store = makeStore();
     const check = [slots('leased', 2)];
@@ -94,13 +117,14 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
 });
 
 /** A store on its own connection whose script calls take 5 ms more (a busy or distant Redis), and the times they were made. */
-function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ keys: number; at: number }> } {
+function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ requests: number; at: number }> } {
   const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const calls: Array<{ keys: number; at: number }> = [];
-  const original = script.switchyardLimitsBatch_v3!.bind(own);
-  script.switchyardLimitsBatch_v3 = async (keyCount: unknown, ...rest: unknown[]) => {
-    calls.push({ keys: Number(keyCount), at: performance.now() });
+  const calls: Array<{ requests: number; at: number }> = [];
+  const original = script.switchyardLimitsBatch_v4!.bind(own);
+  script.switchyardLimitsBatch_v4 = async (keyCount: unknown, ...rest: unknown[]) => {
+    // After the keys and the numbers: one lease id per request.
+    calls.push({ requests: rest.length - Number(keyCount) - 1, at: performance.now() });
     await sleep(5);
     return original(keyCount, ...rest);
   };
@@ -140,7 +164,7 @@ describe('Redis limit store batching', () => {
       // In order: the first 30 admitted, the rest refused.
       expect(results.slice(0, 30).every((result) => result.ok)).toBe(true);
       expect(calls.length).toBeLessThanOrEqual(4);
-      expect(calls.reduce((sum, call) => sum + call.keys, 0)).toBe(40);
+      expect(calls.reduce((sum, call) => sum + call.requests, 0)).toBe(40);
     } finally {
       own.disconnect();
     }
