@@ -49,12 +49,20 @@ function sqliteDialect(path: string): SqliteDialect {
 }
 
 function postgresDialect(url: string, schema: string | undefined): PostgresDialect {
-  // Bounded waits: a database that vanishes without closing its connections fails a query instead of hanging it.
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, query_timeout: 30_000 });
+  // Bounded waits: a database that vanishes without closing its connections fails a query instead
+  // of hanging it. The fallback name labels the gateway's connections in pg_stat_activity, unless
+  // the URL or PGAPPNAME names them.
+  const pool = new pg.Pool({ connectionString: url, fallback_application_name: 'switchyard', max: 10, connectionTimeoutMillis: 5_000, query_timeout: 30_000 });
   // An idle connection dropped by the server (a restart, a network cut) is removed by the pool; not a crash.
   pool.on('error', () => undefined);
-  // Every connection works in the schema; the schema is made before the first query needs it.
-  if (schema !== undefined) pool.on('connect', (client) => void client.query(`SET search_path TO "${schema}"`).catch(() => undefined));
+  pool.on('connect', (client) => {
+    // A connection in use has no pool listener: without one, the server ending it between two
+    // queries (pg_terminate_backend, a fast shutdown: 57P01) is an unhandled 'error' event that
+    // ends the process. The query under way fails on its own; the pool drops the dead connection.
+    client.on('error', () => undefined);
+    // Every connection works in the schema; the schema is made before the first query needs it.
+    if (schema !== undefined) void client.query(`SET search_path TO "${schema}"`).catch(() => undefined);
+  });
   return new PostgresDialect({ pool });
 }
 
