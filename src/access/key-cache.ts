@@ -5,7 +5,7 @@ export interface KeyCacheOptions {
   ttlMs: number;
   /** How long a good key keeps working from the cache while the database cannot be reached. */
   staleMs: number;
-  /** Entries kept at most; the oldest goes first. */
+  /** Entries kept at most, for keys that exist and apart for keys that do not; the oldest goes first. */
   maxEntries: number;
   now?: () => number;
 }
@@ -26,6 +26,12 @@ interface Entry {
  */
 export class KeyCache {
   readonly #entries = new Map<string, Entry>();
+  /**
+   * Answers for keys that do not exist, kept apart: anyone can make keys of the right shape with a
+   * valid checksum, and a flood of them must not push real keys out (a real key out of the cache
+   * fails while the database is away).
+   */
+  readonly #unknown = new Map<string, Entry>();
   readonly #firstLookups = new Map<string, Promise<KeyLookup>>();
   readonly #options: KeyCacheOptions;
   readonly #now: () => number;
@@ -37,7 +43,7 @@ export class KeyCache {
 
   /** The lookup of the key whose secret hashes to `digest`: from the cache while fresh, else from `find`. */
   lookup(digest: string, find: () => Promise<KeyLookup>): KeyLookup | Promise<KeyLookup> {
-    const entry = this.#entries.get(digest);
+    const entry = this.#entries.get(digest) ?? this.#unknown.get(digest);
     if (entry === undefined) {
       // A key not seen yet: one lookup however many requests bring it at once.
       let first = this.#firstLookups.get(digest);
@@ -72,12 +78,15 @@ export class KeyCache {
   }
 
   #store(digest: string, entry: Entry): void {
+    const unknown = !entry.lookup.ok && entry.lookup.reason === 'unknown';
+    const entries = unknown ? this.#unknown : this.#entries;
+    (unknown ? this.#entries : this.#unknown).delete(digest);
     // Re-inserted so the Map's order stays oldest-first for eviction.
-    this.#entries.delete(digest);
-    this.#entries.set(digest, entry);
-    if (this.#entries.size > this.#options.maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
+    entries.delete(digest);
+    entries.set(digest, entry);
+    if (entries.size > this.#options.maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) entries.delete(oldest);
     }
   }
 
@@ -88,6 +97,7 @@ export class KeyCache {
     }
   }
 
+  /** Answers held for keys that exist (or existed: revoked, expired). */
   get size(): number {
     return this.#entries.size;
   }

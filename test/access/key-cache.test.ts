@@ -117,6 +117,18 @@ describe('KeyCache', () => {
     expect(await cache.lookup('digest-a', async () => ({ ok: false, reason: 'revoked' }))).toEqual({ ok: false, reason: 'revoked' });
   });
 
+  it('should keep a real key however many keys that do not exist are looked up after it', async () => {
+    const cache = new KeyCache({ ttlMs: 1_000, staleMs: 60_000, maxEntries: 2 });
+    await cache.lookup('digest-real', async () => found('real'));
+    // Forged keys: the right shape and checksum, found nowhere.
+    for (let index = 0; index < 50; index++) await cache.lookup(`digest-forged-${index}`, async () => ({ ok: false, reason: 'unknown' }));
+    expect(cache.size).toBe(1);
+    // The database goes away: the real key still works from the cache, the forged ones do not.
+    const down = async (): Promise<KeyLookup> => Promise.reject(new Error('down'));
+    expect(await cache.lookup('digest-real', down)).toEqual(found('real'));
+    await expect(cache.lookup('digest-forged-0', down)).rejects.toThrow('down');
+  });
+
   it('should drop the oldest entry beyond maxEntries', async () => {
     const cache = new KeyCache({ ttlMs: 60_000, staleMs: 60_000, maxEntries: 2 });
     for (const id of ['a', 'b', 'c']) await cache.lookup(`digest-${id}`, async () => found(id));
