@@ -15,6 +15,15 @@ export function eventTypeOf(message: SseMessage): string | undefined {
   return end < 0 ? undefined : data.slice(typePrefix.length, end);
 }
 
+/**
+ * Whether a delta passed on unread has the shape of one JSON event: `{"type":"<type>"…}`. A cut or
+ * garbled event fails it and is decoded instead, so the caller gets the in-band invalid-stream error
+ * rather than a frame its SDK cannot parse. (Parsing every delta would cost more than relaying it.)
+ */
+export function looksLikeEvent(data: string, type: string): boolean {
+  return data.charCodeAt(data.length - 1) === 125 /* } */ && data.startsWith(typePrefix) && data.startsWith(type, typePrefix.length) && data.charCodeAt(typePrefix.length + type.length) === 34 /* " */;
+}
+
 /** A `"model": "…"` member, whatever the spacing. */
 const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 

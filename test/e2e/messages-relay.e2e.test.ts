@@ -59,6 +59,23 @@ describe('a Messages stream passed through from an Anthropic upstream', () => {
     expect(records[0]).toMatchObject({ status: 200, errorCode: 'STREAM_ENDED_EARLY', usage: undefined });
   });
 
+  it.each([
+    ['cut off', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo'],
+    ['not JSON', 'garbage'],
+  ])('should end a stream whose upstream sent a delta that is %s with the in-band error the client raises', async (_, broken) => {
+    const lines = chunkLinesFixture('messages', 'upstream-text');
+    const frames = lines.map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    // The first delta as the upstream wrote it, then one that no client can parse, then the rest.
+    const sse = sseText(frames.slice(0, 4)) + sseText([{ event: 'content_block_delta', data: broken }]) + sseText(frames.slice(4));
+    upstream.reply({ sse });
+    const failure = await client.messages.stream(hello).finalMessage().catch((error: unknown) => error);
+    // The SDK's own error for an in-band error event (not a SyntaxError from parsing the broken delta).
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect(String((failure as Error).message)).toContain('not JSON');
+    // In-band (200) or, when the broken delta came in the same read as the first output, an HTTP 502.
+    expect(records[0]).toMatchObject({ errorCode: 'UPSTREAM_INVALID_STREAM', usage: undefined });
+  });
+
   it('should answer an error before any output with an HTTP error in the Anthropic shape', async () => {
     upstream.reply({ sse: sseText([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]) });
     const failure = (await client.messages.create({ ...hello, stream: true }).catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;

@@ -46,6 +46,22 @@ function cutTextStream(): string {
 }
 
 describe('a Responses stream passed through from an OpenAI Responses upstream', () => {
+  it.each([
+    ['cut off', '{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"lo'],
+    ['not JSON', 'garbage'],
+  ])('should end a stream whose upstream sent a delta that is %s with the in-band error the client raises', async (_, broken) => {
+    const lines = chunkLinesFixture('responses', 'upstream-text');
+    const frames = lines.map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    const first = frames.findIndex((frame) => frame.event === 'response.output_text.delta');
+    // The first delta as the upstream wrote it, then one that no client can parse, then the rest.
+    upstream.reply({ sse: sseText(frames.slice(0, first + 1)) + sseText([{ event: 'response.output_text.delta', data: broken }]) + sseText(frames.slice(first + 1)) });
+    const failure = await streamEvents().catch((error: unknown) => error);
+    // The SDK's own error for an in-band error event (not a SyntaxError from parsing the broken delta).
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    // In-band (200) or, when the broken delta came in the same read as the first output, an HTTP 502.
+    expect(records[0]).toMatchObject({ errorCode: 'UPSTREAM_INVALID_STREAM', usage: undefined });
+  });
+
   it('should reach the client event for event, naming the model the client asked for', async () => {
     upstream.reply({ sse: sseFixture('responses', 'upstream-text'), chunkBytes: 5 });
     const events = await streamEvents('smart-latest');

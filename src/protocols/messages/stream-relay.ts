@@ -1,7 +1,7 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
 import { formatSse, type SseMessage } from '../../sse/format-sse.js';
 import type { StreamRelay } from '../codec.js';
-import { eventTypeOf, renameModel } from '../relay-frames.js';
+import { eventTypeOf, looksLikeEvent, renameModel } from '../relay-frames.js';
 import { renderMessagesErrorBody } from './errors.js';
 import { createMessagesStreamDecoder } from './stream-decoder.js';
 
@@ -22,7 +22,7 @@ function renameMessageModel(data: string, event: Record<string, unknown>, from: 
 
 /**
  * Passes an Anthropic Messages stream through to a Messages caller. `content_block_delta` events
- * (the bulk of a stream) go out unread; every other event is decoded, so the gateway still knows
+ * (the bulk of a stream) go out unread when they have the shape of one event; every other event is decoded, so the gateway still knows
  * when output began, the usage and any error, exactly as on the translated path. `message_start`
  * names the caller's model; `ping`s and events the gateway does not know pass on. A failure after
  * the stream began is `event: error`, as Anthropic writes it.
@@ -42,7 +42,7 @@ export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): 
   return {
     relay(message: SseMessage): RelayBatch {
       const type = eventTypeOf(message);
-      if (type === 'content_block_delta') return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
+      if (type === 'content_block_delta' && looksLikeEvent(message.data, type)) return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
       parsed = undefined;
       const events = decoder.decode(message);
       const event = parsed as Record<string, unknown> | undefined;

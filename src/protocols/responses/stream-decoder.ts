@@ -273,8 +273,13 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       let data: unknown;
       try {
         data = JSON.parse(message.data);
-      } catch {
-        return []; // `[DONE]`, keep-alive comments and other non-JSON frames carry nothing
+      } catch (error) {
+        // `[DONE]` (some compatible servers end with it) carries nothing; any other frame that is
+        // not JSON is a broken stream, and the text it held would be lost without a word.
+        if (message.data.trim() === '[DONE]') return [];
+        out = [];
+        fail(new GatewayError({ kind: 'upstream', code: 'UPSTREAM_INVALID_STREAM', retryable: true, message: 'The provider sent a stream event that is not JSON.', cause: error }));
+        return out;
       }
       const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
       const parsed = parseUnlessPlain(UpstreamStreamEventSchema, isPlainResponsesStreamEvent, typed);

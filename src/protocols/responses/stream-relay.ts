@@ -1,7 +1,7 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
 import { formatSse, type SseMessage } from '../../sse/format-sse.js';
 import type { StreamRelay } from '../codec.js';
-import { eventTypeOf, renameModel } from '../relay-frames.js';
+import { eventTypeOf, looksLikeEvent, renameModel } from '../relay-frames.js';
 import { encodeResponsesErrorCode } from './errors.js';
 import { createResponsesStreamDecoder } from './stream-decoder.js';
 import type { UpstreamStreamEvent } from './upstream-schema.js';
@@ -26,7 +26,7 @@ function renameResponseModel(data: string, event: UpstreamStreamEvent, from: str
 
 /**
  * Passes an OpenAI Responses stream through to a Responses caller. Content deltas (`*.delta`, the
- * bulk of a stream) go out unread; every other event is decoded, so the gateway still knows when
+ * bulk of a stream) go out unread when they have the shape of one event; every other event is decoded, so the gateway still knows when
  * output began, the usage, and any error, exactly as on the translated path. Response snapshots
  * name the caller's model. A failure after the stream began becomes `response.failed`, numbered
  * after the upstream's last event and carrying the items the upstream had sent.
@@ -65,7 +65,7 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
   return {
     relay(message: SseMessage): RelayBatch {
       const type = eventTypeOf(message);
-      if (type?.endsWith('.delta') === true) {
+      if (type?.endsWith('.delta') === true && looksLikeEvent(message.data, type)) {
         nextSequence++;
         return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
       }

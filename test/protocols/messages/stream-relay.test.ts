@@ -46,8 +46,15 @@ describe('createMessagesStreamRelay', () => {
   });
 
   it('should pass content deltas on unread, marked as output', () => {
+    // Not JSON inside, but the shape of one event: relayed without being parsed.
+    const part = createMessagesStreamRelay(options).relay({ event: 'content_block_delta', data: '{"type":"content_block_delta",unread}' });
+    expect(part).toEqual({ wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",unread}\n\n', events: [], output: true });
+  });
+
+  it('should decode a delta without the shape of one event, and answer it with the invalid-stream error', () => {
     const part = createMessagesStreamRelay(options).relay({ event: 'content_block_delta', data: '{"type":"content_block_delta",' });
-    expect(part).toEqual({ wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n', events: [], output: true });
+    expect(part.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'UPSTREAM_INVALID_STREAM' } });
+    expect(dataOf(part.wire).at(-1)).toMatchObject({ type: 'error', request_id: 'req_abc' });
   });
 
   it('should end a stream cut short with an Anthropic error event carrying the gateway request id', () => {

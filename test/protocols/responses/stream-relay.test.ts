@@ -55,9 +55,14 @@ describe('createResponsesStreamRelay', () => {
 
   it('should not read the content deltas, only mark them as output', () => {
     const relay = createResponsesStreamRelay(options);
-    // Not JSON at all: a delta is passed on unread, so this cannot fail.
-    const part = relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",' });
-    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",\n\n', events: [], output: true });
+    // Not JSON inside, but the shape of one event: a delta is passed on unread, so this cannot fail.
+    const part = relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",unread}' });
+    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",unread}\n\n', events: [], output: true });
+  });
+
+  it('should decode a delta without the shape of one event, so that it ends in the invalid-stream error', () => {
+    const part = createResponsesStreamRelay(options).relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",' });
+    expect(part.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'UPSTREAM_INVALID_STREAM' } });
   });
 
   it('should name the event of an upstream that sends data lines only', () => {
