@@ -6,7 +6,8 @@ import { anyCaller } from './authenticate-stage.js';
 import { authError, invalidKey, requirePresentedKey, type ApiKeyVerifier } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
 import { KEY_PREFIX, memoizedKeyParser } from './key-format.js';
-import { findKeyById, findParsedKey, type KeyLookup, type StoredKey } from './stored-keys.js';
+import { KeyRowBatches } from './key-row-batches.js';
+import { keyLookupOf, matchKeyRow, type KeyLookup, type StoredKey } from './stored-keys.js';
 import { TOKEN_PREFIX, verifyToken, type TokenClaims } from './browser-tokens.js';
 
 export interface StoredKeyAuthenticationOptions {
@@ -73,12 +74,10 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     };
   };
 
-  const lookupById = (publicId: string) =>
-    cache.lookup(`id:${publicId}`, async () => {
-      const store = db();
-      if (store === undefined) throw new Error('the key store is not open yet');
-      return findKeyById(store, publicId, now());
-    });
+  // Keys not in the cache are read many to a query: forged keys must not cost a query each.
+  const rows = new KeyRowBatches(db);
+
+  const lookupById = (publicId: string) => cache.lookup(`id:${publicId}`, async () => keyLookupOf(await rows.find(publicId), now()));
 
   /** A browser token's caller: its parent key's, narrowed to the token's models, with the token's id and cap. */
   const tokenCallerOf = (claims: TokenClaims, parent: KeyLookup): Caller => {
@@ -113,11 +112,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     if (presented.startsWith(TOKEN_PREFIX)) return tokenCaller(presented);
     const parsed = parseKey(presented);
     if (!parsed.ok) throw refusals[parsed.reason]();
-    const lookup = cache.lookup(parsed.secretHash, async () => {
-      const store = db();
-      if (store === undefined) throw new Error('the key store is not open yet');
-      return findParsedKey(store, parsed, now());
-    });
+    const lookup = cache.lookup(parsed.secretHash, async () => matchKeyRow(await rows.find(parsed.publicId), parsed, now()));
     if (!(lookup instanceof Promise)) return callerOf(lookup);
     return orUnavailable(lookup).then(callerOf);
   };

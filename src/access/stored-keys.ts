@@ -84,13 +84,14 @@ export async function findKey(db: StorageDb, presented: string, now = Date.now()
 /** `findKey` for a key already parsed (its shape and checksum checked). */
 export async function findParsedKey(db: StorageDb, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): Promise<KeyLookup> {
   const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', parsed.publicId).executeTakeFirst();
+  return matchKeyRow(row, parsed, now);
+}
+
+/** What the stored row of a presented key's public id says of it: unknown unless its secret matches. */
+export function matchKeyRow(row: ApiKeyRow | undefined, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): KeyLookup {
   // Compared in constant time, though a hash of a random secret leaks little by its timing.
   const matches = row !== undefined && row.secret_hash.length === parsed.secretHash.length && timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));
-  if (!matches) return { ok: false, reason: 'unknown' };
-  const key = storedKeyOf(row);
-  if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
-  if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
-  return { ok: true, key };
+  return matches ? keyLookupOf(row, now) : { ok: false, reason: 'unknown' };
 }
 
 /** Every stored key, oldest first. */
@@ -139,6 +140,11 @@ export async function getKey(db: StorageDb, publicId: string): Promise<StoredKey
 /** The stored key with this public id, and whether it may be used at `now` (a browser token's parent). */
 export async function findKeyById(db: StorageDb, publicId: string, now = Date.now()): Promise<KeyLookup> {
   const row = await db.selectFrom('api_keys').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return keyLookupOf(row, now);
+}
+
+/** Whether the key of a stored row (undefined: none) may be used at `now`. */
+export function keyLookupOf(row: ApiKeyRow | undefined, now = Date.now()): KeyLookup {
   if (row === undefined) return { ok: false, reason: 'unknown' };
   const key = storedKeyOf(row);
   if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
