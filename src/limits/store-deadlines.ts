@@ -12,21 +12,24 @@ const MAX_DELAY_MS = 2_147_483_647;
 const COMPACT_AT = 4096;
 
 /**
- * The deadline of every call to the limits' Redis, on one timer. Every call may take the same
+ * The deadline of every call to a store's Redis (the limits', the budgets'), on one timer. Every call may take the same
  * time, so calls expire in the order they were made: one timer, set for the oldest call still out,
  * serves them all. A timer per call cost several microseconds each — when calls settle at once,
  * Node drops and makes again its list of timers of that duration, each time.
  */
 export class StoreDeadlines {
   readonly #ms: number;
+  /** The store named in the error, e.g. `the limits store`. */
+  readonly #store: string;
   readonly #pending: Pending[] = [];
   /** The index of the oldest entry not yet passed over. */
   #head = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #expire = () => this.#expireDue();
 
-  constructor(ms: number) {
+  constructor(ms: number, store = 'the limits store') {
     this.#ms = ms;
+    this.#store = store;
   }
 
   /** Calls held in the queue: those still out, and settled ones not yet passed over (tests). */
@@ -85,7 +88,7 @@ export class StoreDeadlines {
       if (call.by > now) break;
       const reject = call.reject;
       call.reject = undefined;
-      reject(new Error(`the limits store did not answer within ${this.#ms} ms`));
+      reject(new Error(`${this.#store} did not answer within ${this.#ms} ms`));
     }
     this.#head = head;
     this.#passSettled();
