@@ -174,8 +174,9 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       ));
 
   const prefix = options.redisPrefix ?? 'switchyard:';
-  const budgets: BudgetStore =
-    redis === undefined ? new MemoryBudgetStore() : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'), options.storeTimeoutMs);
+  const sharedBudgets =
+    redis === undefined ? undefined : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'), options.storeTimeoutMs);
+  const budgets: BudgetStore = sharedBudgets ?? new MemoryBudgetStore();
 
   return {
     database,
@@ -211,6 +212,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       appender?.close();
       await lastUsed.close();
       await (await channel)?.close();
+      sharedBudgets?.close();
       if (ownsRedis) redis?.disconnect();
       await database.close();
     },

@@ -6,42 +6,68 @@ import { StoreDeadlines } from './store-deadlines.js';
 // A counter is a hash: `n` the spend plus the reservations out, `g` the id of this life of the
 // counter (drawn by whoever seeded it from the ledger), and one field `r:<id>` per reservation out.
 // The fields make a reservation's give-back exact whatever happened to it: a late or resent
-// reservation is counted once, a give-back finds out whether its reservation is counted, and
-// after Redis lost everything each instance puts its own reservations back (`adopt`) as soon as a
-// reply shows it a `g` it has not seen.
+// reservation is counted once, and a give-back finds out whether its reservation is counted.
+// Redis may lose every counter (a restart without persistence): each instance then puts its own
+// reservations back — on reconnecting, and whenever a reply shows it a `g` it has not seen — and
+// no counter admits anything for RESTORING_MS after an instance found Redis empty, the time
+// instances take to reconnect and do so. Redis is known to have been emptied by the store's mark
+// (`kept`, a random value): missing to an instance that saw it before.
+
+/** How long after Redis was found emptied no counter admits (ioredis reconnects within 2 s by default). */
+const RESTORING_MS = 3_000;
 
 /**
- * KEYS[1] counter · ARGV: id, amount, limit, rule, seed or '', new `g`, expiry (epoch s) or '',
- * then id/amount pairs of the caller's reservations to count in a counter it seeds.
- * Answers {verdict (1 in, 0 refused, -1 no counter and no seed), spend counted, reservations out, g}.
+ * KEYS: the counter, the store's mark, the restoring mark. ARGV[1] the mark this instance saw
+ * ('' none), ARGV[2] a new mark. `create(seed, life, expiry)` starts a counter at the ledger's
+ * spend; `adopt(from)` counts the id/amount pairs from ARGV[from] on that are not counted yet.
  */
-const RESERVE = `
+const COMMON = `
+local kept = redis.call('GET', KEYS[2])
+if not kept then
+  kept = ARGV[2]
+  redis.call('SET', KEYS[2], kept)
+  if ARGV[1] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ${RESTORING_MS}) end
+end
+local function create(seed, life, expiry)
+  redis.call('HSET', KEYS[1], 'n', seed, 'g', life)
+  if expiry ~= '' then redis.call('EXPIREAT', KEYS[1], tonumber(expiry)) end
+end
+local function adopt(from)
+  for i = from, #ARGV, 2 do
+    if redis.call('HSETNX', KEYS[1], 'r:' .. ARGV[i], ARGV[i + 1]) == 1 then redis.call('HINCRBY', KEYS[1], 'n', ARGV[i + 1]) end
+  end
+end
+`;
+
+/**
+ * ARGV after the marks: id, amount, limit, rule, seed or '', new `g`, expiry (epoch s) or '', then
+ * id/amount pairs of the caller's reservations to count in a counter it seeds. Answers {verdict
+ * (1 in, 0 refused, -1 no counter and no seed, -2 restoring), spend counted, reservations out, g, mark}.
+ */
+const RESERVE = `${COMMON}
 local key = KEYS[1]
 if redis.call('EXISTS', key) == 0 then
-  if ARGV[5] == '' then return {-1, 0, 0, ''} end
-  redis.call('HSET', key, 'n', ARGV[5], 'g', ARGV[6])
-  for i = 8, #ARGV, 2 do
-    redis.call('HSET', key, 'r:' .. ARGV[i], ARGV[i + 1])
-    redis.call('HINCRBY', key, 'n', ARGV[i + 1])
-  end
-  if ARGV[7] ~= '' then redis.call('EXPIREAT', key, tonumber(ARGV[7])) end
+  if ARGV[7] == '' then return {-1, 0, 0, '', kept} end
+  create(ARGV[7], ARGV[8], ARGV[9])
+  adopt(10)
 end
 local n = tonumber(redis.call('HGET', key, 'n'))
 local g = redis.call('HGET', key, 'g')
 local out = redis.call('HLEN', key) - 2
-local id = 'r:' .. ARGV[1]
-if redis.call('HEXISTS', key, id) == 1 then return {1, n, out, g} end
-local amount = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
+local id = 'r:' .. ARGV[3]
+if redis.call('HEXISTS', key, id) == 1 then return {1, n, out, g, kept} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2, n, out, g, kept} end
+local amount = tonumber(ARGV[4])
+local limit = tonumber(ARGV[5])
 local fits = n + amount <= limit
 local alone = out == 0 and n < limit
-local rule = ARGV[4]
+local rule = ARGV[6]
 local admitted
 if rule == 'fit' then admitted = fits elseif rule == 'alone' then admitted = alone else admitted = fits or alone end
-if not admitted then return {0, n, out, g} end
-redis.call('HSET', key, id, ARGV[2])
-redis.call('HINCRBY', key, 'n', ARGV[2])
-return {1, n + amount, out + 1, g}
+if not admitted then return {0, n, out, g, kept} end
+redis.call('HSET', key, id, ARGV[4])
+redis.call('HINCRBY', key, 'n', ARGV[4])
+return {1, n + amount, out + 1, g, kept}
 `;
 
 /** KEYS[1] counter · ARGV: id, actual cost. Answers the counter's `g`, or '' when there is no counter. */
@@ -59,14 +85,18 @@ if change ~= 0 then redis.call('HINCRBY', key, 'n', string.format('%.0f', change
 return redis.call('HGET', key, 'g')
 `;
 
-/** KEYS[1] counter · ARGV: id/amount pairs, counted unless they already are. Answers the counter's `g`, or ''. */
-const ADOPT = `
-local key = KEYS[1]
-if redis.call('EXISTS', key) == 0 then return '' end
-for i = 1, #ARGV, 2 do
-  if redis.call('HSETNX', key, 'r:' .. ARGV[i], ARGV[i + 1]) == 1 then redis.call('HINCRBY', key, 'n', ARGV[i + 1]) end
+/**
+ * KEYS and marks as RESERVE's · ARGV after the marks: seed or '', new `g`, expiry or '', then
+ * id/amount pairs, counted unless they are. Seeds a missing counter when given a seed. Answers
+ * {g or '', mark}.
+ */
+const ADOPT = `${COMMON}
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if ARGV[3] == '' then return {'', kept} end
+  create(ARGV[3], ARGV[4], ARGV[5])
 end
-return redis.call('HGET', key, 'g')
+adopt(6)
+return {redis.call('HGET', KEYS[1], 'g'), kept}
 `;
 
 const names = { reserve: 'switchyardBudgetReserve', settle: 'switchyardBudgetSettle', adopt: 'switchyardBudgetAdopt' } as const;
@@ -79,11 +109,19 @@ const DATA_VERSION = 'v2';
 
 /** What this instance holds on one counter. */
 interface Held {
+  account: BudgetAccount;
   /** The counter's life its reservations are counted in ('' before any answer). */
   life: string;
   /** Its reservations out, by id. */
   out: Map<string, number>;
 }
+
+const expiryOf = (account: BudgetAccount) => (account.periodEnd === undefined ? '' : String(Math.ceil(account.periodEnd / 1000) + EXPIRY_MARGIN_S));
+const pairsOf = (held: Held | undefined) => [...(held?.out ?? [])].flatMap(([id, amount]) => [id, amount]);
+const newLife = () => randomBytes(8).toString('hex');
+
+/** The counters were lost and are being put back together: the request is refused (503) rather than counted against an incomplete counter. */
+class RestoringError extends Error {}
 
 /**
  * Budgets shared by every instance on one Redis: one round trip per reservation once a counter
@@ -94,6 +132,7 @@ interface Held {
 export class RedisBudgetStore implements BudgetStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
   readonly #prefix: string;
+  readonly #marks: [string, string];
   readonly #onError: (error: unknown) => void;
   readonly #deadlines: StoreDeadlines;
   readonly #instance = randomBytes(6).toString('hex');
@@ -101,26 +140,37 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #held = new Map<string, Held>();
   /** A call given up and not answered yet: Redis is down or frozen, so calls are refused at once rather than queued behind it. */
   #stalled = false;
+  /** The store's mark in Redis as this instance last saw it ('' before): missing later, Redis lost everything. */
+  #kept = '';
+  readonly #onReady = () => this.#restoreAll();
 
   constructor(redis: Redis, prefix: string, onError: (error: unknown) => void, timeoutMs = 1_000) {
     if (!(names.reserve in redis)) {
-      redis.defineCommand(names.reserve, { numberOfKeys: 1, lua: RESERVE });
+      redis.defineCommand(names.reserve, { numberOfKeys: 3, lua: RESERVE });
       redis.defineCommand(names.settle, { numberOfKeys: 1, lua: SETTLE });
-      redis.defineCommand(names.adopt, { numberOfKeys: 1, lua: ADOPT });
+      redis.defineCommand(names.adopt, { numberOfKeys: 3, lua: ADOPT });
     }
     this.#redis = redis as Redis & Record<string, ScriptCall>;
-    this.#prefix = prefix;
+    this.#prefix = `${prefix}budget:${DATA_VERSION}:`;
+    this.#marks = [`${this.#prefix}~kept`, `${this.#prefix}~restoring`];
     this.#onError = onError;
     this.#deadlines = new StoreDeadlines(timeoutMs, 'the budget store');
+    // Reconnected: Redis may have restarted empty, so this instance's reservations are put back.
+    redis.on('ready', this.#onReady);
+  }
+
+  /** Stops listening to the client (it may be shared, and outlive the gateway). */
+  close(): void {
+    this.#redis.off('ready', this.#onReady);
   }
 
   #key(account: BudgetAccount): string {
-    return `${this.#prefix}budget:${DATA_VERSION}:${account.keyId}:${account.periodStart}`;
+    return `${this.#prefix}${account.keyId}:${account.periodStart}`;
   }
 
-  #heldOn(key: string): Held {
+  #heldOn(key: string, account: BudgetAccount): Held {
     let held = this.#held.get(key);
-    if (held === undefined) this.#held.set(key, (held = { life: '', out: new Map() }));
+    if (held === undefined) this.#held.set(key, (held = { account, life: '', out: new Map() }));
     return held;
   }
 
@@ -128,26 +178,23 @@ export class RedisBudgetStore implements BudgetStore {
     if (this.#stalled) throw new Error('the budget store has not answered a call given up');
     const key = this.#key(account);
     const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
-    const expiry = account.periodEnd === undefined ? '' : String(Math.ceil(account.periodEnd / 1000) + EXPIRY_MARGIN_S);
+    const expiry = expiryOf(account);
     let answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, '', '', expiry]);
     if (answer[0] === -1) {
       const seed = String(await account.spentInLedger());
-      const mine = [...this.#heldOn(key).out].flatMap(([heldId, amount]) => [heldId, amount]);
-      answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, seed, randomBytes(8).toString('hex'), expiry, ...mine]);
+      answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, seed, newLife(), expiry, ...pairsOf(this.#held.get(key))]);
     }
-    const [verdict, counted, , life] = answer;
-    if (verdict !== 1) {
-      this.#saw(key, life);
-      return { ok: false, spentNanoUsd: counted };
-    }
-    this.#heldOn(key).out.set(id, nanoUsd);
+    const [verdict, counted, , life, kept] = answer;
+    this.#kept = kept;
+    if (verdict === 1) this.#heldOn(key, account).out.set(id, nanoUsd);
     this.#saw(key, life);
-    return { ok: true, hold: { id, nanoUsd } };
+    if (verdict === -2) throw new RestoringError('the budget counters are being restored after Redis lost them');
+    return verdict === 1 ? { ok: true, hold: { id, nanoUsd } } : { ok: false, spentNanoUsd: counted };
   }
 
   /** One reserve call, within the deadline; given up, it is followed by its give-back. */
-  async #call(key: string, id: string, args: Array<string | number>): Promise<[number, number, number, string]> {
-    const sent = this.#redis[names.reserve]!(key, ...args) as Promise<[number, number, number, string]>;
+  async #call(key: string, id: string, args: Array<string | number>): Promise<[number, number, number, string, string]> {
+    const sent = this.#redis[names.reserve]!(key, ...this.#marks, this.#kept, newLife(), ...args) as Promise<[number, number, number, string, string]>;
     let answered = false;
     const done = () => {
       answered = true;
@@ -158,7 +205,7 @@ export class RedisBudgetStore implements BudgetStore {
       return await this.#deadlines.within(sent);
     } catch (error) {
       // Sent right after it on the same connection, so Redis runs it after the reservation, if ever it runs.
-      this.#send(names.settle, key, id, 0);
+      this.#send(key, id, 0);
       if (!answered) this.#stalled = true;
       throw error;
     }
@@ -169,12 +216,21 @@ export class RedisBudgetStore implements BudgetStore {
     const held = this.#held.get(key);
     held?.out.delete(hold.id);
     if (held?.out.size === 0 && held.life !== '') this.#held.delete(key);
-    this.#send(names.settle, key, hold.id, actualNanoUsd);
+    this.#send(key, hold.id, actualNanoUsd);
   }
 
-  /** A call nothing waits for (settle, give-back, adopt): its answer may show the counter was lost and seeded again. */
-  #send(name: string, key: string, ...args: Array<string | number>): void {
-    (this.#redis[name]!(key, ...args) as Promise<string>).then((life) => this.#saw(key, life), this.#onError);
+  /** A settle or give-back, which nothing waits for: its answer may show the counter was lost and seeded again. */
+  #send(key: string, id: string, actualNanoUsd: number): void {
+    (this.#redis[names.settle]!(key, id, actualNanoUsd) as Promise<string>).then((life) => this.#saw(key, life), this.#onError);
+  }
+
+  /** Counts this instance's reservations on `key` that its counter does not hold; with a seed, starts the counter when it is gone. */
+  #adopt(key: string, held: Held, seed: string, expiry: string): void {
+    const args = [...this.#marks, this.#kept, newLife(), seed, seed === '' ? '' : newLife(), expiry, ...pairsOf(held)];
+    (this.#redis[names.adopt]!(key, ...args) as Promise<[string, string]>).then(([life, kept]) => {
+      this.#kept = kept;
+      this.#saw(key, life);
+    }, this.#onError);
   }
 
   /**
@@ -185,11 +241,21 @@ export class RedisBudgetStore implements BudgetStore {
     if (life === '') return;
     const held = this.#held.get(key);
     if (held === undefined || held.life === life) return;
+    const first = held.life === '';
     held.life = life;
-    if (held.out.size === 0) {
-      this.#held.delete(key);
-      return;
+    if (held.out.size === 0) this.#held.delete(key);
+    // Before any answer, every reservation held was counted in the life its own answer showed.
+    else if (!first) this.#adopt(key, held, '', '');
+  }
+
+  /** Puts this instance's reservations back into each counter, seeding the counters Redis no longer has. */
+  #restoreAll(): void {
+    for (const [key, held] of this.#held) {
+      if (held.out.size === 0) continue;
+      held.account.spentInLedger().then(
+        (seed) => this.#adopt(key, held, String(seed), expiryOf(held.account)),
+        this.#onError,
+      );
     }
-    this.#send(names.adopt, key, ...[...held.out].flatMap(([id, amount]) => [id, amount]));
   }
 }
