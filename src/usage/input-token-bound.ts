@@ -31,16 +31,15 @@ export function inputTokenBound(request: CanonicalRequest): number {
 /**
  * Whether the request holds input whose size its body does not tell, so that `inputTokenBound` is
  * no bound: a document other than inline text (a PDF's pages cost far more tokens than its
- * compressed bytes, and one by URL or file id has no bytes here at all), an image at `original`
- * detail (not scaled down to a bounded size), or audio (its length in tokens is not in its bytes'
- * count). Other images are scaled down by every provider, so their allowance holds.
+ * compressed bytes, and one by URL or file id has no bytes here at all), an image (its tokens
+ * follow its pixels and each provider's scaling and tiling, not its bytes: past 2,000 on some
+ * models), or audio (its length in tokens is not in its bytes' count).
  */
 export function hasUnmeasuredInput(request: CanonicalRequest): boolean {
   for (const message of request.messages) {
     const parts = message.role === 'tool' ? message.content.flatMap((result) => result.content) : message.content;
     for (const part of parts) {
-      if (part.type === 'audio') return true;
-      if (part.type === 'image' && part.detail === 'original') return true;
+      if (part.type === 'audio' || part.type === 'image') return true;
       if (part.type === 'file' && part.source.kind !== 'text') return true;
     }
   }
