@@ -120,6 +120,9 @@ const expiryOf = (account: BudgetAccount) => (account.periodEnd === undefined ? 
 const pairsOf = (held: Held | undefined) => [...(held?.out ?? [])].flatMap(([id, amount]) => [id, amount]);
 const newLife = () => randomBytes(8).toString('hex');
 
+/** Client states in which a call is not sent, only queued until the client reconnects. */
+const DOWN = new Set(['reconnecting', 'close', 'end']);
+
 /** The counters were lost and are being put back together: the request is refused (503) rather than counted against an incomplete counter. */
 class RestoringError extends Error {}
 
@@ -176,6 +179,8 @@ export class RedisBudgetStore implements BudgetStore {
 
   async reserve(account: BudgetAccount, nanoUsd: number, rule: ReservationRule): Promise<Reservation> {
     if (this.#stalled) throw new Error('the budget store has not answered a call given up');
+    // Disconnected: a call would only wait in the client's queue for the deadline.
+    if (DOWN.has(this.#redis.status)) throw new Error(`the budget store is not connected (${this.#redis.status})`);
     const key = this.#key(account);
     const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
     const expiry = expiryOf(account);
