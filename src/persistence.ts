@@ -42,6 +42,8 @@ export interface PersistenceOptions {
   redisPrefix?: string | undefined;
   /** How long a stored-key lookup is trusted, in ms. Default 5000. */
   keyCacheTtlMs?: number | undefined;
+  /** How long a budget counter's Redis call may take before the request is refused (503), in ms. Default 1000. */
+  storeTimeoutMs?: number | undefined;
   /** The usage ledger; on by default with a database, `false` turns it off. */
   ledger?: LedgerOptions | false | undefined;
   price?: PriceUsage | undefined;
@@ -172,8 +174,9 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       ));
 
   const prefix = options.redisPrefix ?? 'switchyard:';
-  const budgets: BudgetStore =
-    redis === undefined ? new MemoryBudgetStore() : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'));
+  const sharedBudgets =
+    redis === undefined ? undefined : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'), options.storeTimeoutMs);
+  const budgets: BudgetStore = sharedBudgets ?? new MemoryBudgetStore();
 
   return {
     database,
@@ -209,6 +212,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       appender?.close();
       await lastUsed.close();
       await (await channel)?.close();
+      sharedBudgets?.close();
       if (ownsRedis) redis?.disconnect();
       await database.close();
     },

@@ -19,7 +19,9 @@ import { withBudgets } from './limits/budget-stage.js';
 import { openLimits, type OpenedLimits } from './limits/open-limits.js';
 import type { LimitSet } from './limits/limit-rules.js';
 import type { PriceUsage } from './usage/ledger-stage.js';
-import { inputTokenBound } from './usage/input-token-bound.js';
+import { hasUnmeasuredInput, inputTokenBound } from './usage/input-token-bound.js';
+import { largestContextWindow } from './routing/largest-context-window.js';
+import type { ModelTable } from './routing/resolve-model.js';
 import { checkOptions, type CheckedOptions, type GatewayOptions } from './options.js';
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
@@ -83,7 +85,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
-      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices)),
+      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models)),
       call: routing.call,
       // The ledger first: the request log, metrics and traces read the same entry after it.
       record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
@@ -196,6 +198,8 @@ function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOpti
     redis: options.redis,
     redisPrefix: options.redisPrefix,
     keyCacheTtlMs: options.keyCacheTtlMs,
+    // The budget counters' Redis calls have the limits' deadline.
+    storeTimeoutMs: options.limits?.storeTimeoutMs,
     ledger: options.ledger,
     price,
   };
@@ -204,13 +208,28 @@ function persistenceOptionsOf(options: GatewayOptions, database: PersistenceOpti
 /** Output allowance reserved for a request that sets no maximum (a budgeted key's request is then held to this much). */
 const DEFAULT_RESERVED_OUTPUT_TOKENS = 32_768;
 
-/** Keys with a budget: each request reserves its largest possible cost at the model's price. */
-function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>): AdmitStage {
+/**
+ * Keys with a budget: each request reserves its largest possible cost at the model's price. Input
+ * the body does not measure (a PDF, a file by id) is bounded by the largest context window the
+ * request can reach; where that is unknown, there is no bound.
+ */
+function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>, models: ModelTable): AdmitStage {
+  const windows = new Map<string, number | undefined>();
+  const windowOf = (model: string) => {
+    if (!windows.has(model)) windows.set(model, largestContextWindow(models, model));
+    return windows.get(model);
+  };
   return withBudgets(inner, {
     store: persistence.budgets,
     maxCost: ({ model, request }) => {
       const known = prices.get(model);
-      return known === undefined ? undefined : maxCostOf(inputTokenBound(request), request.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS, known.price);
+      if (known === undefined) return undefined;
+      const output = request.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS;
+      const window = windowOf(model);
+      const bound = inputTokenBound(request);
+      if (!hasUnmeasuredInput(request)) return { nanoUsd: maxCostOf(window === undefined ? bound : Math.min(bound, window), output, known.price), bound: 'body' };
+      if (window === undefined) return { nanoUsd: maxCostOf(bound, output, known.price), bound: 'none' };
+      return { nanoUsd: maxCostOf(window, output, known.price), bound: 'window' };
     },
     cost: (model, usage) => {
       const known = prices.get(model);

@@ -1,12 +1,26 @@
 import { estimateCutOutputTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
-import type { BudgetAccount, BudgetStore } from './budget-store.js';
+import type { BudgetAccount, BudgetStore, Hold, ReservationRule } from './budget-store.js';
+
+/** The most a request can cost, and how sure that is. */
+export interface LargestCost {
+  nanoUsd: number;
+  /**
+   * `body`: its input bounded from its body. `window`: its input taken as its model's whole context
+   * window (a document or image whose size the body does not tell). `none`: no bound known (such
+   * input on a model whose window is unknown): `nanoUsd` counts it at an allowance.
+   */
+  bound: 'body' | 'window' | 'none';
+}
+
+/** A request bounded from its body only runs if it fits; one bounded by its window also alone when something is left; one without a bound only alone. */
+const ruleOf: Record<LargestCost['bound'], ReservationRule> = { body: 'fit', window: 'fit-or-alone', none: 'alone' };
 
 export interface BudgetStageOptions {
   store: BudgetStore;
   /** The largest cost the request can reach (nano-USD); undefined when its model has no price. */
-  maxCost(request: AdmissionRequest): number | undefined;
+  maxCost(request: AdmissionRequest): LargestCost | undefined;
   /** The cost of `usage` on `model` (nano-USD); undefined when a count or the price is unknown. */
   cost(model: string, usage: Usage): number | undefined;
   /** What the ledger holds for the key since `since` (nano-USD). */
@@ -62,7 +76,8 @@ function unpricedModel(caller: Caller, model: string): GatewayError {
  * Holds keys with a budget to it, without overshooting under concurrency: before the call the
  * request's largest possible cost is reserved (its input bound and full output allowance), and
  * refused with the caller's quota error when it does not fit; after the call the reservation is
- * replaced by the real cost, or released when nothing was delivered.
+ * replaced by the real cost, or released when nothing was delivered. A request whose input the
+ * body does not bound may also run alone (ReservationRule): then at most its own excess overshoots.
  */
 export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): AdmitStage {
   const now = options.now ?? Date.now;
@@ -102,13 +117,14 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     const { caller } = request;
     const largest = options.maxCost(request);
     if (largest === undefined) throw unpricedModel(caller, request.model);
-    const reserved: number = largest;
-    const held: BudgetAccount[] = [];
+    const reserved = largest.nanoUsd;
+    const bounded = largest.bound !== 'none';
+    const held: Array<{ account: BudgetAccount; hold: Hold }> = [];
     const releaseHeld = () => {
-      for (const account of held) options.store.settle(account, reserved, 0);
+      for (const { account, hold } of held) options.store.settle(account, hold, 0);
     };
     for (const { account, refuse } of limits) {
-      const reservation = await options.store.reserve(account, reserved).catch((error: unknown) => {
+      const reservation = await options.store.reserve(account, reserved, ruleOf[largest.bound]).catch((error: unknown) => {
         releaseHeld();
         throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
       });
@@ -116,7 +132,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
         releaseHeld();
         throw refuse(reservation.spentNanoUsd);
       }
-      held.push(account);
+      held.push({ account, hold: reservation.hold });
     }
     let admitted: Admission;
     try {
@@ -130,7 +146,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
       release(usage, cut) {
         admitted.release(usage, cut);
         const actual = actualCost(usage, cut);
-        for (const account of held) options.store.settle(account, reserved, actual);
+        for (const { account, hold } of held) options.store.settle(account, hold, actual);
       },
     };
 
@@ -140,7 +156,9 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
         const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut) };
         // Without a reported input count the reservation's input share stays spent: never less than the truth.
         if (sent.inputTokens === undefined) return reserved;
-        return Math.min(reserved, options.cost(request.model, sent) ?? reserved);
+        const estimated = options.cost(request.model, sent) ?? reserved;
+        // A true bound caps the estimate (its output count runs high); an allowance does not.
+        return bounded ? Math.min(reserved, estimated) : estimated;
       }
       if (usage === undefined) return 0;
       return options.cost(request.model, usage) ?? reserved;

@@ -10,32 +10,60 @@ export interface BudgetAccount {
   spentInLedger(): Promise<number>;
 }
 
+/**
+ * When a reservation is let in. `fit`: only when it fits what is left (its amount is a true upper
+ * bound). `fit-or-alone`: also when it does not fit but something is left and no other reservation
+ * is out. `alone`: only when something is left and no other reservation is out, whatever its
+ * amount (it is no bound: at most one such request's excess can overshoot the budget).
+ */
+export type ReservationRule = 'fit' | 'fit-or-alone' | 'alone';
+
+/** A reservation held: what `settle` gives back. */
+export interface Hold {
+  readonly id: string;
+  readonly nanoUsd: number;
+}
+
 /** A reservation let in, or the spend that refused it. */
-export type Reservation = { ok: true } | { ok: false; spentNanoUsd: number };
+export type Reservation = { ok: true; hold: Hold } | { ok: false; spentNanoUsd: number };
 
 /**
  * Spend counters that admit a request only when its largest possible cost fits what is left of
- * the budget, atomically: concurrent requests never overshoot together. In memory for one
- * instance; in Redis for several.
+ * the budget (or it runs alone, see ReservationRule), atomically: concurrent requests never
+ * overshoot together. In memory for one instance; in Redis for several.
  */
 export interface BudgetStore {
-  reserve(account: BudgetAccount, nanoUsd: number): Promise<Reservation>;
-  /** Replaces a reservation by the real cost (0 when nothing was spent). */
-  settle(account: BudgetAccount, reservedNanoUsd: number, actualNanoUsd: number): void;
+  reserve(account: BudgetAccount, nanoUsd: number, rule: ReservationRule): Promise<Reservation>;
+  /** Replaces a reservation by the real cost (0 when nothing was spent). Called once per hold. */
+  settle(account: BudgetAccount, hold: Hold, actualNanoUsd: number): void;
+}
+
+/** Whether a reservation of `nanoUsd` is let in, with `counted` (spend plus reservations) and `out` reservations held. */
+export function admitsReservation(rule: ReservationRule, counted: number, out: number, nanoUsd: number, limit: number): boolean {
+  const fits = counted + nanoUsd <= limit;
+  const alone = out === 0 && counted < limit;
+  return rule === 'fit' ? fits : rule === 'alone' ? alone : fits || alone;
+}
+
+interface Counter {
+  /** Spend plus the reservations out. */
+  counted: number;
+  /** Reservations out. */
+  out: number;
 }
 
 /** Budgets for one instance: counters in memory, each started from the ledger the first time it is used. */
 export class MemoryBudgetStore implements BudgetStore {
-  readonly #spent = new Map<string, number>();
+  readonly #counters = new Map<string, Counter>();
   readonly #loading = new Map<string, Promise<void>>();
 
-  async reserve(account: BudgetAccount, nanoUsd: number): Promise<Reservation> {
+  async reserve(account: BudgetAccount, nanoUsd: number, rule: ReservationRule): Promise<Reservation> {
     const id = `${account.keyId}:${account.periodStart}`;
-    if (!this.#spent.has(id)) {
+    if (!this.#counters.has(id)) {
       let loading = this.#loading.get(id);
       if (loading === undefined) {
         loading = account.spentInLedger().then((spent) => {
-          if (!this.#spent.has(id)) this.#spent.set(id, spent);
+          if (!this.#counters.has(id)) this.#counters.set(id, { counted: spent, out: 0 });
         });
         this.#loading.set(id, loading);
         void loading.finally(() => this.#loading.delete(id)).catch(() => undefined);
@@ -43,14 +71,17 @@ export class MemoryBudgetStore implements BudgetStore {
       await loading;
     }
     // From here to the update nothing awaits: the check and the add are one step.
-    const spent = this.#spent.get(id) ?? 0;
-    if (spent + nanoUsd > account.limitNanoUsd) return { ok: false, spentNanoUsd: spent };
-    this.#spent.set(id, spent + nanoUsd);
-    return { ok: true };
+    const counter = this.#counters.get(id)!;
+    if (!admitsReservation(rule, counter.counted, counter.out, nanoUsd, account.limitNanoUsd)) return { ok: false, spentNanoUsd: counter.counted };
+    counter.counted += nanoUsd;
+    counter.out += 1;
+    return { ok: true, hold: { id: '', nanoUsd } };
   }
 
-  settle(account: BudgetAccount, reservedNanoUsd: number, actualNanoUsd: number): void {
-    const id = `${account.keyId}:${account.periodStart}`;
-    this.#spent.set(id, (this.#spent.get(id) ?? 0) + actualNanoUsd - reservedNanoUsd);
+  settle(account: BudgetAccount, hold: Hold, actualNanoUsd: number): void {
+    const counter = this.#counters.get(`${account.keyId}:${account.periodStart}`);
+    if (counter === undefined) return;
+    counter.counted += actualNanoUsd - hold.nanoUsd;
+    counter.out -= 1;
   }
 }

@@ -19,14 +19,17 @@ const COMPACT_AT = 4096;
  */
 export class StoreDeadlines {
   readonly #ms: number;
+  /** The store named in the error, e.g. `the limits store`. */
+  readonly #store: string;
   readonly #pending: Pending[] = [];
   /** The index of the oldest entry not yet passed over. */
   #head = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #expire = () => this.#expireDue();
 
-  constructor(ms: number) {
+  constructor(ms: number, store = 'the limits store') {
     this.#ms = ms;
+    this.#store = store;
   }
 
   /** Calls held in the queue: those still out, and settled ones not yet passed over (tests). */
@@ -85,7 +88,7 @@ export class StoreDeadlines {
       if (call.by > now) break;
       const reject = call.reject;
       call.reject = undefined;
-      reject(new Error(`the limits store did not answer within ${this.#ms} ms`));
+      reject(new Error(`${this.#store} did not answer within ${this.#ms} ms`));
     }
     this.#head = head;
     this.#passSettled();

@@ -18,6 +18,7 @@ export function inputTokenBound(request: CanonicalRequest): number {
       if (part.type === 'text' || part.type === 'reasoning' || part.type === 'refusal') bound += part.text.length;
       else if (part.type === 'tool-call') bound += part.name.length + part.arguments.length;
       else if (part.type === 'provider-defined') bound += JSON.stringify(part.data).length;
+      else if (part.type === 'file' && part.source.kind === 'text') bound += part.source.text.length;
       else if (part.type === 'file' && part.source.kind === 'base64') bound += Math.ceil(part.source.data.length / 4);
       else bound += TOKENS_PER_MEDIA_PART;
     }
@@ -25,4 +26,22 @@ export function inputTokenBound(request: CanonicalRequest): number {
   }
   if (request.tools?.length) bound += JSON.stringify(request.tools).length;
   return bound;
+}
+
+/**
+ * Whether the request holds input whose size its body does not tell, so that `inputTokenBound` is
+ * no bound: a document other than inline text (a PDF's pages cost far more tokens than its
+ * compressed bytes, and one by URL or file id has no bytes here at all), an image (its tokens
+ * follow its pixels and each provider's scaling and tiling, not its bytes: past 2,000 on some
+ * models), or audio (its length in tokens is not in its bytes' count).
+ */
+export function hasUnmeasuredInput(request: CanonicalRequest): boolean {
+  for (const message of request.messages) {
+    const parts = message.role === 'tool' ? message.content.flatMap((result) => result.content) : message.content;
+    for (const part of parts) {
+      if (part.type === 'audio' || part.type === 'image') return true;
+      if (part.type === 'file' && part.source.kind !== 'text') return true;
+    }
+  }
+  return false;
 }
