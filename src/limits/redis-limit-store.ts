@@ -175,6 +175,14 @@ interface Ending {
 /** How long a script call may be out before it stops holding the next one back (a slow Redis must not queue everyone). */
 const HOLD_BACK_MS = 20;
 
+/** ioredis states in which a call would wait in its offline queue for a connection that is not there. */
+const AWAY = new Set(['reconnecting', 'close', 'end']);
+
+/** Slots whose give-back did not reach Redis, kept at most to send again (past it they wait for their lease to run out). */
+const MAX_UNRETURNED = 10_000;
+
+const settledAlready = () => undefined;
+
 /**
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
  * those of one turn of the event loop, and, while a call admitting requests is out, every one that
@@ -196,6 +204,10 @@ export class RedisLimitStore implements LimitStore {
   #holdTimer: NodeJS.Timeout | undefined;
   /** A deadline per script call, not per request: a call that times out fails every request in it. */
   readonly #deadlines: StoreDeadlines;
+  /** Calls given up that Redis has not answered yet: it is away or frozen, and will run them when it is back. */
+  #late = 0;
+  /** Requests that ended whose slots were not given back (their call never ran): sent again once Redis answers. */
+  #unreturned: Ending[] = [];
 
   /**
    * `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). `timeoutMs`: how long a call may be
@@ -263,6 +275,16 @@ export class RedisLimitStore implements LimitStore {
   }
 
   #sendWaiting(): void {
+    const status = this.#redis.status;
+    if (this.#late > 0 || AWAY.has(status)) {
+      // Redis is away, or has not answered a call given up: a call sent now would only wait in
+      // ioredis and run when Redis is back, taking slots for requests long since let in or refused.
+      // The requests asking are told at once; the slots of those that ended are sent back still.
+      const error = new Error(this.#late > 0 ? 'the limits store has not answered a call that timed out' : `the limits store is not connected (${status})`);
+      for (const request of this.#asking.splice(0)) request.reject(error);
+    } else if (this.#unreturned.length > 0) {
+      this.#ending.unshift(...this.#unreturned.splice(0));
+    }
     while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
   }
 
@@ -312,12 +334,14 @@ export class RedisLimitStore implements LimitStore {
       numbers.push(checks.length);
       for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost);
     }
+    const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
     let answer: number[];
     try {
-      answer = (await this.#deadlines.within(this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds))) as number[];
+      answer = (await this.#deadlines.within(sent)) as number[];
     } catch (error) {
       for (const request of ending) request.reject(error);
       for (const request of asking) request.reject(error);
+      this.#gaveUp(sent, ending, asking);
       return;
     }
     for (const request of ending) request.resolve();
@@ -332,5 +356,35 @@ export class RedisLimitStore implements LimitStore {
       for (let index = 0; index < request.checks.length; index += 1, at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
       request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
     }
+  }
+
+  /**
+   * A call that failed or timed out may still run: ioredis keeps it while Redis is away (its offline
+   * queue) or frozen (the socket), and sends it again after a reconnect. The slots it would take
+   * are given back right behind it on the same connection, so the give-back runs after it whichever
+   * way it goes; and no request is sent until Redis answers it. If it never ran, the slots of the
+   * requests that ended in it are still taken: they go again once Redis answers.
+   */
+  #gaveUp(sent: Promise<unknown>, ending: readonly Ending[], asking: readonly Asking[]): void {
+    const taken: Ending[] = [];
+    for (const { checks, leaseId } of asking) {
+      const leaseKeys = checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
+      if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+    }
+    if (taken.length > 0) void this.#call(taken, []);
+    this.#late += 1;
+    sent.then(
+      () => {
+        this.#late -= 1;
+      },
+      () => {
+        this.#late -= 1;
+        for (const { leaseKeys, leaseId } of ending) {
+          if (leaseKeys.length === 0) continue;
+          if (this.#unreturned.length >= MAX_UNRETURNED) this.#unreturned.shift();
+          this.#unreturned.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+        }
+      },
+    );
   }
 }
