@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
 import { MemoryLimitStore } from '../../src/limits/limit-store.js';
 import { RedisLimitStore } from '../../src/limits/redis-limit-store.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(REDIS_URL);
@@ -195,6 +196,36 @@ describe('Redis limit store deadline', () => {
     } finally {
       own.disconnect();
       silent.close();
+    }
+  });
+});
+
+describe('Redis limit store across a lost connection', () => {
+  it('gives back the slot of a request that ended while Redis was away once it answers again', async () => {
+    const target = new URL(REDIS_URL);
+    const relay = await startTcpRelay(target.hostname, Number(target.port || 6379));
+    // ioredis drops what it holds after one failed reconnect: the give-back never reaches Redis.
+    const own = new Redis(relay.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    own.on('error', () => undefined);
+    try {
+      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`, 2_000);
+      expect((await store.acquire([slots('s', 1)], 'a', 60_000)).ok).toBe(true);
+      await relay.cut();
+      await expect(Promise.resolve(store.finish([], ['s'], 'a'))).rejects.toThrow();
+      await relay.restore();
+      // Asking until Redis answers (while ioredis reconnects, a request is told at once).
+      const startedAt = Date.now();
+      let outcome: unknown;
+      do {
+        outcome = await Promise.resolve(store.acquire([slots('s', 1)], 'b', 60_000)).then((result) => result.ok, (error: Error) => error.message);
+        if (outcome !== true) await sleep(50);
+      } while (outcome !== true && Date.now() - startedAt < 10_000);
+      // The slot 'a' held came back (not after its 60 s lease), and the limit holds: 'b' has it now.
+      expect(outcome).toBe(true);
+      expect(await store.acquire([slots('s', 1)], 'c', 60_000)).toMatchObject({ ok: false, refused: [0] });
+    } finally {
+      own.disconnect();
+      await relay.close();
     }
   });
 });
