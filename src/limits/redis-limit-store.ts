@@ -7,7 +7,7 @@ import { StoreDeadlines } from './store-deadlines.js';
 // deploy an old instance never runs a new script (or a new one an old script); the keys carry a
 // version of their own that changes only with what is stored in them, so old and new instances
 // keep counting the same limits together.
-const SCRIPT_VERSION = 'v4';
+const SCRIPT_VERSION = 'v5';
 const DATA_VERSION = 'v1';
 
 /**
@@ -24,7 +24,7 @@ const DATA_VERSION = 'v1';
  * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (1 rate, 0 concurrency), limit, period ms, cost.
+ * per check: key index, kind (1 rate, 0 concurrency), limit, period ms, cost, burst.
  * ARGV[2…]: the lease ids, of the ended requests then of those asking.
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check.
@@ -78,21 +78,22 @@ for _ = 1, asking do
   local leaseId, n = ARGV[l], N[a]; l = l + 1; a = a + 1
   local taking, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
-    local at = a + i * 5
+    local at = a + i * 6
     local k, rate, limit = N[at], N[at + 1] == 1, N[at + 2]
     if rate then
-      local period, cost = N[at + 3], N[at + 4]
+      local period, cost, burst = N[at + 3], N[at + 4], N[at + 5]
       local interval = period / limit
+      local tolerance = period * burst / limit
       local base = tatOf(k)
       local tat = base + cost * interval
-      if tat - now <= period then
+      if tat - now <= tolerance then
         taking[i] = tat
-        readings[#readings + 1] = math.floor((period - (tat - now)) / interval)
+        readings[#readings + 1] = math.floor((tolerance - (tat - now)) / interval)
         readings[#readings + 1] = math.ceil(tat - now)
       else
         refused[#refused + 1] = i
-        if cost > limit then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - period - now)) end
-        readings[#readings + 1] = math.max(0, math.floor((period - (base - now)) / interval))
+        if cost > burst then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - tolerance - now)) end
+        readings[#readings + 1] = math.max(0, math.floor((tolerance - (base - now)) / interval))
         readings[#readings + 1] = math.ceil(base - now)
       end
     else
@@ -104,7 +105,7 @@ for _ = 1, asking do
   end
   if #refused == 0 then
     for i = 0, n - 1 do
-      local k = N[a + i * 5]
+      local k = N[a + i * 6]
       if taking[i] then setTat(k, taking[i])
       else
         sizes[k] = sizes[k] + 1
@@ -120,7 +121,7 @@ for _ = 1, asking do
   answer[#answer + 1] = #refused
   for _, index in ipairs(refused) do answer[#answer + 1] = index end
   for _, value in ipairs(readings) do answer[#answer + 1] = value end
-  a = a + n * 5
+  a = a + n * 6
 end
 for k in pairs(changed) do
   local tat = tats[k]
@@ -332,7 +333,7 @@ export class RedisLimitStore implements LimitStore {
     for (const { checks, leaseId } of asking) {
       leaseIds.push(leaseId);
       numbers.push(checks.length);
-      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost);
+      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost, check.burst);
     }
     const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
     let answer: number[];

@@ -12,8 +12,8 @@ const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rate = (key: string, limit: number, cost = 1): LimitCheck => ({ key, kind: 'rate', limit, periodMs: 60_000, cost });
-const slots = (key: string, limit: number): LimitCheck => ({ key, kind: 'concurrency', limit, periodMs: 0, cost: 1 });
+const rate = (key: string, limit: number, cost = 1): LimitCheck => ({ key, kind: 'rate', limit, periodMs: 60_000, cost, burst: limit });
+const slots = (key: string, limit: number): LimitCheck => ({ key, kind: 'concurrency', limit, periodMs: 0, cost: 1, burst: limit });
 
 const stores: Array<[string, () => LimitStore]> = [
   ['memory', () => new MemoryLimitStore()],
@@ -122,8 +122,8 @@ function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ reque
   const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number }> = [];
-  const original = script.switchyardLimitsBatch_v4!.bind(own);
-  script.switchyardLimitsBatch_v4 = async (keyCount: unknown, ...rest: unknown[]) => {
+  const original = script.switchyardLimitsBatch_v5!.bind(own);
+  script.switchyardLimitsBatch_v5 = async (keyCount: unknown, ...rest: unknown[]) => {
     // After the keys and the numbers: one lease id per request.
     calls.push({ requests: rest.length - Number(keyCount) - 1, at: performance.now() });
     await sleep(5);
