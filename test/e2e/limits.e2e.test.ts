@@ -369,3 +369,25 @@ describe('stored keys', () => {
   });
 });
 
+
+describe('a burst on a rate limit', () => {
+  it.each([
+    ['in memory', {}],
+    ['in Redis, across two instances', sharedRedis()],
+  ])('lets only the burst through at once, the rest told to retry when the next one fits (%s)', async (where, store) => {
+    const upstream = await upstreamOf({ delayMs: 1 });
+    const options = { ...store, limits: { perKey: { requestsPerMinute: 60, burst: { requests: 2 } } } };
+    const instances = where === 'in memory' ? [await serve(upstream, options)] : [await serve(upstream, options), await serve(upstream, options)];
+    const clients = instances.map(openaiOf);
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, index) => streamChat(clients[index % clients.length]!)));
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(2);
+    for (const outcome of outcomes) {
+      if (outcome === 'ok') continue;
+      expect(outcome).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(outcome.message).toContain('60 requests per minute');
+      // One more fits every second.
+      expect(Number(outcome.headers?.get('retry-after'))).toBe(1);
+      expect(outcome.headers?.get('x-ratelimit-remaining-requests')).toBe('0');
+    }
+  });
+});

@@ -102,6 +102,41 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire([slots('s', 4)], 'd', 60_000)).toMatchObject({ ok: false, refused: [0] });
   });
 
+  it('with a burst, lets that many through at once, then one per interval: at most limit + burst - 1 in a period', async () => {
+    const store = makeStore();
+    // 10 a second, 3 at once: one more every 100 ms.
+    const check: LimitCheck = { key: 'bursty', kind: 'rate', limit: 10, periodMs: 1_000, cost: 1, burst: 3 };
+    const startedAt = Date.now();
+    const together = await Promise.all(Array.from({ length: 20 }, (_, index) => store.acquire([check], `t${index}`, 60_000)));
+    expect(together.map((result) => result.ok)).toEqual([true, true, true, ...Array<boolean>(17).fill(false)]);
+    expect(together[2]).toMatchObject({ readings: [{ remaining: 0 }] });
+    const refused = together[3] as { retryAfterMs: number };
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(100);
+    // Asking without pause for a period and a half: whatever the timing, the store let through no
+    // more than the burst and one per 100 ms of the run (the store's clock runs within the run).
+    let passed = 3;
+    for (let index = 0; Date.now() - startedAt < 1_500; index += 1) {
+      if ((await store.acquire([check], `s${index}`, 60_000)).ok) passed += 1;
+      await sleep(5);
+    }
+    const ranMs = Date.now() - startedAt;
+    expect(passed).toBeLessThanOrEqual(3 + Math.floor(ranMs / 100));
+    expect(passed).toBeGreaterThanOrEqual(8);
+  });
+
+  it('with a burst of 1, lets one through at once and the next an interval later', async () => {
+    const store = makeStore();
+    const check: LimitCheck = { key: 'even', kind: 'rate', limit: 60, periodMs: 60_000, cost: 1, burst: 1 };
+    const results = await Promise.all(['a', 'b', 'c'].map((id) => store.acquire([check], id, 60_000)));
+    expect(results.map((result) => result.ok)).toEqual([true, false, false]);
+    expect(results[0]).toMatchObject({ readings: [{ remaining: 0 }] });
+    expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(900);
+    expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(1_000);
+    // Tokens: a request costing more than the burst can never fit.
+    expect(await store.acquire([{ key: 'tpm', kind: 'rate', limit: 1_000, periodMs: 60_000, cost: 101, burst: 100 }], 'big', 60_000)).toMatchObject({ ok: false, retryAfterMs: Infinity });
+  });
+
   it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
     const store = makeStore();
     const check = [slots('leased', 2)];
