@@ -24,7 +24,7 @@ const DATA_VERSION = 'v1';
  * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (1 rate, 0 concurrency), limit, period ms, cost, burst.
+ * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost.
  * ARGV[2…]: the lease ids, of the ended requests then of those asking.
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check.
@@ -78,10 +78,10 @@ for _ = 1, asking do
   local leaseId, n = ARGV[l], N[a]; l = l + 1; a = a + 1
   local taking, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
-    local at = a + i * 6
-    local k, rate, limit = N[at], N[at + 1] == 1, N[at + 2]
-    if rate then
-      local period, cost, burst = N[at + 3], N[at + 4], N[at + 5]
+    local at = a + i * 5
+    local k, burst, limit = N[at], N[at + 1], N[at + 2]
+    if burst > 0 then
+      local period, cost = N[at + 3], N[at + 4]
       local interval = period / limit
       local tolerance = period * burst / limit
       local base = tatOf(k)
@@ -105,7 +105,7 @@ for _ = 1, asking do
   end
   if #refused == 0 then
     for i = 0, n - 1 do
-      local k = N[a + i * 6]
+      local k = N[a + i * 5]
       if taking[i] then setTat(k, taking[i])
       else
         sizes[k] = sizes[k] + 1
@@ -121,7 +121,7 @@ for _ = 1, asking do
   answer[#answer + 1] = #refused
   for _, index in ipairs(refused) do answer[#answer + 1] = index end
   for _, value in ipairs(readings) do answer[#answer + 1] = value end
-  a = a + n * 6
+  a = a + n * 5
 end
 for k in pairs(changed) do
   local tat = tats[k]
@@ -333,7 +333,8 @@ export class RedisLimitStore implements LimitStore {
     for (const { checks, leaseId } of asking) {
       leaseIds.push(leaseId);
       numbers.push(checks.length);
-      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost, check.burst);
+      // A rate's burst in place of its kind: no number more per check.
+      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
     }
     const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
     let answer: number[];

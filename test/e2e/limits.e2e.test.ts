@@ -57,8 +57,12 @@ describe('limits across two instances sharing Redis', () => {
     const instances = [await serve(upstream, shared), await serve(upstream, shared)];
     const clients = instances.map(openaiOf);
 
+    const startedAt = Date.now();
     const outcomes = await Promise.all(Array.from({ length: 60 }, (_, index) => streamChat(clients[index % 2]!)));
-    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
+    // The 20, and one more for every 3 s the run took (a loaded machine can take that long).
+    const refilled = Math.floor((Date.now() - startedAt) / 3_000);
+    expect(outcomes.filter((outcome) => outcome === 'ok').length - refilled).toBeLessThanOrEqual(20);
+    expect(outcomes.filter((outcome) => outcome === 'ok').length).toBeGreaterThanOrEqual(20);
     const refused = outcomes.filter((outcome) => outcome !== 'ok');
     for (const error of refused) {
       expect(error).toBeInstanceOf(OpenAI.RateLimitError);
