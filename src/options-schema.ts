@@ -25,13 +25,29 @@ const limitSetFields = {
   requestsPerMinute: z.number().int().positive().optional(),
   tokensPerMinute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
+  burst: z.strictObject({ requests: z.number().int().positive().optional(), tokens: z.number().int().positive().optional() }).optional(),
 };
-const limitSetSchema = z.strictObject(limitSetFields);
-const keyLimitsSchema = z.strictObject({
-  ...limitSetFields,
-  perModel: z.record(z.string().min(1), limitSetSchema).optional(),
-  queueMs: z.number().int().nonnegative().optional(),
-});
+
+/** A burst is part of a minute's allowance: not more than the limit it goes with, when both are in one set. */
+const burstWithinLimit = (set: { requestsPerMinute?: number | undefined; tokensPerMinute?: number | undefined; burst?: { requests?: number | undefined; tokens?: number | undefined } | undefined }, context: z.RefinementCtx) => {
+  const pairs = [
+    ['requests', 'requestsPerMinute', set.burst?.requests, set.requestsPerMinute],
+    ['tokens', 'tokensPerMinute', set.burst?.tokens, set.tokensPerMinute],
+  ] as const;
+  for (const [field, limitField, burst, limit] of pairs) {
+    if (burst !== undefined && limit !== undefined && burst > limit) {
+      context.addIssue({ code: 'custom', path: ['burst', field], message: `burst.${field} (${burst}) is more than ${limitField} (${limit}): a burst is the part of a minute's allowance that may be spent at once` });
+    }
+  }
+};
+const limitSetSchema = z.strictObject(limitSetFields).superRefine(burstWithinLimit);
+const keyLimitsSchema = z
+  .strictObject({
+    ...limitSetFields,
+    perModel: z.record(z.string().min(1), limitSetSchema).optional(),
+    queueMs: z.number().int().nonnegative().optional(),
+  })
+  .superRefine(burstWithinLimit);
 
 /** `limits`; the config file loader checks the same shape. */
 export const limitsOptionsSchema = z.strictObject({

@@ -90,6 +90,13 @@ describe('resolveOptions', () => {
       expect(configErrorCode({ bodyLimit: 'huge' })).toBe('CONFIG_INVALID');
     });
 
+    it('should refuse a rate limit burst above its limit or below 1', () => {
+      expect(configErrorCode({ limits: { perKey: { requestsPerMinute: 50, burst: { requests: 1 } } } })).toBeUndefined();
+      expect(configErrorCode({ limits: { perKey: { requestsPerMinute: 50, burst: { requests: 51 } } } })).toBe('CONFIG_INVALID');
+      expect(configErrorCode({ limits: { perKey: { perModel: { m: { tokensPerMinute: 100, burst: { tokens: 101 } } } } } })).toBe('CONFIG_INVALID');
+      expect(configErrorCode({ models: [{ id: 'm', provider: 'mock', limits: { requestsPerMinute: 10, burst: { requests: 0 } } }] })).toBe('CONFIG_INVALID');
+    });
+
     it('should refuse a request policy with an unknown action, field or cap, at the gateway, a key or a model', () => {
       expect(configErrorCode({ requestPolicy: { fields: { store: 'maybe' as never } } })).toBe('CONFIG_INVALID');
       expect(configErrorCode({ requestPolicy: { keys: { ci: { maxChoices: 0 } } } })).toBe('CONFIG_INVALID');

@@ -1,9 +1,10 @@
 /**
  * GCRA (the generic cell rate algorithm), the rate limit without window edges: a limit of `limit`
  * units per `periodMs` is a "theoretical arrival time" (TAT) that each unit moves `periodMs / limit`
- * ms ahead. A request fits while the TAT stays within one period of now, so an idle caller may
- * spend a whole period's allowance at once and then one unit per interval, never two allowances
- * across a window edge. The Redis script (redis-limit-store.ts) computes the same, in Lua.
+ * ms ahead. A request fits while the TAT stays within `burst` intervals of now (by default the
+ * whole period), so an idle caller may spend `burst` units at once and then one unit per interval:
+ * in any window of one period, fewer than `limit + burst` units pass (at most `limit + burst - 1`
+ * requests of one unit). The Redis script (redis-limit-store.ts) computes the same, in Lua.
  */
 export interface GcraOutcome {
   allowed: boolean;
@@ -17,19 +18,22 @@ export interface GcraOutcome {
   retryAfterMs: number;
 }
 
-export function gcra(storedTat: number | undefined, now: number, limit: number, periodMs: number, cost: number): GcraOutcome {
+/** `burst`: the units an idle caller may spend at once, at most `limit` (the default). */
+export function gcra(storedTat: number | undefined, now: number, limit: number, periodMs: number, cost: number, burst = limit): GcraOutcome {
   const interval = periodMs / limit;
+  // The product first: with the default burst this is exactly the period (the integers are exact).
+  const tolerance = (periodMs * burst) / limit;
   const base = storedTat === undefined || storedTat < now ? now : storedTat;
   const tat = base + cost * interval;
-  if (tat - now <= periodMs) {
-    return { allowed: true, tat, remaining: Math.floor((periodMs - (tat - now)) / interval), resetMs: tat - now, retryAfterMs: 0 };
+  if (tat - now <= tolerance) {
+    return { allowed: true, tat, remaining: Math.floor((tolerance - (tat - now)) / interval), resetMs: tat - now, retryAfterMs: 0 };
   }
   return {
     allowed: false,
     tat: base,
-    remaining: Math.max(0, Math.floor((periodMs - (base - now)) / interval)),
+    remaining: Math.max(0, Math.floor((tolerance - (base - now)) / interval)),
     resetMs: base - now,
-    retryAfterMs: cost > limit ? Infinity : tat - periodMs - now,
+    retryAfterMs: cost > burst ? Infinity : tat - tolerance - now,
   };
 }
 

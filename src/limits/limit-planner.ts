@@ -42,7 +42,7 @@ export class LimitPlanner {
         continue;
       }
       // Every field named: a spread copy that changes a field costs about a microsecond on Node 20.
-      const priced: LimitCheck = { key: check.key, kind: check.kind, limit: check.limit, periodMs: check.periodMs, cost: tokens };
+      const priced: LimitCheck = { key: check.key, kind: check.kind, limit: check.limit, periodMs: check.periodMs, cost: tokens, burst: check.burst };
       checks.push(priced);
       tokenChecks.push(priced);
     }

@@ -6,6 +6,17 @@ export interface LimitSet {
   readonly requestsPerMinute?: number | undefined;
   readonly tokensPerMinute?: number | undefined;
   readonly concurrency?: number | undefined;
+  /** How much of a minute's allowance an idle caller may spend at once; default (and at most) the whole of it. */
+  readonly burst?: LimitBurst | undefined;
+}
+
+/**
+ * Requests (tokens) that may pass at once; the rest come one per `60 s / limit`. In any 60 s at
+ * most `requestsPerMinute + requests - 1` requests pass (`1`: at most `requestsPerMinute`).
+ */
+export interface LimitBurst {
+  readonly requests?: number | undefined;
+  readonly tokens?: number | undefined;
 }
 
 /** A key's limits: its own, per model it calls, and how long a request may wait for a concurrency slot. */
@@ -59,11 +70,16 @@ export function keyLimitsOf(rules: LimitRules, caller: Caller): KeyLimits | unde
   for (const layer of layers) {
     for (const [field, value] of Object.entries(layer) as [keyof KeyLimits, never][]) {
       if (value === undefined) continue;
-      merged[field] = field === 'perModel' ? ({ ...merged.perModel, ...(value as KeyLimits['perModel']) } as never) : value;
+      if (field === 'perModel') merged.perModel = { ...merged.perModel, ...(value as KeyLimits['perModel']) };
+      else if (field === 'burst') merged.burst = { ...merged.burst, ...(value as LimitBurst) };
+      else merged[field] = value;
     }
   }
   return merged;
 }
+
+/** The burst a rate is counted with: the whole limit unless set; a burst merged from another layer above the limit counts as the limit. */
+const burstOf = (limit: number, burst: number | undefined) => (burst === undefined ? limit : Math.min(burst, limit));
 
 /**
  * The limits a request is checked against, in a fixed order (key, key on model, model): a rate of
@@ -80,18 +96,20 @@ export function limitsFor(rules: LimitRules, caller: Caller, model: string, esti
   const add = (counter: string, scope: string, set: LimitSet | undefined) => {
     if (set === undefined) return;
     if (set.requestsPerMinute !== undefined) {
-      checks.push({ key: `${counter}:rpm`, kind: 'rate', limit: set.requestsPerMinute, periodMs: MINUTE_MS, cost: 1 });
+      const burst = burstOf(set.requestsPerMinute, set.burst?.requests);
+      checks.push({ key: `${counter}:rpm`, kind: 'rate', limit: set.requestsPerMinute, periodMs: MINUTE_MS, cost: 1, burst });
       subjects.push({ what: 'requests', scope });
     }
     if (set.tokensPerMinute !== undefined) {
       tokens ??= estimatedTokens();
-      const check: LimitCheck = { key: `${counter}:tpm`, kind: 'rate', limit: set.tokensPerMinute, periodMs: MINUTE_MS, cost: tokens };
+      const burst = burstOf(set.tokensPerMinute, set.burst?.tokens);
+      const check: LimitCheck = { key: `${counter}:tpm`, kind: 'rate', limit: set.tokensPerMinute, periodMs: MINUTE_MS, cost: tokens, burst };
       checks.push(check);
       tokenChecks.push(check);
       subjects.push({ what: 'tokens', scope });
     }
     if (set.concurrency !== undefined) {
-      checks.push({ key: `${counter}:concurrent`, kind: 'concurrency', limit: set.concurrency, periodMs: 0, cost: 1 });
+      checks.push({ key: `${counter}:concurrent`, kind: 'concurrency', limit: set.concurrency, periodMs: 0, cost: 1, burst: set.concurrency });
       leaseKeys.push(`${counter}:concurrent`);
       subjects.push({ what: 'concurrency', scope });
     }

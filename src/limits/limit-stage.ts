@@ -70,9 +70,10 @@ function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number,
     });
   }
   if (retryAfterMs === Infinity) {
+    const allowed = check.burst < check.limit ? `${check.burst} tokens allowed at once (of ${check.limit} per minute)` : `${check.limit} tokens per minute allowed`;
     return new GatewayError({
       ...common,
-      message: `Request too large for ${subject.scope}: it is counted at ${check.cost} tokens (input estimate plus its output allowance), more than the ${check.limit} tokens per minute allowed. Lower max_tokens or shorten the input.`,
+      message: `Request too large for ${subject.scope}: it is counted at ${check.cost} tokens (input estimate plus its output allowance), more than the ${allowed}. Lower max_tokens or shorten the input.`,
       retryable: false,
     });
   }

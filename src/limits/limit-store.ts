@@ -11,6 +11,8 @@ export interface LimitCheck {
   readonly periodMs: number;
   /** Rate only: the units this request takes (1 for requests, its token estimate for tokens). */
   readonly cost: number;
+  /** Rate only: the units an idle caller may spend at once, 1 to `limit` (the whole period's allowance). */
+  readonly burst: number;
 }
 
 /** Where a limit stands after the check: how many more fit now, and (rates) when it is full again. */
@@ -72,7 +74,7 @@ export class MemoryLimitStore implements LimitStore {
     for (let index = 0; index < checks.length; index += 1) {
       const check = checks[index]!;
       if (check.kind === 'rate') {
-        const outcome = gcra(this.#tats.get(check.key), now, check.limit, check.periodMs, check.cost);
+        const outcome = gcra(this.#tats.get(check.key), now, check.limit, check.periodMs, check.cost, check.burst);
         readings.push({ remaining: outcome.remaining, resetMs: outcome.resetMs });
         tats[index] = outcome.tat;
         if (!outcome.allowed) {

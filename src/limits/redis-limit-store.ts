@@ -7,7 +7,7 @@ import { StoreDeadlines } from './store-deadlines.js';
 // deploy an old instance never runs a new script (or a new one an old script); the keys carry a
 // version of their own that changes only with what is stored in them, so old and new instances
 // keep counting the same limits together.
-const SCRIPT_VERSION = 'v4';
+const SCRIPT_VERSION = 'v5';
 const DATA_VERSION = 'v1';
 
 /**
@@ -24,7 +24,7 @@ const DATA_VERSION = 'v1';
  * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (1 rate, 0 concurrency), limit, period ms, cost.
+ * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost.
  * ARGV[2…]: the lease ids, of the ended requests then of those asking.
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check.
@@ -79,20 +79,21 @@ for _ = 1, asking do
   local taking, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
     local at = a + i * 5
-    local k, rate, limit = N[at], N[at + 1] == 1, N[at + 2]
-    if rate then
+    local k, burst, limit = N[at], N[at + 1], N[at + 2]
+    if burst > 0 then
       local period, cost = N[at + 3], N[at + 4]
       local interval = period / limit
+      local tolerance = period * burst / limit
       local base = tatOf(k)
       local tat = base + cost * interval
-      if tat - now <= period then
+      if tat - now <= tolerance then
         taking[i] = tat
-        readings[#readings + 1] = math.floor((period - (tat - now)) / interval)
+        readings[#readings + 1] = math.floor((tolerance - (tat - now)) / interval)
         readings[#readings + 1] = math.ceil(tat - now)
       else
         refused[#refused + 1] = i
-        if cost > limit then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - period - now)) end
-        readings[#readings + 1] = math.max(0, math.floor((period - (base - now)) / interval))
+        if cost > burst then retry = -1 elseif retry >= 0 then retry = math.max(retry, math.ceil(tat - tolerance - now)) end
+        readings[#readings + 1] = math.max(0, math.floor((tolerance - (base - now)) / interval))
         readings[#readings + 1] = math.ceil(base - now)
       end
     else
@@ -175,6 +176,14 @@ interface Ending {
 /** How long a script call may be out before it stops holding the next one back (a slow Redis must not queue everyone). */
 const HOLD_BACK_MS = 20;
 
+/** ioredis states in which a call would wait in its offline queue for a connection that is not there. */
+const AWAY = new Set(['reconnecting', 'close', 'end']);
+
+/** Slots whose give-back did not reach Redis, kept at most to send again (past it they wait for their lease to run out). */
+const MAX_UNRETURNED = 10_000;
+
+const settledAlready = () => undefined;
+
 /**
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
  * those of one turn of the event loop, and, while a call admitting requests is out, every one that
@@ -196,6 +205,10 @@ export class RedisLimitStore implements LimitStore {
   #holdTimer: NodeJS.Timeout | undefined;
   /** A deadline per script call, not per request: a call that times out fails every request in it. */
   readonly #deadlines: StoreDeadlines;
+  /** Calls given up that Redis has not answered yet: it is away or frozen, and will run them when it is back. */
+  #late = 0;
+  /** Requests that ended whose slots were not given back (their call never ran): sent again once Redis answers. */
+  #unreturned: Ending[] = [];
 
   /**
    * `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). `timeoutMs`: how long a call may be
@@ -263,6 +276,16 @@ export class RedisLimitStore implements LimitStore {
   }
 
   #sendWaiting(): void {
+    const status = this.#redis.status;
+    if (this.#late > 0 || AWAY.has(status)) {
+      // Redis is away, or has not answered a call given up: a call sent now would only wait in
+      // ioredis and run when Redis is back, taking slots for requests long since let in or refused.
+      // The requests asking are told at once; the slots of those that ended are sent back still.
+      const error = new Error(this.#late > 0 ? 'the limits store has not answered a call that timed out' : `the limits store is not connected (${status})`);
+      for (const request of this.#asking.splice(0)) request.reject(error);
+    } else if (this.#unreturned.length > 0) {
+      this.#ending.unshift(...this.#unreturned.splice(0));
+    }
     while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
   }
 
@@ -310,14 +333,17 @@ export class RedisLimitStore implements LimitStore {
     for (const { checks, leaseId } of asking) {
       leaseIds.push(leaseId);
       numbers.push(checks.length);
-      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? 1 : 0, check.limit, check.periodMs, check.cost);
+      // A rate's burst in place of its kind: no number more per check.
+      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
     }
+    const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
     let answer: number[];
     try {
-      answer = (await this.#deadlines.within(this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds))) as number[];
+      answer = (await this.#deadlines.within(sent)) as number[];
     } catch (error) {
       for (const request of ending) request.reject(error);
       for (const request of asking) request.reject(error);
+      this.#gaveUp(sent, ending, asking);
       return;
     }
     for (const request of ending) request.resolve();
@@ -332,5 +358,35 @@ export class RedisLimitStore implements LimitStore {
       for (let index = 0; index < request.checks.length; index += 1, at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
       request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
     }
+  }
+
+  /**
+   * A call that failed or timed out may still run: ioredis keeps it while Redis is away (its offline
+   * queue) or frozen (the socket), and sends it again after a reconnect. The slots it would take
+   * are given back right behind it on the same connection, so the give-back runs after it whichever
+   * way it goes; and no request is sent until Redis answers it. If it never ran, the slots of the
+   * requests that ended in it are still taken: they go again once Redis answers.
+   */
+  #gaveUp(sent: Promise<unknown>, ending: readonly Ending[], asking: readonly Asking[]): void {
+    const taken: Ending[] = [];
+    for (const { checks, leaseId } of asking) {
+      const leaseKeys = checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
+      if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+    }
+    if (taken.length > 0) void this.#call(taken, []);
+    this.#late += 1;
+    sent.then(
+      () => {
+        this.#late -= 1;
+      },
+      () => {
+        this.#late -= 1;
+        for (const { leaseKeys, leaseId } of ending) {
+          if (leaseKeys.length === 0) continue;
+          if (this.#unreturned.length >= MAX_UNRETURNED) this.#unreturned.shift();
+          this.#unreturned.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+        }
+      },
+    );
   }
 }

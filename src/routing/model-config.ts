@@ -64,10 +64,11 @@ export interface ModelConfig {
   price?: ModelPrice;
   /**
    * The model's limits across all callers (its deployment's quota at the provider): requests and
-   * tokens per minute, requests at once. Refused with 429 before the provider is called.
+   * tokens per minute, requests at once, and how much of a minute's allowance may pass at once
+   * (`burst`, default the whole of it). Refused with 429 before the provider is called.
    * @example limits: { requestsPerMinute: 500, tokensPerMinute: 200000 }
    */
-  limits?: { requestsPerMinute?: number; tokensPerMinute?: number; concurrency?: number };
+  limits?: { requestsPerMinute?: number; tokensPerMinute?: number; concurrency?: number; burst?: { requests?: number; tokens?: number } };
   /**
    * This model's timeouts and stream keep-alive, over the gateway's `timeouts`, field by field.
    * @example timeouts: { firstTokenMs: 600000 } // a reasoning model that thinks for minutes

@@ -4,16 +4,31 @@ import { gcra, gcraAdjust } from '../../src/limits/gcra.js';
 
 /** Runs unit-cost requests at the given times against one limit; returns how many were allowed. */
 function admitted(times: readonly number[], limit: number, periodMs: number): number {
+  return passedAt(times, limit, periodMs).length;
+}
+
+/** The times, of those given, at which a unit-cost request passed. */
+function passedAt(times: readonly number[], limit: number, periodMs: number, burst?: number): number[] {
   let tat: number | undefined;
-  let allowed = 0;
+  const passed: number[] = [];
   for (const at of times) {
-    const outcome = gcra(tat, at, limit, periodMs, 1);
+    const outcome = gcra(tat, at, limit, periodMs, 1, burst);
     if (outcome.allowed) {
       tat = outcome.tat;
-      allowed += 1;
+      passed.push(at);
     }
   }
-  return allowed;
+  return passed;
+}
+
+/** The most of `times` (sorted) within any window [t, t + windowMs). */
+function mostInAnyWindow(times: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let i = 0, j = 0; j < times.length; j += 1) {
+    while (times[j]! - times[i]! >= windowMs) i += 1;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
 }
 
 describe('gcra', () => {
@@ -77,5 +92,46 @@ describe('gcra', () => {
     const refunded = gcraAdjust(first.tat, 0, 600, 60_000, -1_000);
     expect(refunded).toBe(0);
     expect(gcra(refunded, 0, 600, 60_000, 1).remaining).toBe(599);
+  });
+
+  it('with a burst, never lets more than limit + burst - 1 through in any window of one period', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 180_000 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 50 }), (raw, limit, rawBurst) => {
+        const burst = Math.min(rawBurst, limit);
+        const passed = passedAt([...raw].sort((a, b) => a - b), limit, 60_000, burst);
+        expect(mostInAnyWindow(passed, 60_000)).toBeLessThanOrEqual(limit + burst - 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reaches that bound for a caller asking all the time: burst 1 is at most the limit in any minute', () => {
+    // A request every 100 ms for three minutes, against 50 per minute.
+    const asking = Array.from({ length: 1_800 }, (_, i) => i * 100);
+    const cases: Array<[burst: number | undefined, most: number]> = [
+      [1, 50],
+      [10, 59],
+      // The default: the whole allowance at once, then one every 1.2 s.
+      [undefined, 99],
+    ];
+    for (const [burst, most] of cases) {
+      const passed = passedAt(asking, 50, 60_000, burst);
+      expect(mostInAnyWindow(passed, 60_000), `burst ${burst}`).toBe(most);
+      // Whatever the burst, the steady rate is the limit: 50 a minute over the three minutes, plus what the burst let through at first.
+      expect(passed.length, `burst ${burst}`).toBe(150 + (burst ?? 50) - 1);
+    }
+  });
+
+  it('with a burst of 1, spaces requests evenly from the first, and says when the next fits', () => {
+    const first = gcra(undefined, 0, 60, 60_000, 1, 1);
+    expect(first).toMatchObject({ allowed: true, remaining: 0, resetMs: 1_000 });
+    const second = gcra(first.tat, 400, 60, 60_000, 1, 1);
+    expect(second).toMatchObject({ allowed: false, retryAfterMs: 600 });
+    expect(gcra(first.tat, 1_000, 60, 60_000, 1, 1).allowed).toBe(true);
+  });
+
+  it('can never admit a request that costs more than its burst', () => {
+    expect(gcra(undefined, 0, 1_000, 60_000, 101, 100)).toMatchObject({ allowed: false, retryAfterMs: Infinity });
+    expect(gcra(undefined, 0, 1_000, 60_000, 100, 100)).toMatchObject({ allowed: true, remaining: 0 });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LimitPlanner } from '../../src/limits/limit-planner.js';
 import { keyLimitsOf, limitsFor, type LimitRules } from '../../src/limits/limit-rules.js';
 
 describe('keyLimitsOf', () => {
@@ -51,5 +52,25 @@ describe('limitsFor', () => {
     expect(applied.subjects.map((subject) => subject.scope)).toEqual(['key pub_k', 'key pub_k', 'key pub_k on model m', 'model m']);
     expect(applied.leaseKeys).toEqual(['key:pub_k:model:m:concurrent']);
     expect(applied.tokenChecks.map((check) => check.key)).toEqual(['key:pub_k:tpm', 'model:m:tpm']);
+  });
+
+  it('counts each rate with its burst: the whole limit unless set, field by field across layers, never above the limit', () => {
+    const rules: LimitRules = {
+      perKey: { requestsPerMinute: 50, tokensPerMinute: 1_000, burst: { requests: 5 } },
+      keys: { pub_k: { requestsPerMinute: 4, burst: { tokens: 100 } } },
+    };
+    expect(keyLimitsOf(rules, { keyId: 'pub_k' })?.burst).toEqual({ requests: 5, tokens: 100 });
+    const plan = (keyId: string) => limitsFor(rules, { keyId }, 'm', () => 10).checks.map((check) => [check.key, check.limit, check.burst]);
+    // pub_k: the default's burst of 5 requests is above its own 4 per minute: it counts as 4.
+    expect(plan('pub_k')).toEqual([
+      ['key:pub_k:rpm', 4, 4],
+      ['key:pub_k:tpm', 1_000, 100],
+    ]);
+    // The planner's per-request copy of a token check keeps its burst.
+    expect(new LimitPlanner(rules).plan({ keyId: 'pub_k' }, 'm', () => 10).tokenChecks).toMatchObject([{ cost: 10, burst: 100 }]);
+    expect(plan('pub_x')).toEqual([
+      ['key:pub_x:rpm', 50, 5],
+      ['key:pub_x:tpm', 1_000, 1_000],
+    ]);
   });
 });

@@ -5,14 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
 import { MemoryLimitStore } from '../../src/limits/limit-store.js';
 import { RedisLimitStore } from '../../src/limits/redis-limit-store.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rate = (key: string, limit: number, cost = 1): LimitCheck => ({ key, kind: 'rate', limit, periodMs: 60_000, cost });
-const slots = (key: string, limit: number): LimitCheck => ({ key, kind: 'concurrency', limit, periodMs: 0, cost: 1 });
+const rate = (key: string, limit: number, cost = 1): LimitCheck => ({ key, kind: 'rate', limit, periodMs: 60_000, cost, burst: limit });
+const slots = (key: string, limit: number): LimitCheck => ({ key, kind: 'concurrency', limit, periodMs: 0, cost: 1, burst: limit });
 
 const stores: Array<[string, () => LimitStore]> = [
   ['memory', () => new MemoryLimitStore()],
@@ -101,6 +102,41 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire([slots('s', 4)], 'd', 60_000)).toMatchObject({ ok: false, refused: [0] });
   });
 
+  it('with a burst, lets that many through at once, then one per interval: at most limit + burst - 1 in a period', async () => {
+    const store = makeStore();
+    // 10 a second, 3 at once: one more every 100 ms.
+    const check: LimitCheck = { key: 'bursty', kind: 'rate', limit: 10, periodMs: 1_000, cost: 1, burst: 3 };
+    const startedAt = Date.now();
+    const together = await Promise.all(Array.from({ length: 20 }, (_, index) => store.acquire([check], `t${index}`, 60_000)));
+    expect(together.map((result) => result.ok)).toEqual([true, true, true, ...Array<boolean>(17).fill(false)]);
+    expect(together[2]).toMatchObject({ readings: [{ remaining: 0 }] });
+    const refused = together[3] as { retryAfterMs: number };
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(100);
+    // Asking without pause for a period and a half: whatever the timing, the store let through no
+    // more than the burst and one per 100 ms of the run (the store's clock runs within the run).
+    let passed = 3;
+    for (let index = 0; Date.now() - startedAt < 1_500; index += 1) {
+      if ((await store.acquire([check], `s${index}`, 60_000)).ok) passed += 1;
+      await sleep(5);
+    }
+    const ranMs = Date.now() - startedAt;
+    expect(passed).toBeLessThanOrEqual(3 + Math.floor(ranMs / 100));
+    expect(passed).toBeGreaterThanOrEqual(8);
+  });
+
+  it('with a burst of 1, lets one through at once and the next an interval later', async () => {
+    const store = makeStore();
+    const check: LimitCheck = { key: 'even', kind: 'rate', limit: 60, periodMs: 60_000, cost: 1, burst: 1 };
+    const results = await Promise.all(['a', 'b', 'c'].map((id) => store.acquire([check], id, 60_000)));
+    expect(results.map((result) => result.ok)).toEqual([true, false, false]);
+    expect(results[0]).toMatchObject({ readings: [{ remaining: 0 }] });
+    expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(900);
+    expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(1_000);
+    // Tokens: a request costing more than the burst can never fit.
+    expect(await store.acquire([{ key: 'tpm', kind: 'rate', limit: 1_000, periodMs: 60_000, cost: 101, burst: 100 }], 'big', 60_000)).toMatchObject({ ok: false, retryAfterMs: Infinity });
+  });
+
   it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
     const store = makeStore();
     const check = [slots('leased', 2)];
@@ -121,8 +157,8 @@ function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ reque
   const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number }> = [];
-  const original = script.switchyardLimitsBatch_v4!.bind(own);
-  script.switchyardLimitsBatch_v4 = async (keyCount: unknown, ...rest: unknown[]) => {
+  const original = script.switchyardLimitsBatch_v5!.bind(own);
+  script.switchyardLimitsBatch_v5 = async (keyCount: unknown, ...rest: unknown[]) => {
     // After the keys and the numbers: one lease id per request.
     calls.push({ requests: rest.length - Number(keyCount) - 1, at: performance.now() });
     await sleep(5);
@@ -195,6 +231,36 @@ describe('Redis limit store deadline', () => {
     } finally {
       own.disconnect();
       silent.close();
+    }
+  });
+});
+
+describe('Redis limit store across a lost connection', () => {
+  it('gives back the slot of a request that ended while Redis was away once it answers again', async () => {
+    const target = new URL(REDIS_URL);
+    const relay = await startTcpRelay(target.hostname, Number(target.port || 6379));
+    // ioredis drops what it holds after one failed reconnect: the give-back never reaches Redis.
+    const own = new Redis(relay.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    own.on('error', () => undefined);
+    try {
+      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`, 2_000);
+      expect((await store.acquire([slots('s', 1)], 'a', 60_000)).ok).toBe(true);
+      await relay.cut();
+      await expect(Promise.resolve(store.finish([], ['s'], 'a'))).rejects.toThrow();
+      await relay.restore();
+      // Asking until Redis answers (while ioredis reconnects, a request is told at once).
+      const startedAt = Date.now();
+      let outcome: unknown;
+      do {
+        outcome = await Promise.resolve(store.acquire([slots('s', 1)], 'b', 60_000)).then((result) => result.ok, (error: Error) => error.message);
+        if (outcome !== true) await sleep(50);
+      } while (outcome !== true && Date.now() - startedAt < 10_000);
+      // The slot 'a' held came back (not after its 60 s lease), and the limit holds: 'b' has it now.
+      expect(outcome).toBe(true);
+      expect(await store.acquire([slots('s', 1)], 'c', 60_000)).toMatchObject({ ok: false, refused: [0] });
+    } finally {
+      own.disconnect();
+      await relay.close();
     }
   });
 });

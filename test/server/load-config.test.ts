@@ -146,6 +146,17 @@ diagnoseBaseUrl: false
       ]);
     });
 
+    it('should take a burst on rate limits, and refuse one above the limit it goes with, saying why', async () => {
+      const loaded = await parse('limits:\n  perKey: { requestsPerMinute: 50, burst: { requests: 1 } }\nmodels:\n  - { id: m, provider: mock, limits: { tokensPerMinute: 1000, burst: { tokens: 200 } } }');
+      expect(loaded.gateway.limits?.perKey?.burst).toEqual({ requests: 1 });
+      expect(loaded.gateway.models?.[0]?.limits?.burst).toEqual({ tokens: 200 });
+      const error = await gatewayErrorOfAsync(() => parse('limits:\n  keys:\n    ci: { requestsPerMinute: 50, burst: { requests: 60 } }'));
+      expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'limits.keys.ci.burst.requests' });
+      expect(error.message).toContain("burst.requests (60) is more than requestsPerMinute (50): a burst is the part of a minute's allowance that may be spent at once");
+      expect((await gatewayErrorOfAsync(() => parse('limits:\n  perKey: { burst: { requests: 0 } }'))).param).toBe('limits.perKey.burst.requests');
+      expect((await gatewayErrorOfAsync(() => parse('limits:\n  perKey: { burst: { calls: 3 } }'))).code).toBe('CONFIG_FILE_INVALID');
+    });
+
     it('should reject a bad built-in provider option with its path', async () => {
       const error = await gatewayErrorOfAsync(() => parse('providers:\n  fast: { type: mock, chunks: -1 }'));
       expect(error.code).toBe('CONFIG_PROVIDER_INVALID');
