@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/storage/open-database.js';
 import { inputTokenBound } from '../../src/usage/input-token-bound.js';
 import { spentSince } from '../../src/usage/usage-queries.js';
 import { useScratch } from '../helpers/scratch.js';
-import { spawnRedisServer, type OwnRedisServer } from '../helpers/spawn-redis-server.js';
+import { startRedisServer, type RedisServerProcess } from '../helpers/redis-server-process.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 
 /** $1 per million tokens either way: 1,000 nano-USD per token. */
@@ -73,9 +73,9 @@ async function startGatedUpstream(held: number): Promise<GatedUpstream> {
 }
 
 const scratch = useScratch();
-let redis: OwnRedisServer;
+let redis: RedisServerProcess;
 beforeAll(async () => {
-  redis = await spawnRedisServer();
+  redis = await startRedisServer();
 });
 afterAll(async () => {
   await redis.close();
@@ -132,8 +132,8 @@ describe('budget counters in a Redis that restarts empty', () => {
     const first = Array.from({ length: ROOM }, (_, index) => ask(instances[index % 2]!, key));
     await until(() => upstream.waiting === ROOM, 'the first requests to reach the upstream');
 
-    await redis.stop();
-    await redis.start();
+    await redis.kill();
+    await redis.restart();
     // Both instances answer from their counters again (not 503): the budget is spent, so each refuses.
     const answers: number[] = [];
     await until(async () => {

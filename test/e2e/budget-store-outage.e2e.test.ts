@@ -6,7 +6,7 @@ import { createMockProvider } from '../../src/providers/mock/index.js';
 import { inputTokenBound } from '../../src/usage/input-token-bound.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
-import { spawnRedisServer, type OwnRedisServer } from '../helpers/spawn-redis-server.js';
+import { startRedisServer, type RedisServerProcess } from '../helpers/redis-server-process.js';
 
 /** $1 per million tokens either way. */
 const price = { input: 1, output: 1 };
@@ -23,10 +23,10 @@ const ROOM = 25;
 const REFUSED_WITHIN_MS = 5_000;
 
 const scratch = useScratch();
-let redis: OwnRedisServer;
+let redis: RedisServerProcess;
 
 beforeAll(async () => {
-  redis = await spawnRedisServer();
+  redis = await startRedisServer();
 });
 afterAll(async () => {
   await redis.close();
@@ -96,11 +96,11 @@ describe('budget counters in a Redis that stops or freezes', () => {
     const { key } = await running.gateway.keys!.create({ name: 'budgeted', budget: { nanoUsd: RESERVED * ROOM, period: 'day' } });
     expect((await ask(running, key)).status).toBe(200);
 
-    await redis.stop();
+    await redis.kill();
     try {
       expectRefusedQuickly(await many(running, key, 20));
     } finally {
-      await redis.start();
+      await redis.restart();
     }
     await untilAdmitted(running, key);
     // Room for ROOM reservations at once, less the little spent: all of these fit when nothing stayed counted.
