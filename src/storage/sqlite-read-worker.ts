@@ -8,6 +8,12 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// On Linux a thread has its own nice value: the pages' reads give way to the requests on a busy CPU.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(0, workerData.nice);
+  } catch {}
+}
 const SQLite = require(workerData.module);
 let db;
 let openError;
@@ -35,6 +41,9 @@ parentPort.on('message', ({ id, sql, parameters }) => {
   }
 });
 `;
+
+/** The reader thread's nice value (Linux): below the main thread's 0, so requests go first. */
+const READER_NICE = 10;
 
 interface Pending {
   resolve(rows: unknown[]): void;
@@ -83,7 +92,7 @@ export class SqliteReadWorker {
 
   #spawn(): Worker {
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { path: this.#path, module } });
+    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { path: this.#path, module, nice: READER_NICE } });
     worker.unref();
     worker.on('message', (answer: Answer) => {
       const pending = this.#pending.get(answer.id);
