@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 
 /**
  * The schema's history, oldest first. A migration is never edited once released: a change is a
@@ -129,6 +129,20 @@ export function migrations(): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         // Each attempt's row names the deployment it went to (a model may have several).
         await db.schema.alterTable('usage_ledger').addColumn('deployment', 'text').execute();
+      },
+    },
+    '0007_ledger_spend_indexes': {
+      async up(db: Kysely<unknown>) {
+        // What a key spent (its budget, the keys page) is read from the index alone, without a visit to each row.
+        await db.schema.createIndex('usage_ledger_key_at_cost').on('usage_ledger').columns(['key_public_id', 'at', 'cost_nano_usd']).execute();
+        await db.schema.dropIndex('usage_ledger_key_at').execute();
+        // A browser token's spend cap: only the rows of tokens are indexed.
+        await db.schema
+          .createIndex('usage_ledger_token_cost')
+          .on('usage_ledger')
+          .columns(['token_id', 'cost_nano_usd'])
+          .where(sql.ref('token_id'), 'is not', null)
+          .execute();
       },
     },
   };
