@@ -81,13 +81,20 @@ export class SqliteReadWorker {
     });
   }
 
-  /** Stops the worker; queries under way are rejected. */
+  /**
+   * Stops the worker; queries under way are rejected at once. A thread inside SQLite ends only when
+   * its statement returns, so it is waited for only when idle (closing never waits for a long read).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    if (worker === undefined) return;
+    const busy = this.#pending.size > 0;
     this.#failAll(new Error('The database was closed during the query.'));
+    worker.unref();
+    const stopped = worker.terminate();
+    if (!busy) await stopped;
   }
 
   #spawn(): Worker {
