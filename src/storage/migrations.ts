@@ -131,8 +131,15 @@ export function migrations(): Record<string, Migration> {
         await db.schema.alterTable('usage_ledger').addColumn('deployment', 'text').execute();
       },
     },
-    '0007_ledger_spend_indexes': {
+    '0007_ledger_read_indexes': {
       async up(db: Kysely<unknown>) {
+        // The status page's figures are read from the index alone (same (model, at) prefix as the index it replaces).
+        await db.schema
+          .createIndex('usage_ledger_model_health')
+          .on('usage_ledger')
+          .columns(['model', 'at', 'status', 'billing', 'error_code', 'key_public_id', 'output_tokens', 'latency_ms', 'first_token_ms'])
+          .execute();
+        await db.schema.dropIndex('usage_ledger_model_at').execute();
         // What a key spent (its budget, the keys page) is read from the index alone, without a visit to each row.
         await db.schema.createIndex('usage_ledger_key_at_cost').on('usage_ledger').columns(['key_public_id', 'at', 'cost_nano_usd']).execute();
         await db.schema.dropIndex('usage_ledger_key_at').execute();
