@@ -52,8 +52,9 @@ function fillLedger(path: string, now: number): void {
 }
 
 /**
- * Asks `/health` one request after another (a few ms apart) until `page` settles: how long the
- * page took, and each `/health` answer's time.
+ * Asks `/health` one request after another (a couple of ms apart) until `page` settles: how long
+ * the page took, and each `/health` answer's time. One client: more would load the test's own
+ * thread (which is the server's too) and measure themselves.
  */
 async function healthWhile(page: () => Promise<Response>): Promise<{ pageMs: number; page: Response; health: number[] }> {
   const health: number[] = [];
@@ -61,14 +62,17 @@ async function healthWhile(page: () => Promise<Response>): Promise<{ pageMs: num
   const started = performance.now();
   const pending = page().finally(() => (settled = true));
   const pageMs = pending.then(() => performance.now() - started);
-  while (!settled) {
-    const asked = performance.now();
-    const answer = await fetch(`${server.root}/health`);
-    await answer.arrayBuffer();
-    expect(answer.status).toBe(200);
-    health.push(performance.now() - asked);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const client = async () => {
+    while (!settled) {
+      const asked = performance.now();
+      const answer = await fetch(`${server.root}/health`);
+      await answer.arrayBuffer();
+      expect(answer.status).toBe(200);
+      health.push(performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  await client();
   return { page: await pending, pageMs: await pageMs, health };
 }
 
@@ -79,7 +83,7 @@ function expectNotBlocked({ pageMs, health }: { pageMs: number; health: number[]
   const summary = `page ${Math.round(pageMs)} ms; ${health.length} /health answers, p99 ${Math.round(p99(health))} ms, slowest ${Math.round(Math.max(...health))} ms`;
   if (process.env.SHOW_TIMINGS) console.log(summary);
   expect(pageMs, `the ledger is large enough that the page takes a while (${summary})`).toBeGreaterThan(250);
-  expect(health.length, summary).toBeGreaterThanOrEqual(5);
+  expect(health.length, summary).toBeGreaterThanOrEqual(20);
   expect(Math.max(...health), summary).toBeLessThan(pageMs / 4);
   expect(p99(health), summary).toBeLessThan(50);
 }
