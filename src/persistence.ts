@@ -205,7 +205,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       }
       await pingDatabase(open);
     },
-    usage: async (query) => queryUsage(await ready(), query),
+    usage: async (query) => queryUsage((await database.ready()).reads, query),
     async close() {
       await ledger?.settled();
       await writer?.close();

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { readsOf } from '../storage/reads-of.js';
 import type { StorageDb } from '../storage/schema.js';
 
 /** One key's use of one model on one UTC day. */
@@ -38,7 +39,7 @@ const DAY_MS = 86_400_000;
 
 /** Usage per UTC day, key and model, newest day first. */
 export async function usageReport(db: StorageDb, query: UsageReportQuery): Promise<UsageReportRow[]> {
-  let select = db
+  let select = readsOf(db)
     .selectFrom('usage_ledger')
     .select([
       sql<number | string>`at / ${sql.lit(DAY_MS)}`.as('day'),
@@ -81,7 +82,7 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
 
 /** What each key has spent in all, in nano-USD (priced rows). */
 export async function spendByKey(db: StorageDb): Promise<Map<string, number>> {
-  const rows = await db
+  const rows = await readsOf(db)
     .selectFrom('usage_ledger')
     .select(['key_public_id', sql<number | string | null>`sum(cost_nano_usd)`.as('cost')])
     .where('key_public_id', 'is not', null)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../canonical/index.js';
 import { sendJson } from '../http/send-json.js';
+import { readsOf } from '../storage/reads-of.js';
 import type { Next } from '../http/types.js';
 import { ProbeLock } from './probe-lock.js';
 import { ProbeScheduler, type ProbeSettings } from './probe-scheduler.js';
@@ -75,7 +76,7 @@ export function statusPage(gateway: object, options: StatusPageOptions = {}): St
   const compute = async (): Promise<StatusReport> => {
     const now = Date.now();
     const db = await source.database();
-    const models = db === undefined ? source.models.map(unknownStatus) : await modelStatuses(db, source.models, source.probeCaller, now);
+    const models = db === undefined ? source.models.map(unknownStatus) : await modelStatuses(readsOf(db), source.models, source.probeCaller, now);
     return {
       version,
       startedAt: new Date(source.startedAt).toISOString(),

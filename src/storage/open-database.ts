@@ -3,6 +3,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { configError } from '../canonical/index.js';
 import { migrateToLatest } from './migrations.js';
+import { registerReads } from './reads-of.js';
+import { SqliteReadDialect } from './sqlite-read-dialect.js';
 import type { StorageSchema } from './schema.js';
 
 export type StorageEngine = 'sqlite' | 'postgres';
@@ -19,6 +21,11 @@ export interface OpenDatabaseOptions {
 /** An open store: the one query builder over either engine. */
 export interface Database {
   readonly db: Kysely<StorageSchema>;
+  /**
+   * For long reads (the status page, usage reports): a SQLite file's are read by a read-only
+   * connection in a worker thread, so they never block the main thread; the same as `db` otherwise.
+   */
+  readonly reads: Kysely<StorageSchema>;
   readonly engine: StorageEngine;
   /** Where it is, for the operator: a file path, or the URL without its password. */
   readonly location: string;
@@ -31,6 +38,11 @@ const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function isPostgresUrl(url: string): boolean {
   return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
+
+/** better-sqlite3's in-memory and temporary databases: private to their connection. */
+function isMemory(path: string): boolean {
+  return path === '' || path === ':memory:' || path.startsWith('file::memory:');
 }
 
 function withoutPassword(url: string): string {
@@ -95,11 +107,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await db.destroy();
     throw error;
   }
+  // A SQLite file (not an in-memory database, which another connection cannot see) is read off the main thread.
+  const reads = engine === 'sqlite' && !isMemory(options.url) ? new Kysely<StorageSchema>({ dialect: new SqliteReadDialect(options.url) }) : db;
+  registerReads(db, reads);
   return {
     db,
+    reads,
     engine,
     location: engine === 'postgres' ? withoutPassword(options.url) : options.url,
     migrated,
-    close: () => db.destroy(),
+    close: async () => {
+      if (reads !== db) await reads.destroy();
+      await db.destroy();
+    },
   };
 }

@@ -37,38 +37,40 @@ const numOrUndefined = (value: unknown): number | undefined => (value === null |
 /**
  * Totals per model and time bucket since `boundaries[last]`: bucket 0 is `at >= boundaries[0]`,
  * bucket 1 `boundaries[1] <= at < boundaries[0]`, and so on (boundaries newest first), so windows
- * that contain each other are sums of buckets and the ledger is read once. Each model is a range
- * of the (model, at) index.
+ * that contain each other are sums of buckets and each row is read once. One query per bucket,
+ * grouped by model alone: each model's rows are a range of the (model, at, …) index, read in the
+ * index's order and straight from it, with nothing to sort.
  */
 export async function queryHealthBuckets(db: StorageDb, models: readonly string[], boundaries: readonly number[], probeCaller: string): Promise<HealthBucket[]> {
-  const oldest = boundaries[boundaries.length - 1];
-  if (models.length === 0 || oldest === undefined) return [];
-  const bucket = sql<number>`case ${sql.join(
-    boundaries.slice(0, -1).map((from, index) => sql`when at >= ${from} then ${sql.lit(index)}`),
-    sql` `,
-  )} else ${sql.lit(boundaries.length - 1)} end`;
+  if (models.length === 0) return [];
   const when = (condition: unknown, value: unknown) => sql`sum(case when ${condition} then ${value} else 0 end)`;
   const producing = sql`${okRow} and output_tokens > 0 and ${generationMs} > 0`;
-  const rows = await db
-    .selectFrom('usage_ledger')
-    .select([
-      'model',
-      bucket.as('bucket'),
-      sql<string | number>`count(*)`.as('requests'),
-      when(okRow, sql.lit(1)).as('ok'),
-      when(limitedRow, sql.lit(1)).as('limited'),
-      when(failedRow, sql.lit(1)).as('failed'),
-      when(sql`key_public_id = ${probeCaller}`, sql.lit(1)).as('probes'),
-      when(producing, sql`output_tokens`).as('output_tokens'),
-      when(producing, generationMs).as('generation_ms'),
-      sql`max(at)`.as('last_at'),
-      sql`max(case when ${limitedRow} or ${failedRow} then at end)`.as('last_failure_at'),
-      sql`max(case when key_public_id = ${probeCaller} then at end)`.as('last_probe_at'),
-    ])
-    .where('model', 'in', [...models])
-    .where('at', '>=', oldest)
-    .groupBy(['model', sql`2`])
-    .execute();
+  const perBucket = await Promise.all(
+    boundaries.map(async (from, bucket) => {
+      const until = bucket === 0 ? undefined : boundaries[bucket - 1];
+      let select = db
+        .selectFrom('usage_ledger')
+        .select([
+          'model',
+          sql<string | number>`count(*)`.as('requests'),
+          when(okRow, sql.lit(1)).as('ok'),
+          when(limitedRow, sql.lit(1)).as('limited'),
+          when(failedRow, sql.lit(1)).as('failed'),
+          when(sql`key_public_id = ${probeCaller}`, sql.lit(1)).as('probes'),
+          when(producing, sql`output_tokens`).as('output_tokens'),
+          when(producing, generationMs).as('generation_ms'),
+          sql`max(at)`.as('last_at'),
+          sql`max(case when ${limitedRow} or ${failedRow} then at end)`.as('last_failure_at'),
+          sql`max(case when key_public_id = ${probeCaller} then at end)`.as('last_probe_at'),
+        ])
+        .where('model', 'in', [...models])
+        .where('at', '>=', from)
+        .groupBy('model');
+      if (until !== undefined) select = select.where('at', '<', until);
+      return (await select.execute()).map((row) => ({ ...row, bucket }));
+    }),
+  );
+  const rows = perBucket.flat();
   return rows.map((row) => ({
     model: row.model ?? '',
     bucket: num(row.bucket),
@@ -124,7 +126,8 @@ export async function queryFailureAt(db: StorageDb, model: string, at: number): 
     .select(['at', 'status', 'error_code'])
     .where('model', '=', model)
     .where('at', '=', at)
-    .where(sql<boolean>`${limitedRow} or ${failedRow}`)
+    // Parenthesized: a bare `or` would take in every failure of every model.
+    .where(sql<boolean>`(${limitedRow} or ${failedRow})`)
     .limit(1)
     .executeTakeFirst();
   return row === undefined ? undefined : { at: Number(row.at), status: row.status, errorCode: row.error_code };

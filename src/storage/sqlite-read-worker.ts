@@ -1,0 +1,126 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code, plain CommonJS run with `eval` (so it runs the same from the TypeScript
+ * sources and from the build): a read-only better-sqlite3 connection answering one query per
+ * message. Prepared statements are kept, a bounded number of them.
+ */
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+// On Linux a thread has its own nice value: the pages' reads give way to the requests on a busy CPU.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(0, workerData.nice);
+  } catch {}
+}
+const SQLite = require(workerData.module);
+let db;
+let openError;
+try {
+  db = new SQLite(workerData.path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+} catch (error) {
+  openError = error;
+}
+const statements = new Map();
+const bind = (value) => (ArrayBuffer.isView(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value);
+parentPort.on('message', ({ id, sql, parameters }) => {
+  try {
+    if (openError !== undefined) throw openError;
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      if (statements.size >= 200) statements.clear();
+      statements.set(sql, statement);
+    }
+    if (!statement.reader) throw new Error('This connection only reads: the statement would write.');
+    parentPort.postMessage({ id, rows: statement.all(parameters.map(bind)) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: String(error && error.message !== undefined ? error.message : error), code: error && error.code } });
+  }
+});
+`;
+
+/** The reader thread's nice value (Linux): below the main thread's 0, so requests go first. */
+const READER_NICE = 10;
+
+interface Pending {
+  resolve(rows: unknown[]): void;
+  reject(error: Error): void;
+}
+
+type Answer = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: { message: string; code?: string } };
+
+/**
+ * A read-only connection to a SQLite file in a worker thread: better-sqlite3 is synchronous, so a
+ * long read (a page over a large ledger) run there leaves the main thread free for requests.
+ * WAL lets it read beside the main thread's writer. The worker starts on the first query and is
+ * started anew if it dies; it keeps the process alive only while a query is under way.
+ */
+export class SqliteReadWorker {
+  readonly #path: string;
+  readonly #pending = new Map<number, Pending>();
+  #worker: Worker | undefined;
+  #nextId = 0;
+  #closed = false;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** The rows `sql` reads; rejects (a SQLite error's message and code) if it fails or would write. */
+  query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    if (this.#closed) return Promise.reject(new Error('The database is closed.'));
+    const worker = (this.#worker ??= this.#spawn());
+    const id = (this.#nextId += 1);
+    return new Promise<unknown[]>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      if (this.#pending.size === 1) worker.ref();
+      worker.postMessage({ id, sql, parameters });
+    });
+  }
+
+  /**
+   * Stops the worker; queries under way are rejected at once. A thread inside SQLite ends only when
+   * its statement returns, so it is waited for only when idle (closing never waits for a long read).
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker === undefined) return;
+    const busy = this.#pending.size > 0;
+    this.#failAll(new Error('The database was closed during the query.'));
+    worker.unref();
+    const stopped = worker.terminate();
+    if (!busy) await stopped;
+  }
+
+  #spawn(): Worker {
+    const module = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { path: this.#path, module, nice: READER_NICE } });
+    worker.unref();
+    worker.on('message', (answer: Answer) => {
+      const pending = this.#pending.get(answer.id);
+      if (pending === undefined) return;
+      this.#pending.delete(answer.id);
+      if (this.#pending.size === 0) worker.unref();
+      if (answer.error === undefined) pending.resolve(answer.rows);
+      else pending.reject(Object.assign(new Error(answer.error.message), answer.error.code === undefined ? {} : { code: answer.error.code }));
+    });
+    const lost = (error: Error) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      this.#failAll(error);
+    };
+    worker.on('error', (error) => lost(error));
+    worker.on('exit', (code) => lost(new Error(`The database reader stopped (exit code ${code}).`)));
+    return worker;
+  }
+
+  #failAll(error: Error): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const { reject } of pending) reject(error);
+  }
+}
