@@ -191,7 +191,8 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
     return redirect(res, `${ctx.base}/keys?revoked=${key.publicId}`, visit.cookies);
   }
   if (path.startsWith('/keys/')) return changeKey(visit, form, options, path.slice('/keys/'.length));
-  if (path === '/users/invite' && user.isAdmin && options.registration === 'invite') {
+  // Invitations in every mode: an address listed in `admins` registers only with one.
+  if (path === '/users/invite' && user.isAdmin) {
     const token = await createInvite(db, user.id);
     const link = `${visit.origin}${ctx.base}/register?invite=${token}`;
     return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration, link), visit.cookies);
