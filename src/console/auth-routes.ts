@@ -15,8 +15,10 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
   const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, 254);
   const password = (form.get('password') ?? '').slice(0, PASSWORD_MAX);
   const canRegister = options.registration === 'open';
-  const address = clientAddress(visit.req, options.trustProxy);
-  const wait = await throttle.retryAfterMs(email, address);
+  const address = clientAddress(visit.req, options.proxyHops);
+  // A quick look first (no count for an attempt refused anyway), then the attempt is counted before the slow check.
+  const locked = await throttle.retryAfterMs(email, address);
+  const wait = locked > 0 ? locked : await throttle.reserve(email, address);
   if (wait > 0) {
     const minutes = Math.ceil(wait / 60_000);
     res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
@@ -24,10 +26,9 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
   }
   const found = await findUserByEmail(db, email);
   if (!(await verifyPassword(found?.passwordHash, password)) || found === undefined) {
-    await throttle.failed(email, address);
     return sendHtml(res, 401, signInPage(ctx, { email, canRegister, error: 'Wrong e-mail or password.' }), visit.cookies);
   }
-  await throttle.succeeded(email);
+  await throttle.succeeded(email, address);
   return signedIn(visit, found.user.id, options);
 }
 

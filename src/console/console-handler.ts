@@ -45,6 +45,10 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
   if (options.apiRoot !== undefined && !/^https?:\/\/[^/]/.test(options.apiRoot)) {
     throw configError('CONFIG_CONSOLE_INVALID', `console apiRoot must be an http(s) URL (got '${options.apiRoot}'), e.g. 'https://llm.example.com'.`);
   }
+  const trustProxy = options.trustProxy ?? false;
+  if (typeof trustProxy === 'number' && !(Number.isInteger(trustProxy) && trustProxy >= 0)) {
+    throw configError('CONFIG_CONSOLE_INVALID', `console trustProxy must be true, false or a number of proxies (got ${trustProxy}).`);
+  }
   return {
     keys,
     db: storage,
@@ -52,7 +56,8 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     registration,
     admins: new Set((options.admins ?? []).map((email) => email.trim().toLowerCase())),
     secureCookies: options.secureCookies ?? 'auto',
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxy !== false && trustProxy !== 0,
+    proxyHops: trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy,
     sessionTtlMs: options.sessionTtlMs ?? 7 * DAY_MS,
     loginLimits: { perAccount: 5, perAddress: 50, windowMs: 15 * 60_000, ...options.loginLimits },
     apiRoot: options.apiRoot?.replace(/\/+$/, ''),

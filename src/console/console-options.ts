@@ -33,8 +33,13 @@ export interface ConsoleOptions {
   admins?: readonly string[];
   /** Cookies carry `Secure`: `'auto'` (default) when the request came over HTTPS (`trustProxy`: as `X-Forwarded-Proto` says). */
   secureCookies?: boolean | 'auto';
-  /** Believe `X-Forwarded-For` / `X-Forwarded-Proto` / `X-Forwarded-Host` (behind a reverse proxy). Default false. */
-  trustProxy?: boolean;
+  /**
+   * Believe `X-Forwarded-For` / `X-Forwarded-Proto` / `X-Forwarded-Host` (behind a reverse proxy).
+   * `true`: one proxy; a number: that many in a chain. The client address is the `X-Forwarded-For`
+   * entry the outermost trusted proxy added (the right-most with one): entries left of it are the
+   * client's to write. Default false.
+   */
+  trustProxy?: boolean | number;
   /** How long a sign-in lasts, in ms. Default 7 days. */
   sessionTtlMs?: number;
   /** Failed sign-ins allowed per account and per client address in `windowMs` before sign-in is refused (429). */
@@ -69,6 +74,8 @@ export interface ResolvedConsoleOptions {
   admins: ReadonlySet<string>;
   secureCookies: boolean | 'auto';
   trustProxy: boolean;
+  /** How many trusted proxies append to `X-Forwarded-For` (0: the socket's address is the client's). */
+  proxyHops: number;
   sessionTtlMs: number;
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   apiRoot: string | undefined;

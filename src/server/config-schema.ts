@@ -13,7 +13,7 @@ const consoleSettingsSchema = z.union([
     registration: z.enum(['open', 'invite', 'closed']).optional(),
     admins: z.array(z.string().min(3)).optional(),
     secureCookies: z.union([z.boolean(), z.literal('auto')]).optional(),
-    trustProxy: z.boolean().optional(),
+    trustProxy: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
     sessionTtlMs: z.number().int().positive().optional(),
     loginLimits: z
       .strictObject({ perAccount: z.number().int().positive().optional(), perAddress: z.number().int().positive().optional(), windowMs: z.number().int().positive().optional() })
