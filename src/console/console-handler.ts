@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sharedSecret } from '../access/shared-secret.js';
 import { configError } from '../canonical/index.js';
+import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
 import type { HttpRequest, Next } from '../http/types.js';
 import { consoleLogger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -62,6 +63,7 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     loginLimits: { perAccount: 5, perAddress: 50, windowMs: 15 * 60_000, ...options.loginLimits },
     apiRoot: options.apiRoot?.replace(/\/+$/, ''),
     basePath,
+    hostAllowed: createHostCheck(options.allowedHosts ?? true),
     userKeys: options.userKeys,
     logger: options.logger ?? consoleLogger,
   };
@@ -99,6 +101,10 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     if (route === undefined || path === undefined) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
+      return;
+    }
+    if (!resolved.hostAllowed(req.headers.host)) {
+      sendHostNotAllowed(req, res, "the console's allowedHosts");
       return;
     }
     if (route === 'asset') {

@@ -1,6 +1,7 @@
 import type { KeyService } from '../access/key-service.js';
 import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { ModelPrice } from '../canonical/index.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
 
@@ -55,6 +56,13 @@ export interface ConsoleOptions {
    * @example userKeys: { budget: { usd: 20, period: 'month' }, limits: { requestsPerMinute: 60 } }
    */
   userKeys?: UserKeyCeiling;
+  /**
+   * Host names the console answers to besides IP literals, `localhost` and `*.localhost`
+   * (`.example.com`: it and every name under it); others get a 403 (`HOST_NOT_ALLOWED`), so a page
+   * on another site cannot reach it by DNS rebinding. Default `true` (any name: the host app owns
+   * its Host policy; the standalone server checks its own `allowedHosts` before the console).
+   */
+  allowedHosts?: AllowedHosts;
   /** The path the console is mounted at when a plain `node:http` server routes to it (Express's mount path is read from the request). */
   basePath?: string;
   logger?: Logger;
@@ -80,6 +88,7 @@ export interface ResolvedConsoleOptions {
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   apiRoot: string | undefined;
   basePath: string;
+  hostAllowed: (host: string | undefined) => boolean;
   userKeys: UserKeyCeiling | undefined;
   logger: Logger;
 }
