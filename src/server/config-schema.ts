@@ -7,6 +7,7 @@ import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 import type { ConsoleOptions } from '../console/console-options.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
+import { BUDGET_MAX_USD } from '../access/key-bounds.js';
 
 const consoleSettingsSchema = z.union([
   z.literal(false),
@@ -23,7 +24,7 @@ const consoleSettingsSchema = z.union([
     userKeys: z
       .strictObject({
         models: z.array(z.string().min(1)).optional(),
-        budget: z.strictObject({ usd: z.number().nonnegative(), period: z.enum(['day', 'month', 'never']) }).optional(),
+        budget: z.strictObject({ usd: z.number().nonnegative().max(BUDGET_MAX_USD), period: z.enum(['day', 'month', 'never']) }).optional(),
         limits: z
           .strictObject({ requestsPerMinute: z.number().int().positive().optional(), tokensPerMinute: z.number().int().positive().optional(), concurrency: z.number().int().positive().optional() })
           .optional(),
