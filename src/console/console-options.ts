@@ -30,7 +30,11 @@ export interface ConsoleOptions {
   gateway: ConsoleGateway;
   /** Default `'open'`. The first user may always register (and becomes an admin). */
   registration?: RegistrationMode;
-  /** E-mail addresses that are admins when they register (besides the first user). */
+  /**
+   * E-mail addresses that are admins when they register (besides the first user). Nothing proves
+   * who owns an address, so such an address registers only with an invitation link an admin made
+   * (in every registration mode): open registration cannot take it first.
+   */
   admins?: readonly string[];
   /** Cookies carry `Secure`: `'auto'` (default) when the request came over HTTPS (`trustProxy`: as `X-Forwarded-Proto` says). */
   secureCookies?: boolean | 'auto';
