@@ -33,7 +33,7 @@ export async function enrolUser(
     return await db.transaction().execute(async (trx) => {
       const claimed = await trx
         .insertInto('gateway_secrets')
-        .values({ name: FIRST_USER_CLAIM, value: init.email, created_at: Date.now() })
+        .values({ name: FIRST_USER_CLAIM, value: 'claimed', created_at: Date.now() })
         .onConflict((conflict) => conflict.column('name').doNothing())
         .executeTakeFirst();
       // A database from before the claim row has users but no claim: its first user is long made.
