@@ -12,7 +12,7 @@ import { cookiePathOf, SESSION_COOKIE, type Visit } from './visit.js';
 
 export async function signIn(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, throttle: LoginThrottle): Promise<void> {
   const { ctx, res, db } = visit;
-  const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, 254);
+  const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, EMAIL_MAX);
   const password = (form.get('password') ?? '').slice(0, PASSWORD_MAX);
   const canRegister = options.registration === 'open';
   const address = clientAddress(visit.req, options.proxyHops);

@@ -8,7 +8,8 @@ export interface LoginLimits {
 }
 
 /**
- * Sign-in attempts (each counted before its password is checked; a success gives its count back, so what remains are failures), counted in the database so every instance sees the same counts: per account
+ * Failed sign-ins (each attempt is counted before its password is checked, and a success gives its
+ * count back), counted in the database so every instance sees the same counts: per account
  * (slows guessing one password) and per client address (slows trying many accounts). A window
  * starts at the first failure; once `windowMs` passed, counting starts again.
  */
