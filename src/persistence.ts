@@ -103,8 +103,11 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
   };
 
   const cache = new KeyCache({ ttlMs: options.keyCacheTtlMs ?? 5_000, staleMs: KEY_STALE_MS, maxEntries: KEY_CACHE_MAX_ENTRIES });
-  const keys = new KeyService(ready, cache, (event, keyId, name) =>
-    logger.info({ keyId, ...(name === undefined ? {} : { keyName: name }) }, `switchyard: key ${event}`),
+  const keys = new KeyService(
+    ready,
+    cache,
+    (event, keyId, name) => logger.info({ keyId, ...(name === undefined ? {} : { keyName: name }) }, `switchyard: key ${event}`),
+    (keyId, error) => logger.warn({ keyId, error }, 'switchyard: could not tell other instances of a key change through Redis; they drop it from their key cache within its TTL'),
   );
   const lastUsed = new LastUsedWriter(current, LAST_USED_INTERVAL_MS, (error) => logger.warn({ error }, 'switchyard: could not save keys\' last-used times'));
 

@@ -3,6 +3,12 @@ import type { KeyCache } from './key-cache.js';
 import type { RevocationChannel } from './revocation-channel.js';
 import { createKey, getKey, listKeys, revokeKey, updateKey, type KeyChanges, type NewKey, type StoredKey } from './stored-keys.js';
 
+/** How long telling the other instances of a revocation may take before the answer goes without it. */
+const PUBLISH_DEADLINE_MS = 1_000;
+
+/** Hears that the other instances could not be told of a change (Redis away or slow): they learn within their key cache TTL. */
+export type PublishFailed = (publicId: string, error: unknown) => void;
+
 /** Hears of a key created or revoked: its public id and name, never the key. */
 export type KeyAudit = (event: 'created' | 'changed' | 'revoked', publicId: string, name?: string) => void;
 
@@ -14,13 +20,40 @@ export class KeyService {
   readonly #db: () => Promise<StorageDb>;
   readonly #cache: KeyCache;
   readonly #audit: KeyAudit;
+  readonly #publishFailed: PublishFailed;
   #revocations: RevocationChannel | undefined;
 
   /** `audit` hears of every key created or revoked here (public id and name only), for the operator's log. */
-  constructor(db: () => Promise<StorageDb>, cache: KeyCache, audit: KeyAudit = () => undefined) {
+  constructor(db: () => Promise<StorageDb>, cache: KeyCache, audit: KeyAudit = () => undefined, publishFailed: PublishFailed = () => undefined) {
     this.#db = db;
     this.#cache = cache;
     this.#audit = audit;
+    this.#publishFailed = publishFailed;
+  }
+
+  /**
+   * Tells the other instances, for at most PUBLISH_DEADLINE_MS, and never fails the change: it is
+   * already in the database, and an instance that missed the message drops the key from its cache
+   * within the cache TTL anyway.
+   */
+  async #tellOthers(publicId: string): Promise<void> {
+    const channel = this.#revocations;
+    if (channel === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Error>((resolve) => {
+      timer = setTimeout(() => resolve(new Error(`Redis did not take the message within ${PUBLISH_DEADLINE_MS} ms`)), PUBLISH_DEADLINE_MS);
+    });
+    // Caught here, so a publish that fails after the deadline is no unhandled rejection.
+    const sent = channel.publish(publicId).then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('publish failed'),
+    );
+    try {
+      const failure = await Promise.race([sent, late]);
+      if (failure !== undefined) this.#publishFailed(publicId, failure);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Revocations go through `channel` from now on. */
@@ -51,7 +84,7 @@ export class KeyService {
     const updated = await updateKey(await this.#db(), publicId, changes);
     if (updated) this.#audit('changed', publicId);
     this.#cache.forget(publicId);
-    await this.#revocations?.publish(publicId);
+    await this.#tellOthers(publicId);
     return updated;
   }
 
@@ -61,7 +94,7 @@ export class KeyService {
     if (revoked) this.#audit('revoked', publicId);
     this.#cache.forget(publicId);
     // Even when this instance revoked nothing new, others may still hold it: tell them.
-    await this.#revocations?.publish(publicId);
+    await this.#tellOthers(publicId);
     return revoked;
   }
 }

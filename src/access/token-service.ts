@@ -1,3 +1,4 @@
+import { budgetUsdProblem } from './key-bounds.js';
 import { GatewayError, type Caller } from '../canonical/index.js';
 import { MAX_TOKEN_LIFETIME_S, mintToken } from './browser-tokens.js';
 
@@ -43,7 +44,8 @@ export class TokenService {
     const outside = request.models?.filter((model) => caller.models !== undefined && !caller.models.includes(model)) ?? [];
     if (outside.length > 0) throw refused('TOKEN_REQUEST_INVALID', `The key may not call ${outside.join(', ')}, so neither may its token.`, 'models');
     const cap = request.maxSpendUsd;
-    if (cap !== undefined && !(typeof cap === 'number' && cap > 0)) throw refused('TOKEN_REQUEST_INVALID', "'max_spend_usd' is a positive amount in US dollars.", 'max_spend_usd');
+    const capProblem = cap === undefined ? undefined : budgetUsdProblem(cap, 'positive');
+    if (capProblem !== undefined) throw refused('TOKEN_REQUEST_INVALID', `'max_spend_usd' ${capProblem}.`, 'max_spend_usd');
     const { token, claims } = mintToken(await this.#secret(), {
       parent: caller.keyId,
       expiresAt: now + lifetime * 1000,

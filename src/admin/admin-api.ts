@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { GatewayError } from '../canonical/index.js';
 import type { KeyService } from '../access/key-service.js';
 import type { BudgetPeriod, NewKey } from '../access/stored-keys.js';
+import { budgetUsdProblem, KEY_NAME_MAX } from '../access/key-bounds.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import { createRequestId } from '../http/request-id.js';
 import { sendError, toGatewayError } from '../http/send-error.js';
@@ -36,12 +37,14 @@ function readNewKey(body: unknown): NewKey {
   if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "name": "…" }.');
   const { name, models, expires_at: expiresAt, budget, limits } = body as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') throw invalid("'name' is required: who the key is for.", 'name');
+  if (name.trim().length > KEY_NAME_MAX) throw invalid(`'name' is at most ${KEY_NAME_MAX} characters (got ${name.trim().length}).`, 'name');
   if (models !== undefined && (!Array.isArray(models) || !models.every((model) => typeof model === 'string'))) throw invalid("'models' must be an array of model ids.", 'models');
   if (expiresAt !== undefined && (typeof expiresAt !== 'number' || expiresAt <= Date.now())) throw invalid("'expires_at' must be a future time in epoch milliseconds.", 'expires_at');
   let parsedBudget: NewKey['budget'];
   if (budget !== undefined) {
     const { usd, period = 'month' } = (budget ?? {}) as { usd?: unknown; period?: unknown };
-    if (typeof usd !== 'number' || !(usd > 0)) throw invalid("'budget.usd' must be a positive amount in US dollars.", 'budget.usd');
+    const problem = budgetUsdProblem(usd, 'positive');
+    if (problem !== undefined || typeof usd !== 'number') throw invalid(`'budget.usd' ${problem ?? ''}.`, 'budget.usd');
     if (period !== 'day' && period !== 'month' && period !== 'never') throw invalid("'budget.period' is day, month or never.", 'budget.period');
     parsedBudget = { nanoUsd: Math.round(usd * 1e9), period: period as BudgetPeriod };
   }
@@ -64,6 +67,15 @@ function readNewKey(body: unknown): NewKey {
     ...(expiresAt === undefined ? {} : { expiresAt: expiresAt as number }),
     ...(parsedBudget === undefined ? {} : { budget: parsedBudget }),
   };
+}
+
+/** A path segment's text; a malformed percent-encoding (`%E0%A4%A`) is the caller's mistake, a 400. */
+function decodePathSegment(segment: string, what: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid(`The ${what} in the path is not valid percent-encoding (got '${segment.slice(0, 100)}').`);
+  }
 }
 
 function readUsageQuery(search: URLSearchParams): UsageQuery {
@@ -118,7 +130,7 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
       const keys = await backend.keys.list();
       sendJson(res, 200, { data: keys.map((key) => ({ ...key, usage: spend.get(key.publicId) ?? null })) }, requestId);
     } else if (path.startsWith('/admin/keys/') && method === 'DELETE') {
-      const publicId = decodeURIComponent(path.slice('/admin/keys/'.length));
+      const publicId = decodePathSegment(path.slice('/admin/keys/'.length), 'public id');
       if (!(await backend.keys.revoke(publicId))) {
         throw new GatewayError({ kind: 'not_found', code: 'KEY_NOT_FOUND', message: `No active stored key has the public id '${publicId}'.` });
       }

@@ -2,20 +2,23 @@ import type { StorageDb } from '../storage/schema.js';
 import { registerPage, registrationClosedPage, signInPage } from './auth-pages.js';
 import { clientAddress, redirect, sendHtml, serializeCookie } from './console-http.js';
 import type { ResolvedConsoleOptions } from './console-options.js';
-import { inviteIsValid, useInvite } from './invites.js';
+import { enrolUser, type EnrolRefusal } from './enrol-user.js';
+import { inviteIsValid } from './invites.js';
 import type { LoginThrottle } from './login-limits.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { startSession } from './sessions.js';
-import { countUsers, createUser, findUserByEmail } from './users.js';
+import { countUsers, EMAIL_MAX, findUserByEmail } from './users.js';
 import { cookiePathOf, SESSION_COOKIE, type Visit } from './visit.js';
 
 export async function signIn(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, throttle: LoginThrottle): Promise<void> {
   const { ctx, res, db } = visit;
-  const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, 254);
+  const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, EMAIL_MAX);
   const password = (form.get('password') ?? '').slice(0, PASSWORD_MAX);
   const canRegister = options.registration === 'open';
-  const address = clientAddress(visit.req, options.trustProxy);
-  const wait = await throttle.retryAfterMs(email, address);
+  const address = clientAddress(visit.req, options.proxyHops);
+  // A quick look first (no count for an attempt refused anyway), then the attempt is counted before the slow check.
+  const locked = await throttle.retryAfterMs(email, address);
+  const wait = locked > 0 ? locked : await throttle.reserve(email, address);
   if (wait > 0) {
     const minutes = Math.ceil(wait / 60_000);
     res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
@@ -23,10 +26,9 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
   }
   const found = await findUserByEmail(db, email);
   if (!(await verifyPassword(found?.passwordHash, password)) || found === undefined) {
-    await throttle.failed(email, address);
     return sendHtml(res, 401, signInPage(ctx, { email, canRegister, error: 'Wrong e-mail or password.' }), visit.cookies);
   }
-  await throttle.succeeded(email);
+  await throttle.succeeded(email, address);
   return signedIn(visit, found.user.id, options);
 }
 
@@ -37,13 +39,23 @@ async function signedIn(visit: Visit, userId: string, options: ResolvedConsoleOp
   redirect(visit.res, `${visit.ctx.base}/keys`, [...visit.cookies, cookie]);
 }
 
-/** Who may register now: anyone while there is no user; then as `registration` says. */
+/**
+ * Whether to show the registration form: anyone while there is no user; then as `registration`
+ * says, or with a valid invitation link (in any mode: an `admins` address registers only with one).
+ * `enrolUser` decides again when the account is made.
+ */
 export async function registrationAllows(db: StorageDb, options: ResolvedConsoleOptions, invite: string | undefined): Promise<{ ok: boolean; first: boolean }> {
   if ((await countUsers(db)) === 0) return { ok: true, first: true };
-  if (options.registration === 'open') return { ok: true, first: false };
-  if (options.registration === 'invite' && invite !== undefined) return { ok: await inviteIsValid(db, invite), first: false };
-  return { ok: false, first: false };
+  if (invite !== undefined) return { ok: await inviteIsValid(db, invite), first: false };
+  return { ok: options.registration === 'open', first: false };
 }
+
+const REFUSALS: Record<EnrolRefusal, string> = {
+  taken: 'There is already an account with this e-mail address: sign in instead.',
+  invite: 'This invitation link was used or has expired: ask an admin for a new one.',
+  closed: 'Registration here is closed: ask an admin of this gateway for an account.',
+  'admin-invite': 'This address is one of this gateway’s admins: it registers only with an invitation link an admin made (Users page).',
+};
 
 export async function showRegister(visit: Visit, options: ResolvedConsoleOptions, invite: string | undefined, email?: string, error?: string): Promise<void> {
   const allowed = await registrationAllows(visit.db, options, invite);
@@ -59,13 +71,13 @@ export async function register(visit: Visit, form: URLSearchParams, options: Res
   const password = form.get('password') ?? '';
   const allowed = await registrationAllows(db, options, invite);
   if (!allowed.ok) return showRegister(visit, options, invite);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) return showRegister(visit, options, invite, email, 'Enter an e-mail address, like name@example.com.');
+  if (email.length > EMAIL_MAX) return showRegister(visit, options, invite, undefined, `The e-mail address is too long: at most ${EMAIL_MAX} characters.`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) return showRegister(visit, options, invite, email, 'Enter an e-mail address, like name@example.com.');
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     return showRegister(visit, options, invite, email, `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }
-  const created = await createUser(db, { email, passwordHash: await hashPassword(password), isAdmin: allowed.first || options.admins.has(email) });
-  if (created === undefined) return showRegister(visit, options, invite, email, 'There is already an account with this e-mail address: sign in instead.');
-  if (!allowed.first && options.registration === 'invite' && invite !== undefined) await useInvite(db, invite);
-  options.logger.info({ userId: created.id, admin: created.isAdmin }, 'switchyard: console user registered');
-  return signedIn(visit, created.id, options);
+  const enrolled = await enrolUser(db, options, { email, passwordHash: await hashPassword(password), invite });
+  if ('refused' in enrolled) return showRegister(visit, options, invite, email, REFUSALS[enrolled.refused]);
+  options.logger.info({ userId: enrolled.user.id, admin: enrolled.user.isAdmin }, 'switchyard: console user registered');
+  return signedIn(visit, enrolled.user.id, options);
 }

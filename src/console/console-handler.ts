@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sharedSecret } from '../access/shared-secret.js';
 import { configError } from '../canonical/index.js';
+import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
 import type { HttpRequest, Next } from '../http/types.js';
 import { consoleLogger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -45,6 +46,10 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
   if (options.apiRoot !== undefined && !/^https?:\/\/[^/]/.test(options.apiRoot)) {
     throw configError('CONFIG_CONSOLE_INVALID', `console apiRoot must be an http(s) URL (got '${options.apiRoot}'), e.g. 'https://llm.example.com'.`);
   }
+  const trustProxy = options.trustProxy ?? false;
+  if (typeof trustProxy === 'number' && !(Number.isInteger(trustProxy) && trustProxy >= 0)) {
+    throw configError('CONFIG_CONSOLE_INVALID', `console trustProxy must be true, false or a number of proxies (got ${trustProxy}).`);
+  }
   return {
     keys,
     db: storage,
@@ -52,11 +57,13 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     registration,
     admins: new Set((options.admins ?? []).map((email) => email.trim().toLowerCase())),
     secureCookies: options.secureCookies ?? 'auto',
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxy !== false && trustProxy !== 0,
+    proxyHops: trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy,
     sessionTtlMs: options.sessionTtlMs ?? 7 * DAY_MS,
     loginLimits: { perAccount: 5, perAddress: 50, windowMs: 15 * 60_000, ...options.loginLimits },
     apiRoot: options.apiRoot?.replace(/\/+$/, ''),
     basePath,
+    hostAllowed: createHostCheck(options.allowedHosts ?? true),
     userKeys: options.userKeys,
     logger: options.logger ?? consoleLogger,
   };
@@ -94,6 +101,10 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     if (route === undefined || path === undefined) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
+      return;
+    }
+    if (!resolved.hostAllowed(req.headers.host)) {
+      sendHostNotAllowed(req, res, "the console's allowedHosts");
       return;
     }
     if (route === 'asset') {
@@ -191,7 +202,8 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
     return redirect(res, `${ctx.base}/keys?revoked=${key.publicId}`, visit.cookies);
   }
   if (path.startsWith('/keys/')) return changeKey(visit, form, options, path.slice('/keys/'.length));
-  if (path === '/users/invite' && user.isAdmin && options.registration === 'invite') {
+  // Invitations in every mode: an address listed in `admins` registers only with one.
+  if (path === '/users/invite' && user.isAdmin) {
     const token = await createInvite(db, user.id);
     const link = `${visit.origin}${ctx.base}/register?invite=${token}`;
     return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration, link), visit.cookies);

@@ -76,10 +76,19 @@ export function originOf(req: HttpRequest, trustProxy: boolean): { scheme: strin
   return { scheme, host: forwardedHost ?? req.headers.host ?? 'localhost' };
 }
 
-/** The client's address, for sign-in limits: the first `X-Forwarded-For` entry behind a trusted proxy. */
-export function clientAddress(req: HttpRequest, trustProxy: boolean): string {
-  const forwarded = trustProxy ? firstOf(req.headers['x-forwarded-for']) : undefined;
-  return forwarded ?? req.socket.remoteAddress ?? 'unknown';
+/**
+ * The client's address, for sign-in limits. Behind `proxyHops` trusted proxies it is the entry of
+ * `X-Forwarded-For` the outermost of them wrote: each proxy appends the address it saw, so entries
+ * right of it come from trusted proxies and those left of it from the client (who can write anything).
+ */
+export function clientAddress(req: HttpRequest, proxyHops: number): string {
+  const socket = req.socket.remoteAddress ?? 'unknown';
+  if (proxyHops === 0) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) return socket;
+  // Fewer entries than proxies: the chain was shorter this time; the left-most is the furthest address known.
+  return entries[Math.max(0, entries.length - proxyHops)] ?? socket;
 }
 
 function firstOf(header: string | string[] | undefined): string | undefined {

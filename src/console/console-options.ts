@@ -1,6 +1,7 @@
 import type { KeyService } from '../access/key-service.js';
 import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { ModelPrice } from '../canonical/index.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
 
@@ -29,12 +30,21 @@ export interface ConsoleOptions {
   gateway: ConsoleGateway;
   /** Default `'open'`. The first user may always register (and becomes an admin). */
   registration?: RegistrationMode;
-  /** E-mail addresses that are admins when they register (besides the first user). */
+  /**
+   * E-mail addresses that are admins when they register (besides the first user). Nothing proves
+   * who owns an address, so such an address registers only with an invitation link an admin made
+   * (in every registration mode): open registration cannot take it first.
+   */
   admins?: readonly string[];
   /** Cookies carry `Secure`: `'auto'` (default) when the request came over HTTPS (`trustProxy`: as `X-Forwarded-Proto` says). */
   secureCookies?: boolean | 'auto';
-  /** Believe `X-Forwarded-For` / `X-Forwarded-Proto` / `X-Forwarded-Host` (behind a reverse proxy). Default false. */
-  trustProxy?: boolean;
+  /**
+   * Believe `X-Forwarded-For` / `X-Forwarded-Proto` / `X-Forwarded-Host` (behind a reverse proxy).
+   * `true`: one proxy; a number: that many in a chain. The client address is the `X-Forwarded-For`
+   * entry the outermost trusted proxy added (the right-most with one): entries left of it are the
+   * client's to write. Default false.
+   */
+  trustProxy?: boolean | number;
   /** How long a sign-in lasts, in ms. Default 7 days. */
   sessionTtlMs?: number;
   /** Failed sign-ins allowed per account and per client address in `windowMs` before sign-in is refused (429). */
@@ -50,6 +60,13 @@ export interface ConsoleOptions {
    * @example userKeys: { budget: { usd: 20, period: 'month' }, limits: { requestsPerMinute: 60 } }
    */
   userKeys?: UserKeyCeiling;
+  /**
+   * Host names the console answers to besides IP literals, `localhost` and `*.localhost`
+   * (`.example.com`: it and every name under it); others get a 403 (`HOST_NOT_ALLOWED`), so a page
+   * on another site cannot reach it by DNS rebinding. Default `true` (any name: the host app owns
+   * its Host policy; the standalone server checks its own `allowedHosts` before the console).
+   */
+  allowedHosts?: AllowedHosts;
   /** The path the console is mounted at when a plain `node:http` server routes to it (Express's mount path is read from the request). */
   basePath?: string;
   logger?: Logger;
@@ -69,10 +86,13 @@ export interface ResolvedConsoleOptions {
   admins: ReadonlySet<string>;
   secureCookies: boolean | 'auto';
   trustProxy: boolean;
+  /** How many trusted proxies append to `X-Forwarded-For` (0: the socket's address is the client's). */
+  proxyHops: number;
   sessionTtlMs: number;
   loginLimits: { perAccount: number; perAddress: number; windowMs: number };
   apiRoot: string | undefined;
   basePath: string;
+  hostAllowed: (host: string | undefined) => boolean;
   userKeys: UserKeyCeiling | undefined;
   logger: Logger;
 }

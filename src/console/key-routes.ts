@@ -1,3 +1,4 @@
+import { KEY_NAME_MAX } from '../access/key-bounds.js';
 import type { StoredKey } from '../access/stored-keys.js';
 import { redirect, sendHtml } from './console-http.js';
 import type { ResolvedConsoleOptions } from './console-options.js';
@@ -64,7 +65,7 @@ export async function createKey(visit: Visit, form: URLSearchParams, options: Re
   const name = (form.get('name') ?? '').trim();
   const parsed = parseKeySettings(form, modelIds(options));
   const refuse = async (error: string) => sendHtml(visit.res, 400, keysPage(visit.ctx, await keysState(visit, options, { error })), visit.cookies);
-  if (name === '' || name.length > 100) return refuse('Give the key a name (up to 100 characters), e.g. what will use it.');
+  if (name === '' || name.length > KEY_NAME_MAX) return refuse(`Give the key a name (up to ${KEY_NAME_MAX} characters), e.g. what will use it.`);
   if (typeof parsed === 'string') return refuse(parsed);
   let settings = parsed;
   if (!user.isAdmin) {
@@ -92,7 +93,7 @@ export async function changeKey(visit: Visit, form: URLSearchParams, options: Re
   const parsed = parseKeySettings(form, modelIds(options));
   const current = settingsOf(key);
   const refuse = (error: string) => sendHtml(visit.res, 400, keySettingsPage(visit.ctx, key, modelIds(options), typeof parsed === 'string' ? current : parsed, error), visit.cookies);
-  if (name === '' || name.length > 100) return refuse('Give the key a name (up to 100 characters).');
+  if (name === '' || name.length > KEY_NAME_MAX) return refuse(`Give the key a name (up to ${KEY_NAME_MAX} characters).`);
   if (typeof parsed === 'string') return refuse(parsed);
   if (visit.user?.isAdmin !== true) {
     const error = narrowingError(current, parsed);

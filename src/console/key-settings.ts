@@ -1,3 +1,4 @@
+import { budgetUsdProblem } from '../access/key-bounds.js';
 import type { BudgetPeriod, KeyOwnLimits, StoredKey } from '../access/stored-keys.js';
 
 /** A key's settings as the console sets them; `null`: none (every model, no expiry, no budget, the gateway's default limits). */
@@ -43,7 +44,8 @@ export function parseKeySettings(form: URLSearchParams, knownModels: readonly st
   const budgetUsd = form.get('budget_usd')?.trim() ?? '';
   if (budgetUsd !== '') {
     const usd = Number(budgetUsd);
-    if (!Number.isFinite(usd) || usd < 0) return 'The budget must be an amount of US dollars, 0 or more.';
+    const problem = budgetUsdProblem(usd, 'zero');
+    if (problem !== undefined) return `The budget ${problem}.`;
     const period = form.get('budget_period') ?? 'month';
     if (period !== 'day' && period !== 'month' && period !== 'never') return 'The budget period must be day, month or never.';
     budget = { nanoUsd: Math.round(usd * 1e9), period };

@@ -17,7 +17,8 @@ ${
 <p>Send it to one person; it works once, for 7 days. It is shown only now.</p>
 <div class="secret"><output id="invite-link">${inviteLink}</output><button type="button" data-copy="invite-link" hidden>Copy</button></div></section>`
 }
-${mode === 'invite' ? html`<form method="post" action="${ctx.base}/users/invite">${csrfField(ctx)}<button type="submit">Create an invitation link</button></form>` : ''}
+${mode === 'invite' ? '' : html`<p>An address listed in the console’s <code>admins</code> registers only with an invitation link.</p>`}
+<form method="post" action="${ctx.base}/users/invite">${csrfField(ctx)}<button type="submit">Create an invitation link</button></form>
 <table>
   <caption class="visually-hidden">Users</caption>
   <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Registered</th></tr></thead>

@@ -17,6 +17,9 @@ interface UserRow {
 
 const userOf = (row: UserRow): ConsoleUser => ({ id: row.id, email: row.email, isAdmin: Number(row.is_admin) === 1, createdAt: Number(row.created_at) });
 
+/** The longest e-mail address accepted (RFC 5321's path limit, less the angle brackets). */
+export const EMAIL_MAX = 254;
+
 /** E-mail addresses are compared as typed, without case or surrounding spaces. */
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 

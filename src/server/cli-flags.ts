@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 
 export const USAGE = `Usage:
-  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--database DB] [--log-level LEVEL] [--no-console]
+  switchyard [serve] [--config FILE] [--port PORT] [--host HOST] [--allowed-hosts NAMES] [--database DB]
+                   [--log-level LEVEL] [--no-console]
   switchyard keys create --name NAME [--models a,b] [--expires 30d|DATE] [--budget USD] [--budget-period day|month|never]
                        [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
@@ -40,6 +41,10 @@ Options:
   -c, --config FILE   YAML or JSON config file (\${ENV_VAR} references are filled in)
   -p, --port PORT     port to listen on (default 8787; 0 picks a free one)
       --host HOST     address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+      --allowed-hosts NAMES
+                      host names the server answers to besides IP addresses, localhost and
+                      --host, comma-separated (.example.com: it and every name under it;
+                      '*': any); others are refused (403 HOST_NOT_ALLOWED)
       --database DB   SQLite file or postgres:// URL for keys and usage
       --log-level L   debug, info (default: a line per request), warn, error or silent
       --no-console    do not serve the web console at / (the API stays under /v1)
@@ -53,6 +58,7 @@ export const cliOptions = {
   config: { type: 'string', short: 'c' },
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   database: { type: 'string' },
   'log-level': { type: 'string' },
   name: { type: 'string' },

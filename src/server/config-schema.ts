@@ -6,6 +6,8 @@ import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
 import type { ConsoleOptions } from '../console/console-options.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
+import { BUDGET_MAX_USD } from '../access/key-bounds.js';
 
 const consoleSettingsSchema = z.union([
   z.literal(false),
@@ -13,7 +15,7 @@ const consoleSettingsSchema = z.union([
     registration: z.enum(['open', 'invite', 'closed']).optional(),
     admins: z.array(z.string().min(3)).optional(),
     secureCookies: z.union([z.boolean(), z.literal('auto')]).optional(),
-    trustProxy: z.boolean().optional(),
+    trustProxy: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
     sessionTtlMs: z.number().int().positive().optional(),
     loginLimits: z
       .strictObject({ perAccount: z.number().int().positive().optional(), perAddress: z.number().int().positive().optional(), windowMs: z.number().int().positive().optional() })
@@ -22,7 +24,7 @@ const consoleSettingsSchema = z.union([
     userKeys: z
       .strictObject({
         models: z.array(z.string().min(1)).optional(),
-        budget: z.strictObject({ usd: z.number().nonnegative(), period: z.enum(['day', 'month', 'never']) }).optional(),
+        budget: z.strictObject({ usd: z.number().nonnegative().max(BUDGET_MAX_USD), period: z.enum(['day', 'month', 'never']) }).optional(),
         limits: z
           .strictObject({ requestsPerMinute: z.number().int().positive().optional(), tokensPerMinute: z.number().int().positive().optional(), concurrency: z.number().int().positive().optional() })
           .optional(),
@@ -37,6 +39,12 @@ export interface ServerSettings {
   port: number;
   /** Default `127.0.0.1` (this machine only); `0.0.0.0` listens on every interface. */
   host: string;
+  /**
+   * Host names the server answers to besides IP literals, `localhost`, `*.localhost` and `host`
+   * (`.example.com`: the name and every name under it); `true` or `'*'`: any. Others get a 403
+   * `HOST_NOT_ALLOWED` (DNS rebinding). Default none.
+   */
+  allowedHosts?: AllowedHosts;
   /** How long open requests may run after SIGINT/SIGTERM before their connections are closed. Default 10000. */
   shutdownTimeoutMs: number;
   /** What the server prints (`--log-level`): `info` for `switchyard serve`. Unset: no request lines, and the gateway's logger as given. */
@@ -84,6 +92,7 @@ export const configFileSchema = z
       .strictObject({
         port: portSchema.optional(),
         host: z.string().min(1).optional(),
+        allowedHosts: z.union([z.literal(true), z.literal('*'), z.array(z.string().min(1))]).optional(),
         shutdownTimeoutMs: z.number().int().nonnegative().optional(),
         logLevel: z.enum(LOG_LEVELS).optional(),
         status: z
@@ -170,6 +179,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   const settings: Partial<ServerSettings> = {};
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
+  if (server.allowedHosts !== undefined) settings.allowedHosts = server.allowedHosts;
   if (server.shutdownTimeoutMs !== undefined) settings.shutdownTimeoutMs = server.shutdownTimeoutMs;
   if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
   if (server.status !== undefined) settings.status = server.status;

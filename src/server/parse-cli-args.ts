@@ -5,11 +5,12 @@ import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
 import type { CheckCommand } from './check/check-command.js';
 import type { CheckProtocol } from './check/check-steps.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
 
 export { USAGE } from './cli-flags.js';
 
 export type CliCommand =
-  | { command: 'serve'; configPath?: string; port?: number; host?: string; database?: string; logLevel?: LogLevel; noConsole?: boolean }
+  | { command: 'serve'; configPath?: string; port?: number; host?: string; allowedHosts?: AllowedHosts; database?: string; logLevel?: LogLevel; noConsole?: boolean }
   | StoreCommand
   | { command: 'config-check'; configPath: string }
   | { command: 'models'; configPath?: string; json: boolean }
@@ -31,7 +32,15 @@ function parseLogLevel(text: string): LogLevel {
 }
 
 /** The flags each command takes; any other flag given is an error. */
-const serveFlags = new Set(['config', 'port', 'host', 'database', 'log-level', 'no-console']);
+const serveFlags = new Set(['config', 'port', 'host', 'allowed-hosts', 'database', 'log-level', 'no-console']);
+
+/** `--allowed-hosts a.example,.b.example` or `'*'` (or `true`) for any. */
+function parseAllowedHosts(text: string): AllowedHosts {
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.includes('*') || names.includes('true')) return true;
+  if (names.length === 0) throw configError('CONFIG_FLAG_INVALID', `--allowed-hosts takes host names, comma-separated, e.g. --allowed-hosts llm.example.com,.internal; or '*' for any; got '${text}'.`);
+  return names;
+}
 
 /** `config check FILE`, or `config check --config FILE`. */
 function parseConfigCommand(rest: readonly string[], values: CliFlags): CliCommand {
@@ -96,6 +105,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     ...(values.config === undefined ? {} : { configPath: values.config }),
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
     ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values['allowed-hosts'] === undefined ? {} : { allowedHosts: parseAllowedHosts(values['allowed-hosts']) }),
     ...(values.database === undefined ? {} : { database: values.database }),
     ...(values['log-level'] === undefined ? {} : { logLevel: parseLogLevel(values['log-level']) }),
     ...(values['no-console'] === true ? { noConsole: true } : {}),

@@ -1,3 +1,4 @@
+import { BUDGET_MAX_USD, budgetUsdProblem, KEY_NAME_MAX } from '../access/key-bounds.js';
 import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { UsageGrouping } from '../usage/usage-queries.js';
 import { allowOnly, flagError, type CliFlags } from './cli-flags.js';
@@ -44,7 +45,9 @@ function parseDate(text: string, flag: string): number {
 
 /** US dollars, e.g. `25` or `0.50`, as nano-USD. */
 function parseBudget(text: string): number {
-  if (!/^\d+(\.\d{1,9})?$/.test(text) || Number(text) <= 0) throw flagError(`--budget takes an amount in US dollars, e.g. --budget 25; got '${text}'.`);
+  if (!/^\d+(\.\d{1,9})?$/.test(text) || budgetUsdProblem(Number(text), 'positive') !== undefined) {
+    throw flagError(`--budget takes an amount in US dollars, more than 0 to ${BUDGET_MAX_USD}, e.g. --budget 25; got '${text}'.`);
+  }
   const [whole = '0', fraction = ''] = text.split('.');
   return Number(whole) * 1e9 + Number(fraction.padEnd(9, '0'));
 }
@@ -77,6 +80,7 @@ function parseKeys(action: string | undefined, rest: readonly string[], values: 
     allowOnly(values, new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'rpm', 'tpm', 'concurrency', 'json']), 'keys create');
     const name = values.name?.trim();
     if (!name) throw flagError("'keys create' needs --name, e.g. --name ci-bot: the key's owner, shown in lists and logs.");
+    if (name.length > KEY_NAME_MAX) throw flagError(`--name is at most ${KEY_NAME_MAX} characters (got ${name.length}).`);
     const period = values['budget-period'] ?? 'month';
     if (period !== 'day' && period !== 'month' && period !== 'never') throw flagError(`--budget-period is day, month or never; got '${period}'.`);
     if (values['budget-period'] !== undefined && values.budget === undefined) throw flagError('--budget-period needs --budget.');

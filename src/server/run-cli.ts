@@ -70,6 +70,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...config.server,
     ...(command.port === undefined ? {} : { port: command.port }),
     ...(command.host === undefined ? {} : { host: command.host }),
+    ...(command.allowedHosts === undefined ? {} : { allowedHosts: command.allowedHosts }),
     ...(command.logLevel === undefined ? {} : { logLevel: command.logLevel }),
     ...(command.noConsole === true ? { console: false as const } : {}),
   };

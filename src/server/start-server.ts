@@ -4,6 +4,7 @@ import { gateway } from '../gateway.js';
 import { statusPage } from '../status/status-page.js';
 import { switchyardConsole, type ConsoleHandler } from '../console/console-handler.js';
 import { sendJson } from '../http/send-json.js';
+import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
 import type { GatewayOptions } from '../options.js';
 import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
@@ -144,12 +145,18 @@ export async function startServer(
   // The console is on by default wherever there is a database; the API keeps /v1 (and /health).
   const consoleHandler: ConsoleHandler | undefined =
     settings.console === false || options.database === undefined ? undefined : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  // Every path, /health included: a rebinding page must learn nothing from this server either.
+  const hostAllowed = createHostCheck(settings.allowedHosts, settings.host);
   let open = 0;
   const onClose = () => (open -= 1);
   const http = createServer((req, res) => {
     open += 1;
     res.once('close', onClose);
     log?.(req, res);
+    if (!hostAllowed(req.headers.host)) {
+      sendHostNotAllowed(req, res, 'server.allowedHosts (--allowed-hosts)');
+      return;
+    }
     const route = serverRoute(req, handle);
     if (route !== undefined) route(res);
     else {

@@ -24,7 +24,7 @@ describe('console pieces', () => {
     expect(parseKeySettings(new URLSearchParams('models=z'), ['a'], NOW)).toBe("There is no model 'z'.");
     expect(parseKeySettings(new URLSearchParams('expires=2020-01-01'), ['a'], NOW)).toBe('The expiry date is in the past.');
     expect(parseKeySettings(new URLSearchParams('rpm=1.5'), ['a'], NOW)).toBe('Requests per minute must be a whole number, 1 or more.');
-    expect(parseKeySettings(new URLSearchParams('budget_usd=-1'), ['a'], NOW)).toBe('The budget must be an amount of US dollars, 0 or more.');
+    expect(parseKeySettings(new URLSearchParams('budget_usd=-1'), ['a'], NOW)).toBe('The budget must be an amount of US dollars, 0 to 1,000,000.');
   });
 
   it('should let users narrow a key and nothing else', () => {
