@@ -17,6 +17,8 @@ const ask = (text: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequ
 
 describe('estimateInputTokens', () => {
   it('should count a 2 MB run without spaces in slices, never blocking the event loop for long', async () => {
+    // The tokenizer loads once, before the count watched here.
+    await estimateInputTokens(ask('warm up'));
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     // BPE over one 2 MB "word" costs its length squared: minutes, with every other request waiting.
@@ -24,7 +26,8 @@ describe('estimateInputTokens', () => {
     delay.disable();
     expect(tokens).toBeGreaterThan(2_000_000 / 20);
     expect(tokens).toBeLessThan(2_000_000);
-    expect(delay.max / 1e6).toBeLessThan(1_000);
+    // A slice takes milliseconds, about a second on a loaded 2-core machine; whole, minutes.
+    expect(delay.max / 1e6).toBeLessThan(5_000);
   });
 
   it('should count long text in pieces to within a token per piece of counting it whole', async () => {
