@@ -1,7 +1,7 @@
 import { estimateCutOutputTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
-import type { BudgetAccount, BudgetStore, Hold, ReservationRule } from './budget-store.js';
+import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
 
 /** The most a request can cost, and how sure that is. */
 export interface LargestCost {
@@ -32,6 +32,9 @@ export interface BudgetStageOptions {
 
 const dollars = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(2)}`;
 
+/** Seconds a request refused for others' reservations is told to wait: requests mostly finish within seconds. */
+const BUSY_RETRY_AFTER_S = 2;
+
 function budgetExceeded(caller: Caller, limit: number, spent: number, resetsAt: number | undefined, now: number): GatewayError {
   const when = resetsAt === undefined ? 'It does not reset; ask for a new key or a larger budget.' : `It resets at ${new Date(resetsAt).toISOString()}.`;
   return new GatewayError({
@@ -49,6 +52,20 @@ function tokenCapReached(tokenId: string, cap: number, spent: number): GatewayEr
     code: 'BUDGET_EXCEEDED',
     message: `The browser token ${tokenId} has used ${dollars(spent)} of its ${dollars(cap)} spend cap, and this request could cost more than is left. Ask your server for a new token.`,
     retryable: false,
+  });
+}
+
+/**
+ * The request would get in but for what requests under way have reserved: a 429 to retry, not the
+ * quota error that tells clients to stop (their real cost is usually far below the reservation).
+ */
+function budgetBusy(owner: string, left: number, others: number): GatewayError {
+  return new GatewayError({
+    kind: 'rate_limit',
+    code: 'BUDGET_BUSY',
+    message: `${owner} has ${dollars(left)} of its budget left, but requests under way hold ${dollars(others)} of it until they finish, and this request could cost more than the rest. Retry shortly.`,
+    retryAfter: BUSY_RETRY_AFTER_S,
+    retryable: true,
   });
 }
 
@@ -83,14 +100,16 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
   const now = options.now ?? Date.now;
 
   /** The counters a caller's request is held to: its key's budget, and its browser token's cap. */
-  const limitsOf = (caller: Caller, at: number): Array<{ account: BudgetAccount; refuse: (spent: number) => GatewayError }> => {
-    const limits: Array<{ account: BudgetAccount; refuse: (spent: number) => GatewayError }> = [];
+  /** `owner`: how errors name whose budget it is. */
+  const limitsOf = (caller: Caller, at: number): Array<{ account: BudgetAccount; owner: string; refuse: (spent: number) => GatewayError }> => {
+    const limits: Array<{ account: BudgetAccount; owner: string; refuse: (spent: number) => GatewayError }> = [];
     const { keyId, budget, token } = caller;
     if (keyId === undefined) return limits;
     if (budget !== undefined) {
       const window = budgetWindowOf(budget.period, at);
       limits.push({
         account: { keyId, periodStart: window.start, periodEnd: window.resetsAt, limitNanoUsd: budget.nanoUsd, spentInLedger: () => options.spentInLedger(keyId, window.start) },
+        owner: `The key ${keyId}`,
         refuse: (spent) => budgetExceeded(caller, budget.nanoUsd, spent, window.resetsAt, at),
       });
     }
@@ -98,6 +117,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
       const cap = token.spendCapNanoUsd;
       limits.push({
         account: { keyId: `token:${token.id}`, periodStart: 0, periodEnd: token.expiresAt, limitNanoUsd: cap, spentInLedger: () => options.spentByToken(token.id) },
+        owner: `The browser token ${token.id}`,
         refuse: (spent) => tokenCapReached(token.id, cap, spent),
       });
     }
@@ -123,14 +143,18 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     const releaseHeld = () => {
       for (const { account, hold } of held) options.store.settle(account, hold, 0);
     };
-    for (const { account, refuse } of limits) {
-      const reservation = await options.store.reserve(account, reserved, ruleOf[largest.bound]).catch((error: unknown) => {
+    const rule = ruleOf[largest.bound];
+    for (const { account, owner, refuse } of limits) {
+      const reservation = await options.store.reserve(account, reserved, rule).catch((error: unknown) => {
         releaseHeld();
         throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
       });
       if (!reservation.ok) {
         releaseHeld();
-        throw refuse(reservation.spentNanoUsd);
+        const { spentNanoUsd: spent, heldNanoUsd: others } = reservation;
+        // Refused only for what requests under way hold: it may get in once they are done.
+        if (others > 0 && admitsReservation(rule, spent, 0, reserved, account.limitNanoUsd)) throw budgetBusy(owner, account.limitNanoUsd - spent, others);
+        throw refuse(spent);
       }
       held.push({ account, hold: reservation.hold });
     }

@@ -24,8 +24,8 @@ export interface Hold {
   readonly nanoUsd: number;
 }
 
-/** A reservation let in, or the spend that refused it. */
-export type Reservation = { ok: true; hold: Hold } | { ok: false; spentNanoUsd: number };
+/** A reservation let in, or what refused it: the spend settled, and the reservations still out. */
+export type Reservation = { ok: true; hold: Hold } | { ok: false; spentNanoUsd: number; heldNanoUsd: number };
 
 /**
  * Spend counters that admit a request only when its largest possible cost fits what is left of
@@ -50,6 +50,8 @@ interface Counter {
   counted: number;
   /** Reservations out. */
   out: number;
+  /** What they hold. */
+  held: number;
 }
 
 /** Budgets for one instance: counters in memory, each started from the ledger the first time it is used. */
@@ -63,7 +65,7 @@ export class MemoryBudgetStore implements BudgetStore {
       let loading = this.#loading.get(id);
       if (loading === undefined) {
         loading = account.spentInLedger().then((spent) => {
-          if (!this.#counters.has(id)) this.#counters.set(id, { counted: spent, out: 0 });
+          if (!this.#counters.has(id)) this.#counters.set(id, { counted: spent, out: 0, held: 0 });
         });
         this.#loading.set(id, loading);
         void loading.finally(() => this.#loading.delete(id)).catch(() => undefined);
@@ -72,9 +74,12 @@ export class MemoryBudgetStore implements BudgetStore {
     }
     // From here to the update nothing awaits: the check and the add are one step.
     const counter = this.#counters.get(id)!;
-    if (!admitsReservation(rule, counter.counted, counter.out, nanoUsd, account.limitNanoUsd)) return { ok: false, spentNanoUsd: counter.counted };
+    if (!admitsReservation(rule, counter.counted, counter.out, nanoUsd, account.limitNanoUsd)) {
+      return { ok: false, spentNanoUsd: counter.counted - counter.held, heldNanoUsd: counter.held };
+    }
     counter.counted += nanoUsd;
     counter.out += 1;
+    counter.held += nanoUsd;
     return { ok: true, hold: { id: '', nanoUsd } };
   }
 
@@ -83,5 +88,6 @@ export class MemoryBudgetStore implements BudgetStore {
     if (counter === undefined) return;
     counter.counted += actualNanoUsd - hold.nanoUsd;
     counter.out -= 1;
+    counter.held -= hold.nanoUsd;
   }
 }

@@ -42,7 +42,8 @@ end
 /**
  * ARGV after the marks: id, amount, limit, rule, seed or '', new `g`, expiry (epoch s) or '', then
  * id/amount pairs of the caller's reservations to count in a counter it seeds. Answers {verdict
- * (1 in, 0 refused, -1 no counter and no seed, -2 restoring), spend counted, reservations out, g, mark}.
+ * (1 in, 0 refused, -1 no counter and no seed, -2 restoring), spend counted, reservations out, g, mark,
+ * and when refused what the reservations out hold}.
  */
 const RESERVE = `${COMMON}
 local key = KEYS[1]
@@ -64,7 +65,15 @@ local alone = out == 0 and n < limit
 local rule = ARGV[6]
 local admitted
 if rule == 'fit' then admitted = fits elseif rule == 'alone' then admitted = alone else admitted = fits or alone end
-if not admitted then return {0, n, out, g, kept} end
+if not admitted then
+  -- Refused: what the others hold tells the caller whether it may fit once they are done.
+  local held = 0
+  local fields = redis.call('HGETALL', key)
+  for i = 1, #fields, 2 do
+    if string.sub(fields[i], 1, 2) == 'r:' then held = held + tonumber(fields[i + 1]) end
+  end
+  return {0, n, out, g, kept, held}
+end
 redis.call('HSET', key, id, ARGV[4])
 redis.call('HINCRBY', key, 'n', ARGV[4])
 return {1, n + amount, out + 1, g, kept}
@@ -189,17 +198,17 @@ export class RedisBudgetStore implements BudgetStore {
       const seed = String(await account.spentInLedger());
       answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, seed, newLife(), expiry, ...pairsOf(this.#held.get(key))]);
     }
-    const [verdict, counted, , life, kept] = answer;
+    const [verdict, counted, , life, kept, held = 0] = answer;
     this.#kept = kept;
     if (verdict === 1) this.#heldOn(key, account).out.set(id, nanoUsd);
     this.#saw(key, life);
     if (verdict === -2) throw new RestoringError('the budget counters are being restored after Redis lost them');
-    return verdict === 1 ? { ok: true, hold: { id, nanoUsd } } : { ok: false, spentNanoUsd: counted };
+    return verdict === 1 ? { ok: true, hold: { id, nanoUsd } } : { ok: false, spentNanoUsd: counted - held, heldNanoUsd: held };
   }
 
   /** One reserve call, within the deadline; given up, it is followed by its give-back. */
-  async #call(key: string, id: string, args: Array<string | number>): Promise<[number, number, number, string, string]> {
-    const sent = this.#redis[names.reserve]!(key, ...this.#marks, this.#kept, newLife(), ...args) as Promise<[number, number, number, string, string]>;
+  async #call(key: string, id: string, args: Array<string | number>): Promise<[number, number, number, string, string, number?]> {
+    const sent = this.#redis[names.reserve]!(key, ...this.#marks, this.#kept, newLife(), ...args) as Promise<[number, number, number, string, string, number?]>;
     let answered = false;
     const done = () => {
       answered = true;

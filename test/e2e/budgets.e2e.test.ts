@@ -81,7 +81,8 @@ describe('key budgets', () => {
 
     const outcomes = await Promise.all(Array.from({ length: 200 }, () => ask(client)));
     const succeeded = outcomes.filter((outcome) => outcome === 'ok').length;
-    expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['429 insufficient_quota']));
+    // Refused for good once spent, or to retry while the reservations of requests under way hold the rest.
+    expect(outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy')).toBe(true);
     expect(succeeded).toBeGreaterThan(0);
     expect(succeeded).toBeLessThanOrEqual(50);
 
@@ -102,7 +103,7 @@ describe('key budgets', () => {
     const succeeded = outcomes.filter((outcome) => outcome === 'ok').length;
     expect(succeeded).toBeGreaterThan(0);
     expect(succeeded).toBeLessThanOrEqual(50);
-    expect(outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === '429 insufficient_quota')).toBe(true);
+    expect(outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy')).toBe(true);
 
     await first.gateway.close();
     await second.gateway.close();

@@ -34,7 +34,7 @@ describe.each(stores)('budget store rules (%s)', (_name, createStore) => {
     expect((await store.reserve(budget, 70, 'fit')).ok).toBe(false);
     const alone = holdOf(await store.reserve(budget, 70, 'fit-or-alone'));
     // Out alone and past the limit: nothing else gets in, whatever its rule.
-    expect(await store.reserve(budget, 1, 'fit')).toEqual({ ok: false, spentNanoUsd: 110 });
+    expect(await store.reserve(budget, 1, 'fit')).toEqual({ ok: false, spentNanoUsd: 40, heldNanoUsd: 70 });
     expect((await store.reserve(budget, 70, 'fit-or-alone')).ok).toBe(false);
     store.settle(budget, alone, 55);
     // 95 spent: something left, nothing out.
@@ -51,12 +51,12 @@ describe.each(stores)('budget store rules (%s)', (_name, createStore) => {
     const alone = holdOf(await store.reserve(budget, 10, 'alone'));
     expect((await store.reserve(budget, 10, 'fit')).ok).toBe(true);
     store.settle(budget, alone, 500);
-    expect(await store.reserve(budget, 500, 'fit')).toEqual({ ok: false, spentNanoUsd: 520 });
+    expect(await store.reserve(budget, 500, 'fit')).toEqual({ ok: false, spentNanoUsd: 510, heldNanoUsd: 10 });
   });
 
   it('should refuse a reservation of any rule once nothing is left', async () => {
     const store = createStore();
     const budget = account(100, 100);
-    for (const rule of ['fit', 'fit-or-alone', 'alone'] as const) expect(await store.reserve(budget, 1, rule)).toEqual({ ok: false, spentNanoUsd: 100 });
+    for (const rule of ['fit', 'fit-or-alone', 'alone'] as const) expect(await store.reserve(budget, 1, rule)).toEqual({ ok: false, spentNanoUsd: 100, heldNanoUsd: 0 });
   });
 });
