@@ -23,7 +23,7 @@ import { responsesCodec } from './protocols/responses/index.js';
 import { createCountTokensEndpoint } from './endpoints/count-tokens.js';
 import { anthropicRules, openAIRules } from './endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from './endpoints/generation.js';
-import { shuttingDown } from './endpoints/open-requests.js';
+import { shuttingDown } from './pipeline/open-requests.js';
 import type { MetricsRegistry } from './observability/gateway-metrics.js';
 import type { Readiness } from './observability/readiness.js';
 import { createModelsEndpoints } from './endpoints/models.js';

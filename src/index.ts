@@ -34,6 +34,7 @@ export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queri
 export type { LedgerOptions } from './persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
 export type { Gateway, ModelSummary } from './gateway.js';
+export type { Stage, StageAnswer, StageContext, StagePosition, BuiltInStageName, PipelineEndpoint } from './pipeline/stage.js';
 
 export { metricsHandler } from './observability/metrics-handler.js';
 export type { MetricsOptions, MetricsRegistry } from './observability/gateway-metrics.js';

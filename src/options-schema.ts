@@ -161,6 +161,33 @@ const apiKeySchema = z
 /** Whether a value is a logger a request line can be written to (pino's `info(object, message)`). */
 const hasInfo = (value: unknown) => typeof value === 'object' && value !== null && typeof (value as { info?: unknown }).info === 'function';
 
+const BUILT_IN_STAGES = ['authenticate', 'police', 'fit', 'admit', 'call', 'record'];
+const stageHook = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'a function').optional();
+
+/** Users' stages: a unique name that is not a built-in's, hooks that are functions, a position against a built-in. */
+const stagesSchema = z
+  .array(
+    z.object({
+      name: z.string().min(1).refine((name) => !BUILT_IN_STAGES.includes(name), { error: `must not be a built-in stage's name (${BUILT_IN_STAGES.join(', ')})` }),
+      position: z
+        .union([z.strictObject({ before: z.enum(['fit', 'police', 'admit', 'call']) }), z.strictObject({ after: z.enum(['authenticate', 'fit', 'police', 'admit']) })], {
+          error: "must be { before: 'fit' | 'police' | 'admit' | 'call' } or { after: 'authenticate' | 'fit' | 'police' | 'admit' }",
+        })
+        .optional(),
+      endpoints: z.array(z.enum(['generation', 'count_tokens'])).optional(),
+      before: stageHook,
+      after: stageHook,
+      watch: stageHook,
+    }),
+  )
+  .superRefine((stages, context) => {
+    const seen = new Set<string>();
+    stages.forEach((stage, index) => {
+      if (seen.has(stage.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `stage name '${stage.name}' is used twice: names must be unique` });
+      seen.add(stage.name);
+    });
+  });
+
 /** Every option of `gateway()`. */
 export const optionsSchema = z.object({
   apiKeys: z
@@ -214,6 +241,7 @@ export const optionsSchema = z.object({
     .optional(),
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
   tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
+  stages: stagesSchema.optional(),
   adapt: z.boolean().optional(),
   timeouts: timeoutOptionsSchema.optional(),
   retries: retryOptionsSchema.optional(),

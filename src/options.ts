@@ -21,6 +21,7 @@ import type { LimitsOptions } from './limits/open-limits.js';
 import type { RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
 import { resolveRequestPolicyTable, type RequestPolicyTable } from './policy/request-policy-table.js';
 import { knownKeys, optionsSchema } from './options-schema.js';
+import type { Stage } from './pipeline/stage.js';
 
 export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
 export type { TimeoutOptions } from './routing/timeouts.js';
@@ -111,6 +112,13 @@ export interface GatewayOptions extends ObservabilityOptions {
    */
   requestPolicy?: RequestPolicyOptions;
   /**
+   * Stages of your own (a cache, a guardrail, your own checks), run on every generation request
+   * with the built-in ones: each placed by its `position` (default: just before the provider call),
+   * in the order given. See the guide's "Writing a stage".
+   * @example stages: [{ name: 'no-card-numbers', position: { before: 'admit' }, before(context) { … } }]
+   */
+  stages?: readonly Stage[];
+  /**
    * The "adapt" policy: what a request only hints at but its model cannot do (reasoning or thinking,
    * hosted tools such as Codex's `web_search`) is left out and named in the `x-switchyard-adapted`
    * header, instead of refused with a 400. `false` refuses it, as strictly as a model's
@@ -170,6 +178,8 @@ export interface CheckedOptions {
   verifyKey: ApiKeyVerifier | undefined;
   bodyLimit: number;
   requestPolicy: RequestPolicyTable;
+  /** The users' own stages, in the order given. */
+  userStages: readonly Stage[];
 }
 
 /**
@@ -224,5 +234,6 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
     verifyKey,
     bodyLimit: parseBodyLimit(options.bodyLimit ?? '32mb'),
     requestPolicy: resolveRequestPolicyTable(options.requestPolicy, options.models ?? []),
+    userStages: options.stages ?? [],
   };
 }

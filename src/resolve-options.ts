@@ -8,7 +8,7 @@ import { admitEverything, type AdmitStage } from './limits/admit-stage.js';
 import type { Logger, ProviderAdapter } from './providers/types.js';
 import { openRouting, type OpenedRouting } from './routing/open-routing.js';
 import { recordEach } from './usage/record-stage.js';
-import { OpenRequests } from './endpoints/open-requests.js';
+import { OpenRequests } from './pipeline/open-requests.js';
 import { resolveObservability } from './observability/resolve-observability.js';
 import type { GatewayMetrics } from './observability/gateway-metrics.js';
 import { observeNothing, upstreamOutcomeOf, type UpstreamObserver } from './observability/upstream-observer.js';
@@ -81,6 +81,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     unavailableModels: new Map((options.unavailableModels ?? []).map((model) => [model.id, model.reason])),
     bodyLimit: checked.bodyLimit,
     requestPolicy: checked.requestPolicy,
+    userStages: checked.userStages,
     logger,
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),

@@ -5,49 +5,64 @@ import { sendJson } from '../http/send-json.js';
 import type { EndpointHandler } from '../http/types.js';
 import { decodeMessagesCountTokensRequest, encodeMessagesCountTokensResponse } from '../protocols/messages/count-tokens.js';
 import { messagesCodec } from '../protocols/messages/index.js';
-import { applyRequestPolicy } from '../policy/apply-request-policy.js';
-import { policeClientHeaders } from '../policy/police-client-headers.js';
-import { policyFor } from '../policy/request-policy-table.js';
 import { createProviderContext } from '../providers/transport/request-abort.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import { estimateInputTokens } from '../usage/estimate-input-tokens.js';
-import { anthropicRules, pickClientHeaders } from './endpoint-rules.js';
+import { compilePipeline } from '../pipeline/compile-pipeline.js';
+import { RequestContext } from '../pipeline/request-context.js';
+import { runAfter, runBefore } from '../pipeline/run-stages.js';
+import { StartedRequest } from '../pipeline/start-request.js';
+import { anthropicRules } from './endpoint-rules.js';
 import type { EndpointSetup } from './stages.js';
-import { StartedRequest } from './start-request.js';
 
 /**
  * `POST /v1/messages/count_tokens` (the Anthropic SDK's `messages.countTokens()`, Claude Code):
- * authenticate → decode → resolve the model → apply the request policy → count. The provider
- * counts when it can; otherwise the gateway estimates with a tokenizer. Nothing is generated, so
- * nothing is admitted or recorded.
+ * the same stages as a generation request where they apply — authenticate → decode → resolve →
+ * fit (adapt policy and capability check; no window, nothing is generated) → police → users'
+ * stages that ask for count_tokens — then count. The provider counts when it can; otherwise the
+ * gateway estimates with a tokenizer. Nothing is generated, so nothing is admitted or recorded.
  */
 export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler {
   const readBody = createJsonBodyReader(setup.bodyLimit);
+  const { logger } = setup;
+  const pipeline = compilePipeline(
+    { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
+    { endpoint: 'count_tokens', codec: messagesCodec, acceptXApiKey: anthropicRules.acceptXApiKey, forwardedHeaders: anthropicRules.forwardedHeaders },
+  );
   return async (req, res) => {
     const started = new StartedRequest(res);
     const { requestId } = started;
+    const context = new RequestContext(started, res, req.headers, 'messages', 'count_tokens', pipeline.prelude);
     try {
-      const caller = await setup.stages.authenticate.authenticate(req.headers, anthropicRules.acceptXApiKey);
+      await runBefore(context);
       checkAnthropicVersion(req.headers);
-      const request = decodeMessagesCountTokensRequest(await readBody(req));
-      const model = resolveModel(setup.models, request.model, setup.unavailableModels);
+      context.request = decodeMessagesCountTokensRequest(await readBody(req));
+      const model = resolveModel(setup.models, context.request.model, setup.unavailableModels);
+      context.resolved = model;
       noteModel(res, model.id);
-      // The same policy as generation: a refused field is refused here too, a stripped one is not counted upstream.
-      const policy = policyFor(setup.requestPolicy, caller, model.id);
-      const upstreamRequest = { ...applyRequestPolicy(policy, request, 'messages'), model: model.upstreamModel };
-      const clientHeaders = policeClientHeaders(policy, pickClientHeaders(req, anthropicRules));
-      const context = createProviderContext(started.abort, {
+      context.stages = pipeline.routeOf(model).stages;
+      const answer = await runBefore(context);
+      if (answer !== undefined) {
+        sendJson(res, 200, encodeMessagesCountTokensResponse(answer.response.usage.inputTokens ?? 0), requestId);
+        return;
+      }
+      const upstreamRequest = { ...context.request, model: model.upstreamModel };
+      const providerContext = createProviderContext(started.abort, {
         requestId,
         gatewayModel: model.id,
-        logger: setup.logger,
-        ...(clientHeaders ? { clientHeaders } : {}),
+        logger,
+        ...(context.clientHeaders ? { clientHeaders: context.clientHeaders } : {}),
       });
       const inputTokens = model.adapter.countTokens
-        ? await model.adapter.countTokens(upstreamRequest, context)
+        ? await model.adapter.countTokens(upstreamRequest, providerContext)
         : await estimateInputTokens(upstreamRequest);
       sendJson(res, 200, encodeMessagesCountTokensResponse(inputTokens), requestId);
     } catch (error) {
-      started.fail(res, messagesCodec, error, setup.logger);
+      const ending = started.fail(res, messagesCodec, error, logger);
+      context.status = ending.status;
+      context.errorCode = ending.errorCode;
+    } finally {
+      runAfter(context, logger);
     }
   };
 }

@@ -4,7 +4,7 @@ import type { InboundCodec } from '../protocols/codec.js';
 import { resolveModel, type ResolvedModel } from '../routing/resolve-model.js';
 import { anthropicModelEntry, openAIModelEntry } from './model-entry.js';
 import type { EndpointSetup } from './stages.js';
-import { StartedRequest } from './start-request.js';
+import { StartedRequest } from '../pipeline/start-request.js';
 
 /** Anthropic clients (Claude Code model discovery) mark their calls with `anthropic-version`. */
 const isAnthropicCall = (req: HttpRequest) => req.headers['anthropic-version'] !== undefined;

@@ -1,24 +1,24 @@
 import type { AuthenticateStage } from '../access/authenticate-stage.js';
 import type { AdmitStage } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
+import type { Stage } from '../pipeline/stage.js';
 import type { RequestPolicyTable } from '../policy/request-policy-table.js';
 import type { CallStage } from '../routing/call-model.js';
 import type { ModelTable, ResolvedModel, UnavailableModels } from '../routing/resolve-model.js';
 import type { RecordStage } from '../usage/record-stage.js';
 
 /**
- * The pluggable stages of a generation request, in the order they run:
- * authenticate → (decode, resolve) → admit → call → (encode and send) → record.
- * Each subsystem fills its stage through the stage's interface; the endpoints never change for it.
+ * The services the built-in stages are made of (src/pipeline/stages): each subsystem fills one,
+ * and a feature that is off leaves its default, which the compiled pipeline leaves out.
  */
 export interface RequestStages {
   /** Who is calling (keys). Default: the configured keys, or anyone when none are required. */
   readonly authenticate: AuthenticateStage;
-  /** Let in or 429 (limits). Default: everyone. */
+  /** Let in or 429 (allowlist, budgets, limits). Default: everyone. */
   readonly admit: AdmitStage;
   /** Get the answer from a provider (retries, fallbacks). Default: one call to the model. */
   readonly call: CallStage;
-  /** Learn of each finished request (usage ledger, request log). Default: nothing. */
+  /** Learn of each finished request (usage ledger, request log, metrics, traces). Default: nothing. */
   readonly record: RecordStage;
 }
 
@@ -35,4 +35,6 @@ export interface EndpointSetup {
   readonly requestPolicy: RequestPolicyTable;
   readonly logger: Logger;
   readonly stages: RequestStages;
+  /** The users' own stages (`gateway({ stages })`), in the order given. */
+  readonly userStages?: readonly Stage[];
 }

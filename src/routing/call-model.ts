@@ -55,7 +55,7 @@ function providerRequestOf(route: Route) {
  * offers one): it speaks the caller's protocol, and no tools were flattened for it.
  */
 function mayRelay(adapter: ProviderAdapter, route: Route, flattened: unknown): boolean {
-  return adapter.protocol === route.inbound && flattened === undefined;
+  return adapter.protocol === route.inbound && flattened === undefined && route.relay !== false;
 }
 
 const labelsOf = (route: Route) => ({ model: route.model.id, provider: route.model.providerId });

@@ -12,6 +12,8 @@ export interface Route {
   readonly adaptations: readonly string[];
   /** The caller's protocol: when the provider speaks it too, its stream may be passed through. */
   readonly inbound: ProtocolName;
+  /** False when every event must be decoded (a stage watches the stream): the provider's answer is then never passed through. */
+  readonly relay?: false;
 }
 
 /** What the route needs to know of the caller's protocol. */

@@ -38,6 +38,11 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
 
   return {
     record(entry) {
+      if (entry.answeredBy !== undefined) {
+        // Answered by a stage (a cache hit): no provider was called, so no upstream usage and nothing to pay.
+        writer.enqueue({ ...ledgerRowOf(entry, 0, undefined, false, undefined), cost_nano_usd: 0, usage_source: 'stage' });
+        return;
+      }
       if (entry.attempts === 0) {
         // Refused before any provider was called: only a 429 (a limit or budget) is kept, as attempt 0
         // with no usage, so usage and the status page count the refusals a key met.

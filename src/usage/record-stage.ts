@@ -58,6 +58,8 @@ export interface RequestRecord {
    * (the `x-switchyard-overhead-ms` header); undefined when no answer was written.
    */
   readonly overheadMs?: number;
+  /** The stage that answered instead of a provider (a cache hit), by name: no provider was called. */
+  readonly answeredBy?: string;
 }
 
 /** What is known of a stream cut short. */

@@ -30,8 +30,14 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   http: { imports: ['canonical', 'http', 'protocols', 'logger.ts'], packages: /^(express|node:.*)$/ },
   // The request policy: pure functions over the canonical request (and its zod option schema).
   policy: { imports: ['canonical', 'policy'], packages: /^zod$/ },
+  // The request pipeline: the stage interface, the context, the runner, the compiler, the built-in
+  // stages over the subsystems' services (seen through their stage interfaces), the stream responder.
+  pipeline: {
+    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'policy', 'logger.ts', 'pipeline'],
+    packages: /^node:.*$/,
+  },
   endpoints: {
-    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'policy', 'logger.ts', 'endpoints'],
+    imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'policy', 'pipeline', 'logger.ts', 'endpoints'],
     packages: /^node:.*$/,
   },
   console: {
@@ -45,12 +51,12 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   'logger.ts': { imports: [], packages: /^$/ },
   'options.ts': {
-    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'persistence.ts', 'options-schema.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'pipeline', 'persistence.ts', 'options-schema.ts', 'logger.ts'],
     packages: /^(zod|node:.*)$/,
   },
   // Opens what the checked options ask for and wires the endpoints' stages.
   'resolve-options.ts': {
-    imports: ['access', 'catalog', 'endpoints', 'limits', 'observability', 'providers', 'routing', 'usage', 'persistence.ts', 'options.ts'],
+    imports: ['access', 'catalog', 'endpoints', 'limits', 'observability', 'pipeline', 'providers', 'routing', 'usage', 'persistence.ts', 'options.ts'],
     packages: /^$/,
   },
   // The zod schema of the options (types only from the subsystems it describes).
@@ -58,11 +64,11 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   // Opens the database, the outbox and Redis, and builds the stages that use them.
   'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
   'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'resolve-options.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'admin', 'endpoints', 'pipeline', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'resolve-options.ts', 'logger.ts'],
     packages: /^node:.*$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'pipeline', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).
@@ -79,6 +85,26 @@ const stageFiles: Record<string, RegExp> = {
   usage: /^usage\/([a-z-]+-stage|estimate-input-tokens|input-token-bound)\.ts$/,
   observability: /^observability\/[a-z-]+-stage\.ts$/,
 };
+
+/**
+ * Sibling subfolders (one protocol, one provider) stand alone: what one may import of another is
+ * listed here, with why; anything else is a violation.
+ */
+const siblingImports: Record<string, string[]> = {
+  // OpenAI's two APIs share one error body: Responses renders it with Chat's renderer.
+  'protocols/responses': ['protocols/chat-completions'],
+  // Every built-in adapter talks HTTP through the shared transport.
+  'providers/anthropic': ['providers/transport'],
+  'providers/gemini': ['providers/transport'],
+  'providers/openai': ['providers/transport'],
+  'providers/openai-responses': ['providers/transport'],
+  // An OpenAI-compatible server is the OpenAI Chat adapter with a quirks table.
+  'providers/openai-compatible': ['providers/openai', 'providers/transport'],
+  'providers/mock': ['providers/transport'],
+};
+
+/** Who may import the router (routing/): the request path and the composition root, never a subsystem beside it. */
+const routerImporters = ['endpoints', 'pipeline', 'options.ts', 'resolve-options.ts', 'gateway.ts', 'index.ts', 'server'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -139,9 +165,9 @@ describe('import rules', () => {
     });
   }
 
-  it('should let endpoints/ see access, limits, usage and observability only through their stage interfaces', () => {
+  it('should let endpoints/ and pipeline/ see access, limits, usage and observability only through their stage interfaces', () => {
     const violations = files
-      .filter((file) => entryOf(file) === 'endpoints')
+      .filter((file) => entryOf(file) === 'endpoints' || entryOf(file) === 'pipeline')
       .flatMap((file) =>
         importsOf(file)
           .filter((specifier) => specifier.startsWith('.'))
@@ -153,6 +179,34 @@ describe('import rules', () => {
           .map((target) => `${relative(srcRoot, file)} imports ${target}`),
       );
     expect(violations).toEqual([]);
+  });
+
+  it('should keep sibling subfolders of protocols/ and providers/ apart, but for the listed imports', () => {
+    const subfolderOf = (path: string) => {
+      const [top, sub, file] = path.split('/');
+      return (top === 'protocols' || top === 'providers') && file !== undefined ? `${top}/${sub}` : undefined;
+    };
+    const violations = files.flatMap((file) => {
+      const own = subfolderOf(relative(srcRoot, file));
+      if (own === undefined) return [];
+      return importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolvedOf(file, specifier))
+        .filter((target) => {
+          const theirs = subfolderOf(target);
+          const sameFolder = theirs?.split('/')[0] === own.split('/')[0];
+          return theirs !== undefined && sameFolder && theirs !== own && !(siblingImports[own] ?? []).includes(theirs);
+        })
+        .map((target) => `${relative(srcRoot, file)} imports ${target}`);
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('should let only the request path and the composition root import the router', () => {
+    const allowed = Object.entries(rules)
+      .filter(([entry, rule]) => entry !== 'routing' && (rule.imports.includes('routing') || rule.imports.includes('*')))
+      .map(([entry]) => entry);
+    expect(allowed.sort()).toEqual([...routerImporters].sort());
   });
 
   it('should let nothing import server/ (the CLI imports anything; nothing imports it)', () => {

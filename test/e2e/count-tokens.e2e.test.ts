@@ -47,3 +47,46 @@ describe('POST /v1/messages/count_tokens', () => {
     await expect(wrongKey.messages.countTokens({ model: 'mock', messages })).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
   });
 });
+
+describe('POST /v1/messages/count_tokens runs the checks a generation request does', () => {
+  let checked: RunningGateway;
+  let client: Anthropic;
+  beforeAll(async () => {
+    checked = await startGateway({
+      providers: { plain: createScriptedProvider(async function* () {}) },
+      requestPolicy: { anthropicBetas: { 'risky-beta': 'refuse' } },
+      models: [
+        { id: 'text-only', provider: 'plain', capabilities: { images: false, reasoning: false } },
+        { id: 'open', provider: 'plain' },
+      ],
+    });
+    client = new Anthropic({ apiKey: TEST_KEY, baseURL: checked.root, maxRetries: 0 });
+  });
+  afterAll(() => checked.close());
+
+  const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
+
+  it('should refuse what the request policy refuses, as generation does', async () => {
+    const risky = { headers: { 'anthropic-beta': 'risky-beta' } };
+    const counted = await client.messages.countTokens({ model: 'open', messages }, risky).catch((error: unknown) => error);
+    expect(counted).toBeInstanceOf(Anthropic.BadRequestError);
+    const generated = await client.messages.create({ model: 'open', max_tokens: 10, messages }, risky).catch((error: unknown) => error);
+    const withoutId = (error: unknown) => (error as Error).message.replace(/req_[0-9a-f]+/, 'req_');
+    expect(withoutId(counted)).toBe(withoutId(generated));
+    expect(withoutId(counted)).toContain('risky-beta');
+  });
+
+  it('should refuse what the model cannot carry (the capability check)', async () => {
+    const error = await client.messages.countTokens({ model: 'text-only', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((error as Error).message).toMatch(/image/i);
+    expect((await client.messages.countTokens({ model: 'open', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] })).input_tokens).toBeGreaterThan(0);
+  });
+
+  it('should leave out what the adapt policy leaves out, and say so', async () => {
+    const thinking = { type: 'enabled' as const, budget_tokens: 2048 };
+    const { data, response } = await client.messages.countTokens({ model: 'text-only', messages, thinking }).withResponse();
+    expect(data.input_tokens).toBeGreaterThan(0);
+    expect(response.headers.get('x-switchyard-adapted')).toBe('reasoning');
+  });
+});

@@ -4,7 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { repeatedErrorLogOf } from '../../src/endpoints/repeated-error-log.js';
+import { repeatedErrorLogOf } from '../../src/pipeline/repeated-error-log.js';
 import type { Logger } from '../../src/logger.js';
 import { createAnthropicProvider } from '../../src/providers/anthropic/index.js';
 import { createOpenAICompatibleProvider } from '../../src/providers/openai-compatible/index.js';

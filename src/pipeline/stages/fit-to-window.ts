@@ -1,8 +1,8 @@
-import type { CanonicalRequest, ProtocolName } from '../canonical/index.js';
-import { contextLengthError } from '../routing/context-length-error.js';
-import type { ResolvedModel } from '../routing/resolve-model.js';
-import { estimateInputTokenRange } from '../usage/estimate-input-tokens.js';
-import { inputTokenBound } from '../usage/input-token-bound.js';
+import type { CanonicalRequest, ProtocolName } from '../../canonical/index.js';
+import { contextLengthError } from '../../routing/context-length-error.js';
+import type { ResolvedModel } from '../../routing/resolve-model.js';
+import { estimateInputTokenRange } from '../../usage/estimate-input-tokens.js';
+import { inputTokenBound } from '../../usage/input-token-bound.js';
 
 /**
  * Checks a request against its model's context window before any provider is called, and says how

@@ -28,6 +28,7 @@ export class HeldStream implements StreamCallControl {
   readonly #codec: InboundCodec;
   readonly #context: EncodeContext;
   readonly #timeouts: ResolvedTimeouts;
+  readonly #watch: ((event: CanonicalStreamEvent) => void) | undefined;
   #committed = false;
   #reader: EventReader | undefined;
   /** Batches before the first output, while the headers are held. */
@@ -44,7 +45,8 @@ export class HeldStream implements StreamCallControl {
   /** The in-band error's code when the call failed after the commit. */
   errorCode: string | undefined;
 
-  constructor(res: HttpResponse, codec: InboundCodec, context: EncodeContext, timeouts: ResolvedTimeouts) {
+  constructor(res: HttpResponse, codec: InboundCodec, context: EncodeContext, timeouts: ResolvedTimeouts, watch?: (event: CanonicalStreamEvent) => void) {
+    this.#watch = watch;
     this.#res = res;
     this.#codec = codec;
     this.#context = context;
@@ -150,7 +152,11 @@ export class HeldStream implements StreamCallControl {
 
   /** A batch's text for the caller: the upstream's frames when passed through, else its events encoded. */
   #textOf(batch: StreamBatch): string {
-    for (const event of batch.events) if (event.type === 'start' && event.usage !== undefined) this.startUsage = event.usage;
+    const watch = this.#watch;
+    for (const event of batch.events) {
+      watch?.(event);
+      if (event.type === 'start' && event.usage !== undefined) this.startUsage = event.usage;
+    }
     if (batch.wire !== undefined) {
       if (batch.wire !== '') this.#relayed = true;
       return batch.wire;

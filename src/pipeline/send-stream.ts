@@ -32,16 +32,23 @@ export interface StreamOutcome {
  * interrupted the request (`abort` fired and `interruption()` says why: a shutdown), the stream
  * ends with that error as its in-band error event.
  */
-export async function sendStream(
-  res: HttpResponse,
-  codec: InboundCodec,
-  opened: OpenedStream,
-  encodeContext: EncodeContext,
-  abort: RequestAbort,
-  logger: Logger,
-  interruption?: () => GatewayError | undefined,
-  held?: HeldStream,
-): Promise<StreamOutcome> {
+/** What sending a stream needs. */
+export interface StreamToSend {
+  readonly res: HttpResponse;
+  readonly codec: InboundCodec;
+  readonly opened: OpenedStream;
+  readonly encodeContext: EncodeContext;
+  readonly abort: RequestAbort;
+  readonly logger: Logger;
+  /** Why the gateway ended the request itself, if it did (a shutdown). */
+  readonly interruption?: () => GatewayError | undefined;
+  /** The start that held the headers for the failover window, when there was one. */
+  readonly held?: HeldStream | undefined;
+  /** Told of each event as it goes out (the route's watching stages). */
+  readonly watch?: ((event: CanonicalStreamEvent) => void) | undefined;
+}
+
+export async function sendStream({ res, codec, opened, encodeContext, abort, logger, interruption, held, watch }: StreamToSend): Promise<StreamOutcome> {
   const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: held?.startUsage, outputChars: 0, firstOutputAt: undefined };
   // Not needed when the provider passes its stream through; a committed stream goes on with the encoder it began with.
   let encoder: StreamEncoder | undefined = held?.encoder;
@@ -54,6 +61,7 @@ export async function sendStream(
     // Passed-through delta frames come without events: their size stands in for the output.
     if (wire !== undefined && events.length === 0) outcome.outputChars += wire.length;
     for (const event of events) {
+      watch?.(event);
       if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta' || event.type === 'refusal-delta') {
         outcome.outputChars += event.delta.length;
       } else if (event.type === 'start') {

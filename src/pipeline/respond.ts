@@ -1,0 +1,150 @@
+import { performance } from 'node:perf_hooks';
+import type { CanonicalStreamEvent, UpstreamAttempt, UpstreamResponseInfo } from '../canonical/index.js';
+import { addGatewayTimingHeaders } from '../http/gateway-timing-headers.js';
+import { sendJson, sendJsonText } from '../http/send-json.js';
+import type { Logger } from '../logger.js';
+import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
+import { createProviderContext } from '../providers/transport/request-abort.js';
+import { deploymentOf, type CallControl, type CallStage, type StreamCallControl } from '../routing/call-model.js';
+import { readEvents } from '../routing/event-reader.js';
+import { readAhead, type OpenedStream } from '../routing/read-ahead.js';
+import type { Route } from '../routing/resolve-route.js';
+import { HeldStream } from './held-stream.js';
+import type { RequestContext } from './request-context.js';
+import { eventsOfResponse } from './response-events.js';
+import { sendStream } from './send-stream.js';
+import type { StageAnswer } from './stage.js';
+
+const noAdaptations: readonly string[] = [];
+
+/** What answering needs besides the request: how to call a provider, and what the route's stages ask of it. */
+export interface Responder {
+  readonly codec: InboundCodec;
+  readonly call: CallStage;
+  readonly logger: Logger;
+  /** Whether a record stage wants the upstream's own report (status, request id, rate-limit headers). */
+  readonly wantsUpstream: boolean;
+}
+
+/** A stream's watchers, as one call per event; undefined when no stage of the route watches. */
+export type WatchEvents = ((event: CanonicalStreamEvent) => void) | undefined;
+
+/**
+ * "call": gets the answer from the provider (routing, retries, fallbacks, the failover window) and
+ * sends it in the caller's protocol — a JSON body, or a stream with backpressure whose events the
+ * route's stages watch as they go out.
+ */
+export async function callProvider(context: RequestContext, responder: Responder, watch: WatchEvents): Promise<void> {
+  const { codec, call, logger } = responder;
+  const model = context.resolved!;
+  const { started, res, requestId } = context;
+  const route: Route = context.mayRelay
+    ? { model, request: context.request, inbound: codec.protocol, adaptations: context.adaptations ?? noAdaptations }
+    : { model, request: context.request, inbound: codec.protocol, adaptations: context.adaptations ?? noAdaptations, relay: false };
+  const providerContext = createProviderContext(started.abort, {
+    requestId,
+    gatewayModel: model.id,
+    logger,
+    ...(context.clientHeaders ? { clientHeaders: context.clientHeaders } : {}),
+    ...(context.outputTokenLimit === undefined ? {} : { outputTokenLimit: context.outputTokenLimit }),
+    ...(responder.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (context.upstream = info) } : {}),
+  });
+  const encodeContext: EncodeContext = { requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
+  context.attempts = 1;
+  const allowed = context.caller.models;
+  const { attemptLog } = context;
+  const onAttempt = (attempt: UpstreamAttempt) => void attemptLog.push(attempt);
+  // A fallback model is one more model the key calls: its allowlist holds for it too.
+  const mayCall = allowed === undefined ? undefined : (id: string) => allowed.includes(id);
+  /** The deployment that answered: the last attempt's (a router's), else the route's model's. */
+  const servedBy = (named: string | undefined) => attemptLog[attemptLog.length - 1]?.deployment ?? named ?? deploymentOf(route);
+  context.callStart = performance.now();
+  if (!context.request.stream) {
+    // Object literals without spreads: on Node 20 a spread copy that gains fields costs a microsecond.
+    const calls: CallControl = mayCall === undefined ? { onAttempt } : { mayCall, onAttempt };
+    const answer = await call.generate(route, providerContext, calls);
+    context.upstreamMs = performance.now() - context.callStart;
+    context.deployment = servedBy(answer.deployment);
+    const { response, wire } = answer;
+    const encoded = wire === undefined ? codec.encodeResponse(response, encodeContext) : undefined;
+    addTimingHeaders(context);
+    if (wire === undefined) sendJson(res, 200, encoded, requestId);
+    else sendJsonText(res, 200, wire, requestId);
+    context.usage = response.usage;
+    context.response = response;
+    return;
+  }
+  // Headers held for the failover window, then sent with keep-alives until the first output.
+  const held = new HeldStream(res, codec, encodeContext, model.timeouts, watch);
+  const control: StreamCallControl = {
+    mayCall,
+    onAttempt,
+    committed: () => held.committed(),
+    reading: (reader) => held.reading(reader),
+    beforeOutput: (batch) => held.beforeOutput(batch),
+  };
+  const interruption = () => started.interruption;
+  const opened = await held.open(call.stream(route, providerContext, control), logger, interruption);
+  context.upstreamMs = performance.now() - context.callStart;
+  started.streaming = true;
+  // Failed after the commit: the in-band error went out.
+  if (opened === undefined) {
+    context.errorCode = held.errorCode;
+    return;
+  }
+  context.deployment = servedBy(opened.deployment);
+  // Too late for a stream committed during a silent start: its headers went out already.
+  addTimingHeaders(context);
+  await streamOut(context, responder, opened, encodeContext, watch, held);
+}
+
+/** Sends a stage's answer (a cache hit) as the provider's would have been: no provider is called. */
+export async function sendStageAnswer(context: RequestContext, responder: Responder, answer: StageAnswer, watch: WatchEvents): Promise<void> {
+  const { codec } = responder;
+  const { response } = answer;
+  const encodeContext: EncodeContext = { requestId: context.requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
+  context.deployment = `stage:${context.answeredBy}`;
+  if (!context.request.stream) {
+    const encoded = codec.encodeResponse(response, encodeContext);
+    addTimingHeaders(context);
+    sendJson(context.res, 200, encoded, context.requestId);
+    context.usage = response.usage;
+    context.response = response;
+    return;
+  }
+  const opened = await readAhead(readEvents(replay(eventsOfResponse(response))));
+  context.started.streaming = true;
+  addTimingHeaders(context);
+  await streamOut(context, responder, opened, encodeContext, watch, undefined);
+}
+
+async function* replay(events: readonly CanonicalStreamEvent[]): AsyncGenerator<CanonicalStreamEvent> {
+  yield* events;
+}
+
+async function streamOut(context: RequestContext, responder: Responder, opened: OpenedStream, encodeContext: EncodeContext, watch: WatchEvents, held: HeldStream | undefined): Promise<void> {
+  const { started } = context;
+  const outcome = await sendStream({
+    res: context.res,
+    codec: responder.codec,
+    opened,
+    encodeContext,
+    abort: started.abort,
+    logger: responder.logger,
+    interruption: () => started.interruption,
+    held,
+    watch,
+  });
+  context.usage = outcome.usage;
+  context.firstOutputAt = outcome.firstOutputAt;
+  context.errorCode = outcome.errorCode;
+  if (outcome.usage === undefined) {
+    const { startUsage, outputChars } = outcome;
+    context.cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: context.request };
+  }
+}
+
+/** The gateway's own time so far, outside the upstream call: what the answer's headers report. */
+export function addTimingHeaders(context: RequestContext): void {
+  context.overheadMs = addGatewayTimingHeaders(context.res, context.overheadSoFar(), context.deployment);
+}

@@ -1,0 +1,16 @@
+import type { RecordStage } from '../../usage/record-stage.js';
+import type { PipelineStage } from '../run-stages.js';
+
+/**
+ * A stage that learns of each finished request after its answer (the ledger, the request log,
+ * metrics, traces): after-part only, so it runs last, once every other stage gave back what it held.
+ */
+export function recordStage(name: string, record: RecordStage): PipelineStage {
+  return {
+    name,
+    after(context) {
+      const userAgent = context.headers['user-agent'];
+      record.record(context.toRecord(userAgent));
+    },
+  };
+}
