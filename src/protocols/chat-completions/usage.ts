@@ -41,7 +41,11 @@ export function encodeChatUsage(usage: Usage): ChatUsage {
   return wire;
 }
 
-/** Chat `usage` → canonical; missing counts stay `undefined`. */
+/**
+ * Chat `usage` → canonical; missing counts stay `undefined`. OpenAI sends zero counts (`cached_tokens: 0`,
+ * `reasoning_tokens: 0`), so an absent one is not a zero: OpenAI-compatible servers (Ollama) leave the
+ * details out even for a model that reasons.
+ */
 export function decodeChatUsage(usage: ChatUsageInput | null | undefined): Usage {
   const counts: Usage = {};
   if (usage === undefined || usage === null) return counts;

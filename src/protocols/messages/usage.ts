@@ -72,7 +72,11 @@ export interface MessagesWireUsage {
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
-/** Anthropic usage → canonical: input becomes the total (uncached + cache reads + cache writes). */
+/**
+ * Anthropic usage → canonical: input becomes the total (uncached + cache reads + cache writes).
+ * Anthropic sends zero cache counts as 0; `output_tokens_details` and `cache_creation` are newer and
+ * absent from older API versions, so an absent count stays undefined rather than 0.
+ */
 export function decodeMessagesUsage(wire: MessagesWireUsage): Usage {
   const usage: Usage = {};
   const cacheRead = wire.cache_read_input_tokens ?? undefined;

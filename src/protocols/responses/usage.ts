@@ -28,7 +28,8 @@ const record = (value: unknown): Record<string, unknown> =>
 
 /**
  * Wire → canonical. Responses counts mean what canonical counts mean (input includes cache,
- * output includes reasoning), so nothing is added or subtracted; absent counts stay undefined.
+ * output includes reasoning), so nothing is added or subtracted; absent counts stay undefined (the wire
+ * requires every count, zeros included, so an absent one is not a zero).
  */
 export function decodeResponsesUsage(raw: unknown): Usage {
   const wire = record(raw);
