@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, type Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, estimateCutReasoningTokens, type Usage } from '../canonical/index.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import type { CutStream } from './record-stage.js';
 
@@ -6,7 +6,8 @@ import type { CutStream } from './record-stage.js';
  * What a stream cut short is billed by:
  * - `estimate` (default): the provider bills what it generated until the cut, so the row holds
  *   the input (as reported when the answer began, else counted from the request with the
- *   o200k_base tokenizer) and the output sent (about 4 characters per token);
+ *   o200k_base tokenizer) and the output sent (about 4 characters per token), of which the
+ *   reasoning text sent is reasoning (0 when none was streamed);
  * - `reported-only`: only what the provider reported; the rest stays unknown (the row is unpriced),
  *   for operators who reconcile such rows with the provider's invoice.
  */
@@ -23,5 +24,6 @@ export async function interruptedUsage(cut: CutStream, policy: InterruptedStream
   if (policy === 'reported-only') return { usage: reported, estimated: false };
   const inputTokens = reported.inputTokens ?? (await estimateInputTokens(cut.request));
   const outputTokens = estimateCutOutputTokens(cut);
-  return { usage: { ...reported, inputTokens, outputTokens }, estimated: true };
+  const reasoningTokens = estimateCutReasoningTokens(cut) ?? reported.reasoningTokens;
+  return { usage: { ...reported, inputTokens, outputTokens, ...(reasoningTokens === undefined ? {} : { reasoningTokens }) }, estimated: true };
 }
