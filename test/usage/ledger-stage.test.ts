@@ -71,3 +71,13 @@ describe('createLedgerStage', () => {
     });
   });
 });
+
+describe('createLedgerStage, a completed answer', () => {
+  it('should record the 1-hour part of the cache writes, so the row can be re-priced from its own columns', async () => {
+    const rows: UsageLedgerRow[] = [];
+    const stage = createLedgerStage({ writer: { enqueue: (row: UsageLedgerRow) => rows.push(row) } as unknown as LedgerWriter });
+    const usage: Usage = { inputTokens: 1_000, cachedInputTokens: 0, cacheWriteTokens: 300, cacheWrite1hTokens: 200, outputTokens: 10 };
+    stage.record({ ...record({ clientLeft: true, startUsage: undefined, outputChars: 0, request }), cut: undefined, usage });
+    expect(rows[0]).toMatchObject({ cache_write_tokens: 300, cache_write_1h_tokens: 200, usage_source: 'reported' });
+  });
+});
