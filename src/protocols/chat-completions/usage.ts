@@ -19,10 +19,13 @@ export interface ChatUsageInput {
 }
 
 /**
- * Canonical usage → Chat `usage`. The three top-level counts are required by the SDK type,
- * so an unknown count is sent as 0 there; unknown details are left out.
+ * Canonical usage → Chat `usage`; undefined when the upstream reported neither input nor output
+ * (the SDK types make `usage` optional: say nothing rather than 0 tokens). The three top-level
+ * counts are required by the SDK type, so when one is known an unknown other is sent as 0;
+ * unknown details are left out.
  */
-export function encodeChatUsage(usage: Usage): ChatUsage {
+export function encodeChatUsage(usage: Usage): ChatUsage | undefined {
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
   const wire: ChatUsage = {
