@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { insertLedgerRows } from '../../src/storage/insert-ledger-rows.js';
 import type { Database } from '../../src/storage/open-database.js';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
-import { SqliteLedgerAppender } from '../../src/storage/sqlite-ledger-appender.js';
 import { useScratch } from '../helpers/scratch.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 
@@ -30,11 +29,10 @@ const row: UsageLedgerRow = {
   output_tokens: 10,
 };
 
-async function open(engine: 'sqlite' | 'postgres'): Promise<{ database: Database; url: string }> {
-  const target = scratch.database(engine);
-  const database = await openDatabase(target);
+async function open(engine: 'sqlite' | 'postgres'): Promise<Database> {
+  const database = await openDatabase(scratch.database(engine));
   opened.push(database);
-  return { database, url: target.url };
+  return database;
 }
 
 const written = async (database: Database) =>
@@ -42,18 +40,8 @@ const written = async (database: Database) =>
 
 describe.each(['sqlite', 'postgres'] as const)('insertLedgerRows on %s', (engine) => {
   it('should keep the 1-hour part of the cache writes in a column of its own', async () => {
-    const { database } = await open(engine);
+    const database = await open(engine);
     expect(await insertLedgerRows(database, [row])).toBe(1);
-    expect(await written(database)).toEqual({ cache_write_tokens: 300, cache_write_1h_tokens: 200 });
-  });
-});
-
-describe('SqliteLedgerAppender', () => {
-  it('should keep the 1-hour part of the cache writes in a column of its own', async () => {
-    const { database, url } = await open('sqlite');
-    const appender = new SqliteLedgerAppender(url);
-    scratch.later(() => appender.close());
-    expect(appender.append([row])).toBe(1);
     expect(await written(database)).toEqual({ cache_write_tokens: 300, cache_write_1h_tokens: 200 });
   });
 });
