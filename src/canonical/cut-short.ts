@@ -6,6 +6,12 @@ export interface CutShort {
   readonly startUsage: Usage | undefined;
   /** Characters of output sent (deltas; on a passed-through stream, the delta frames). */
   readonly outputChars: number;
+  /**
+   * Characters of reasoning sent (the `reasoning-delta` text), a part of `outputChars`: 0 when no
+   * reasoning was streamed. Undefined when the sender did not count it: the reasoning count then
+   * stays unknown (a model that prices reasoning apart is left unpriced, never billed as 0).
+   */
+  readonly reasoningChars?: number;
 }
 
 /** Characters per output token: the usual figure for English text and code. */
@@ -17,4 +23,14 @@ const CHARS_PER_TOKEN = 4;
  */
 export function estimateCutOutputTokens(cut: CutShort): number {
   return Math.max(1, Math.ceil(cut.outputChars / CHARS_PER_TOKEN), cut.startUsage?.outputTokens ?? 0);
+}
+
+/**
+ * The part of the output a cut stream's reasoning is counted at: the reasoning text sent, about 4
+ * characters per token (0 when none was streamed), never more than the output; undefined when the
+ * reasoning sent was not counted.
+ */
+export function estimateCutReasoningTokens(cut: CutShort): number | undefined {
+  if (cut.reasoningChars === undefined) return undefined;
+  return Math.min(estimateCutOutputTokens(cut), Math.ceil(cut.reasoningChars / CHARS_PER_TOKEN));
 }

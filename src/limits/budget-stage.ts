@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
@@ -177,7 +177,8 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     /** The real cost; a count that is unknown keeps its share of the reservation. */
     function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
       if (cut !== undefined) {
-        const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut) };
+        const reasoningTokens = estimateCutReasoningTokens(cut);
+        const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut), ...(reasoningTokens === undefined ? {} : { reasoningTokens }) };
         // Without a reported input count the reservation's input share stays spent: never less than the truth.
         if (sent.inputTokens === undefined) return reserved;
         const estimated = options.cost(request.model, sent) ?? reserved;

@@ -125,6 +125,7 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
   const rows = totals.map((row) => [
     row.group ?? (command.by === 'key' ? '(configured key)' : '-'),
     String(row.requests),
+    String(row.attempts),
     String(row.errors),
     String(row.partial),
     String(row.inputTokens),
@@ -133,7 +134,7 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
     String(row.reasoningTokens),
     spendOf(row),
   ]);
-  write(formatTable([heading, 'REQUESTS', 'FAILED', 'PARTIAL', 'INPUT', 'CACHED', 'OUTPUT', 'REASONING', 'COST'], rows));
+  write(formatTable([heading, 'REQUESTS', 'ATTEMPTS', 'FAILED', 'PARTIAL', 'INPUT', 'CACHED', 'OUTPUT', 'REASONING', 'COST'], rows));
 }
 
 /** Runs `keys …`, `usage` or `migrate` against the database `serve` would use. */

@@ -152,6 +152,12 @@ export function migrations(): Record<string, Migration> {
           .execute();
       },
     },
+    '0008_ledger_cache_write_1h': {
+      async up(db: Kysely<unknown>) {
+        // The part of the cache writes made to Anthropic's 1-hour cache (priced apart), so a row can be re-priced from its columns.
+        await db.schema.alterTable('usage_ledger').addColumn('cache_write_1h_tokens', 'integer').execute();
+      },
+    },
   };
 }
 

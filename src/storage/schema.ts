@@ -118,6 +118,8 @@ export interface UsageLedgerTable {
   input_tokens: number | null;
   cached_input_tokens: number | null;
   cache_write_tokens: number | null;
+  /** The part of `cache_write_tokens` written to a 1-hour cache (Anthropic); NULL when not reported, and for rows from before it. */
+  cache_write_1h_tokens?: ColumnType<number | null, number | null | undefined, number | null>;
   output_tokens: number | null;
   reasoning_tokens: number | null;
   /** NULL when a price was unknown: the row is unpriced, not free. */

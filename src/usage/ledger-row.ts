@@ -37,6 +37,7 @@ export function ledgerRowOf(record: RequestRecord, attempt: number, usage: Usage
     input_tokens: count(usage?.inputTokens),
     cached_input_tokens: count(usage?.cachedInputTokens),
     cache_write_tokens: count(usage?.cacheWriteTokens),
+    cache_write_1h_tokens: count(usage?.cacheWrite1hTokens),
     output_tokens: count(usage?.outputTokens),
     reasoning_tokens: count(usage?.reasoningTokens),
     cost_nano_usd: cost?.nanoUsd ?? null,

@@ -1,5 +1,5 @@
 import type { Usage } from '../canonical/index.js';
-import { interruptedUsage, type InterruptedStreamPolicy } from './interrupted-usage.js';
+import { interruptedUsage, reportedCutUsage, type InterruptedStreamPolicy } from './interrupted-usage.js';
 import { failedAttemptRowOf, ledgerRowOf, type RowCost } from './ledger-row.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import type { RecordStage, RequestRecord } from './record-stage.js';
@@ -67,7 +67,7 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
         .then(({ usage, estimated }) => write(record, usage, estimated))
         .catch((error: unknown) => {
           onError(error);
-          write(record, cut.startUsage, false);
+          write(record, reportedCutUsage(cut), false);
         })
         .finally(() => building.delete(pending));
       building.add(pending);

@@ -15,14 +15,21 @@ export interface UsageQuery {
   model?: string;
 }
 
-/** Usage of one key, model or UTC day. Token sums count only rows that reported them. */
+/**
+ * Usage of one key, model or UTC day. Token sums count only rows that reported them. A request is
+ * counted once, by its last attempt (the model that answered, when a fallback did); its attempts
+ * are counted apart.
+ */
 export interface UsageTotals {
   /** The key's public id (`null`: requests with a key from the options), the model id, or the day (`2026-11-26`). */
   group: string | null;
+  /** Requests (one per request id), refusals (429s before any provider was called) included. */
   requests: number;
-  /** Rows whose request failed (nothing delivered). */
+  /** Upstream attempts: a retried or fallen-back request makes several. */
+  attempts: number;
+  /** Requests that failed (nothing delivered); an attempt that failed before another answered is not one. */
   errors: number;
-  /** Rows of streams cut short. */
+  /** Requests whose stream was cut short. */
   partial: number;
   inputTokens: number;
   cachedInputTokens: number;
@@ -37,6 +44,9 @@ export interface UsageTotals {
 
 const DAY_MS = 86_400_000;
 
+/** Whether a row is its request's last: the one that says how the request ended (read from the ledger's key). */
+const lastOfRequest = sql<boolean>`not exists (select 1 from usage_ledger later where later.request_id = usage_ledger.request_id and later.attempt > usage_ledger.attempt)`;
+
 /** Usage totals per key, model or UTC day, most recent day first, otherwise by most requests. */
 export async function queryUsage(db: StorageDb, query: UsageQuery): Promise<UsageTotals[]> {
   const group =
@@ -49,8 +59,9 @@ export async function queryUsage(db: StorageDb, query: UsageQuery): Promise<Usag
     .selectFrom('usage_ledger')
     .select([
       group.as('grp'),
-      sql<number | string>`count(*)`.as('requests'),
-      sql<number | string>`sum(case when billing = 'failed' then 1 else 0 end)`.as('errors'),
+      sql<number | string>`sum(case when ${lastOfRequest} then 1 else 0 end)`.as('requests'),
+      sql<number | string>`sum(case when attempt > 0 then 1 else 0 end)`.as('attempts'),
+      sql<number | string>`sum(case when billing = 'failed' and ${lastOfRequest} then 1 else 0 end)`.as('errors'),
       sql<number | string>`sum(case when billing = 'partial' then 1 else 0 end)`.as('partial'),
       sql<number | string | null>`sum(input_tokens)`.as('input_tokens'),
       sql<number | string | null>`sum(cached_input_tokens)`.as('cached_input_tokens'),
@@ -70,6 +81,7 @@ export async function queryUsage(db: StorageDb, query: UsageQuery): Promise<Usag
   return rows.map((row) => ({
     group: query.groupBy === 'day' ? new Date(Number(row.grp) * DAY_MS).toISOString().slice(0, 10) : (row.grp as string | null),
     requests: Number(row.requests),
+    attempts: Number(row.attempts),
     errors: Number(row.errors),
     partial: Number(row.partial),
     inputTokens: Number(row.input_tokens ?? 0),

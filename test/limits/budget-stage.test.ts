@@ -48,3 +48,21 @@ describe('budget refusals', () => {
     expect(exceeded.message).toContain('has used $0.50 of its $1.00 budget');
   });
 });
+
+describe('budget settlement of a stream cut short', () => {
+  it('should settle at the estimate on a model that prices reasoning apart, not keep the reservation', async () => {
+    // Priced only when the reasoning count is known, as costOf does for a model with a reasoning price.
+    const stage = withBudgets(admitEverything, {
+      store: new MemoryBudgetStore(),
+      maxCost: (): LargestCost => ({ nanoUsd: 600_000_000, bound: 'body' }),
+      cost: (_model, usage) => (usage.reasoningTokens === undefined ? undefined : (usage.outputTokens ?? 0) * 10_000_000),
+      spentInLedger: async () => 0,
+      spentByToken: async () => 0,
+    });
+    const first = await stage.admit(request('a'));
+    // 20 characters sent, none of them reasoning: 5 output tokens, 5 cents.
+    first.release(undefined, { startUsage: { inputTokens: 10 }, outputChars: 20, reasoningChars: 0 });
+    // With the $0.60 reservation kept, $0.40 would be left: too little for the next one.
+    await expect(Promise.resolve(stage.admit(request('b')))).resolves.toBeDefined();
+  });
+});

@@ -63,28 +63,31 @@ describe('switchyard keys, usage and migrate', () => {
         { ...base, request_id: 'a', at: Date.parse('2026-11-25T10:00:00Z'), key_public_id: 'k1', model: 'm1', input_tokens: 10, output_tokens: 2, cost_nano_usd: 1_500, billing: 'complete' },
         { ...base, request_id: 'b', at: Date.parse('2026-11-26T10:00:00Z'), key_public_id: 'k1', model: 'm2', input_tokens: 20, output_tokens: 4, cost_nano_usd: null, billing: 'complete' },
         { ...base, request_id: 'c', at: Date.parse('2026-11-26T11:00:00Z'), key_public_id: 'k2', model: 'm2', input_tokens: null, output_tokens: null, cost_nano_usd: null, billing: 'failed', status: 502 },
+        // Answered at its second attempt: one request, two attempts, not a failed request.
+        { ...base, request_id: 'd', at: Date.parse('2026-11-26T12:00:01Z'), key_public_id: 'k2', model: 'm2', input_tokens: null, output_tokens: null, cost_nano_usd: null, billing: 'failed', status: 503 },
+        { ...base, request_id: 'd', attempt: 2, at: Date.parse('2026-11-26T12:00:00Z'), key_public_id: 'k2', model: 'm2', input_tokens: 5, output_tokens: 1, cost_nano_usd: 5_000, billing: 'complete' },
       ])
       .execute();
     await opened.close();
 
     const byDay = await run(['usage', '--database', file]);
     const lines = byDay.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^DAY \(UTC\)\s+REQUESTS\s+FAILED\s+PARTIAL\s+INPUT\s+CACHED\s+OUTPUT\s+REASONING\s+COST$/);
-    expect(lines[1]).toMatch(/^2026-11-26\s+2\s+1\s+0\s+20\s+0\s+4\s+0\s+\$0\.000000 \+ 1 unpriced$/);
-    expect(lines[2]).toMatch(/^2026-11-25\s+1\s+0\s+0\s+10\s+0\s+2\s+0\s+\$0\.000002$/);
+    expect(lines[0]).toMatch(/^DAY \(UTC\)\s+REQUESTS\s+ATTEMPTS\s+FAILED\s+PARTIAL\s+INPUT\s+CACHED\s+OUTPUT\s+REASONING\s+COST$/);
+    expect(lines[1]).toMatch(/^2026-11-26\s+3\s+4\s+1\s+0\s+25\s+0\s+5\s+0\s+\$0\.000005 \+ 1 unpriced$/);
+    expect(lines[2]).toMatch(/^2026-11-25\s+1\s+1\s+0\s+0\s+10\s+0\s+2\s+0\s+\$0\.000002$/);
 
     const byKey = JSON.parse(await run(['usage', '--by', 'key', '--json', '--database', file])) as Array<{ group: string; requests: number }>;
     expect(byKey.map((row) => [row.group, row.requests])).toEqual([
       ['k1', 2],
-      ['k2', 1],
+      ['k2', 2],
     ]);
     const oneModel = JSON.parse(await run(['usage', '--by', 'model', '--model', 'm2', '--from', '2026-11-26', '--json', '--database', file])) as Array<{ group: string; inputTokens: number }>;
-    expect(oneModel).toEqual([expect.objectContaining({ group: 'm2', inputTokens: 20 })]);
+    expect(oneModel).toEqual([expect.objectContaining({ group: 'm2', inputTokens: 25 })]);
   });
 
   it('should bring a database up to date with migrate, and say so when it already is', async () => {
     const database = databaseFile();
-    expect(await run(['migrate', '--database', database])).toBe(`${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes.\n`);
+    expect(await run(['migrate', '--database', database])).toBe(`${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h.\n`);
     expect(await run(['migrate', '--database', database])).toBe(`${database} is up to date.\n`);
   });
 

@@ -23,6 +23,7 @@ const row = (requestId: string, attempt = 0) => ({
   input_tokens: 1200,
   cached_input_tokens: null,
   cache_write_tokens: null,
+  cache_write_1h_tokens: null,
   output_tokens: 35,
   reasoning_tokens: null,
   // Above 2^32: a 64-bit column on both engines.
@@ -53,7 +54,7 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     store = testDatabase(engine);
     const first = await open();
     expect(first.engine).toBe(engine);
-    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes']);
+    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h']);
     await first.close();
     opened.length = 0;
     expect((await open()).migrated).toEqual([]);
@@ -73,13 +74,13 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
       ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     });
     expect((await firstRelease.migrateToLatest()).error).toBeUndefined();
-    const { usage_source: _source, token_id: _token, deployment: _deployment, ...firstReleaseRow } = row('req_old');
+    const { usage_source: _source, token_id: _token, deployment: _deployment, cache_write_1h_tokens: _writtenFor1h, ...firstReleaseRow } = row('req_old');
     await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('usage_ledger').values(firstReleaseRow).execute();
     const firstReleaseKey = { public_id: 'pub_old', name: 'old', secret_hash: 'h', created_at: 1, last_used_at: null, expires_at: null, revoked_at: null, models: null, budget_nano_usd: null, budget_period: null };
     await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('api_keys').values(firstReleaseKey).execute();
 
     const upgraded = await open();
-    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes']);
+    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h']);
     const key = await upgraded.db.selectFrom('api_keys').selectAll().where('public_id', '=', 'pub_old').executeTakeFirstOrThrow();
     expect({ ...key, created_at: Number(key.created_at) }).toEqual({ ...firstReleaseKey, limits: null });
     const read = await upgraded.db.selectFrom('usage_ledger').selectAll().where('request_id', '=', 'req_old').executeTakeFirstOrThrow();

@@ -31,7 +31,8 @@ export interface ChatResponse {
   created: number;
   model: string;
   choices: [{ index: 0; message: ChatResponseMessage; logprobs: unknown; finish_reason: ChatFinishReason }];
-  usage: ChatUsage;
+  /** Left out when the upstream reported no usage. */
+  usage?: ChatUsage;
   service_tier?: string;
   system_fingerprint?: string;
 }
@@ -126,8 +127,9 @@ export function encodeChatResponse(response: CanonicalResponse, context: EncodeC
         finish_reason: encodeChatFinishReason(response.finishReason, callsFinish),
       },
     ],
-    usage: encodeChatUsage(response.usage),
   };
+  const usage = encodeChatUsage(response.usage);
+  if (usage !== undefined) body.usage = usage;
   if (typeof extensions?.service_tier === 'string') body.service_tier = extensions.service_tier;
   if (typeof extensions?.system_fingerprint === 'string') body.system_fingerprint = extensions.system_fingerprint;
   return body;

@@ -131,8 +131,10 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
         ended = true;
         const callsFinish = toolCalls === 0 ? undefined : legacyFunctions ? 'function_call' : 'tool_calls';
         const finish = deltaFrame({}, encodeChatFinishReason(event.finishReason, callsFinish));
-        const usage = includeUsage ? frame([], encodeChatUsage(event.usage)) : '';
-        return open('other') + finish + usage + formatSse({ data: '[DONE]' });
+        // No usage chunk when the upstream reported none: nothing rather than 0 tokens.
+        const usage = includeUsage ? encodeChatUsage(event.usage) : undefined;
+        const usageChunk = usage === undefined ? '' : frame([], usage);
+        return open('other') + finish + usageChunk + formatSse({ data: '[DONE]' });
       }
       case 'provider-start':
       case 'provider-delta':

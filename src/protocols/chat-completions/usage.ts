@@ -19,10 +19,13 @@ export interface ChatUsageInput {
 }
 
 /**
- * Canonical usage → Chat `usage`. The three top-level counts are required by the SDK type,
- * so an unknown count is sent as 0 there; unknown details are left out.
+ * Canonical usage → Chat `usage`; undefined when the upstream reported neither input nor output
+ * (the SDK types make `usage` optional: say nothing rather than 0 tokens). The three top-level
+ * counts are required by the SDK type, so when one is known an unknown other is sent as 0;
+ * unknown details are left out.
  */
-export function encodeChatUsage(usage: Usage): ChatUsage {
+export function encodeChatUsage(usage: Usage): ChatUsage | undefined {
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
   const wire: ChatUsage = {
@@ -41,7 +44,11 @@ export function encodeChatUsage(usage: Usage): ChatUsage {
   return wire;
 }
 
-/** Chat `usage` → canonical; missing counts stay `undefined`. */
+/**
+ * Chat `usage` → canonical; missing counts stay `undefined`. OpenAI sends zero counts (`cached_tokens: 0`,
+ * `reasoning_tokens: 0`), so an absent one is not a zero: OpenAI-compatible servers (Ollama) leave the
+ * details out even for a model that reasons.
+ */
 export function decodeChatUsage(usage: ChatUsageInput | null | undefined): Usage {
   const counts: Usage = {};
   if (usage === undefined || usage === null) return counts;

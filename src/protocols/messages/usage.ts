@@ -34,13 +34,17 @@ function thinkingDetails(usage: Usage): MessagesUsage['output_tokens_details'] {
   return usage.reasoningTokens === undefined ? null : { thinking_tokens: usage.reasoningTokens };
 }
 
-/** Canonical usage → response `usage`. Counts the SDK types require are 0 when unknown. */
+/**
+ * Canonical usage → response `usage`. The SDK types require the object and its input and output
+ * counts, so those are 0 when unknown; the cache counts are nullable, so an unknown one is null
+ * (nothing rather than 0).
+ */
 export function encodeMessagesUsage(usage: Usage): MessagesUsage {
   return {
     input_tokens: uncachedInputTokens(usage) ?? 0,
     output_tokens: usage.outputTokens ?? 0,
-    cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
-    cache_read_input_tokens: usage.cachedInputTokens ?? 0,
+    cache_creation_input_tokens: usage.cacheWriteTokens ?? null,
+    cache_read_input_tokens: usage.cachedInputTokens ?? null,
     cache_creation: null,
     output_tokens_details: thinkingDetails(usage),
     server_tool_use: null,
@@ -72,7 +76,11 @@ export interface MessagesWireUsage {
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
-/** Anthropic usage → canonical: input becomes the total (uncached + cache reads + cache writes). */
+/**
+ * Anthropic usage → canonical: input becomes the total (uncached + cache reads + cache writes).
+ * Anthropic sends zero cache counts as 0; `output_tokens_details` and `cache_creation` are newer and
+ * absent from older API versions, so an absent count stays undefined rather than 0.
+ */
 export function decodeMessagesUsage(wire: MessagesWireUsage): Usage {
   const usage: Usage = {};
   const cacheRead = wire.cache_read_input_tokens ?? undefined;

@@ -9,8 +9,13 @@ export interface ResponsesUsage {
   total_tokens: number;
 }
 
-/** Canonical → wire. Unknown counts become 0 because the wire requires numbers; the total is computed when unknown. */
-export function encodeResponsesUsage(usage: Usage): ResponsesUsage {
+/**
+ * Canonical → wire; null when the upstream reported neither input nor output (the SDK types make
+ * `usage` optional, and it is null until the answer ends): nothing rather than 0 tokens. Otherwise
+ * an unknown count becomes 0, because the wire requires every count; the total is computed when unknown.
+ */
+export function encodeResponsesUsage(usage: Usage): ResponsesUsage | null {
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined) return null;
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
   return {
@@ -28,7 +33,8 @@ const record = (value: unknown): Record<string, unknown> =>
 
 /**
  * Wire → canonical. Responses counts mean what canonical counts mean (input includes cache,
- * output includes reasoning), so nothing is added or subtracted; absent counts stay undefined.
+ * output includes reasoning), so nothing is added or subtracted; absent counts stay undefined (the wire
+ * requires every count, zeros included, so an absent one is not a zero).
  */
 export function decodeResponsesUsage(raw: unknown): Usage {
   const wire = record(raw);

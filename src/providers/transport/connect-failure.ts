@@ -9,6 +9,15 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
+ * Why an answer broke off after it began, with the system's code: the connection was up, so none
+ * of the reasons of `describeConnectFailure` (refused, name, TLS) applies.
+ */
+export function describeBrokenAnswer(error: unknown): string {
+  const code = codeOf(error);
+  return code === undefined ? 'the connection was lost' : `the connection was lost [${code}]`;
+}
+
+/**
  * Why a connection to a provider failed, in words an operator can act on (refused, name not
  * found, TLS, timeout), with the system's code. The address itself is left out: callers see this.
  */

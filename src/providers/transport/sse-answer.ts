@@ -80,8 +80,8 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
   constructor(
     private readonly signal: Cancellation,
     private readonly options: SseAnswerOptions,
-    /** Maps a transport error (network, timeout, abort) to what the reader sees. */
-    private readonly mapError: (error: unknown) => Error,
+    /** Maps a transport error (network, timeout, abort) to what the reader sees; `answering` once the answer's headers came. */
+    private readonly mapError: (error: unknown, answering?: boolean) => Error,
   ) {
     this.drainMs = options.drainMs;
     this.head = new Promise((resolve, reject) => {
@@ -184,7 +184,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
       if (this.signal.aborted) this.#rejectHead(this.mapError(error));
       else this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: this.#errorText() });
     } else if (!this.#stopped && this.#failure === undefined) {
-      this.#failure = this.mapError(error);
+      this.#failure = this.mapError(error, true);
       this.#wake();
     }
   }

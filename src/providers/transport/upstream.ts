@@ -9,7 +9,7 @@ import type { RequestAbort } from './request-abort.js';
 import { readRetryAfter } from './retry-after.js';
 import { readUpstreamInfo } from './upstream-info.js';
 import { UpstreamRedactor } from './upstream-redactor.js';
-import { describeConnectFailure } from './connect-failure.js';
+import { describeBrokenAnswer, describeConnectFailure } from './connect-failure.js';
 import type { UpstreamResponseInfo } from '../types.js';
 
 /** Turns an upstream error answer into the one GatewayError; each protocol reads its own error body. */
@@ -88,14 +88,26 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** Network failures and timeouts as GatewayErrors; an abort stays an abort. */
-function transportError(error: unknown, name: string): GatewayError {
+/**
+ * Network failures and timeouts as GatewayErrors; an abort stays an abort. `answering`: the answer
+ * had begun (its headers came), so a lost connection broke it off rather than kept it from coming.
+ */
+function transportError(error: unknown, name: string, answering = false): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (error instanceof undiciErrors.RequestAbortedError || (error as Error | undefined)?.name === 'AbortError') {
     return new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.', cause: error });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The provider '${name}' did not answer in time.`, cause: error });
+  }
+  if (answering) {
+    return new GatewayError({
+      kind: 'upstream',
+      code: 'STREAM_ENDED_EARLY',
+      retryable: true,
+      message: `The provider '${name}' broke off its answer before it was finished: ${describeBrokenAnswer(error)}.`,
+      cause: error,
+    });
   }
   return new GatewayError({
     kind: 'upstream',
@@ -158,7 +170,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const { name } = options;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const redactor = new UpstreamRedactor(name, base, options.headers, options.query);
-  const failed = (error: unknown) => transportError(error, name);
+  const failed = (error: unknown, answering?: boolean) => transportError(error, name, answering);
   const errorOf = (status: number, text: string, headers: IncomingHttpHeaders) =>
     answerError(options.parseError(status, parseBody(redactor.cleanErrorText(text)), headers), status, headers, redactor, name);
   const prefix = base.pathname.replace(/\/$/, '');

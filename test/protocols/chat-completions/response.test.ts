@@ -31,6 +31,10 @@ describe('encodeChatResponse', () => {
     });
   });
 
+  it('should leave usage out (the SDK type makes it optional), rather than report 0 tokens, when the upstream reported none', () => {
+    expect(encodeChatResponse(response({ usage: {} }), createTestContext())).not.toHaveProperty('usage');
+  });
+
   it('should keep a provider id that already has the chatcmpl- prefix and pass on Chat extras', () => {
     const encoded = encodeChatResponse(
       response({ id: 'chatcmpl-up', extensions: { chat: { service_tier: 'default', system_fingerprint: 'fp_1' } } }),

@@ -247,3 +247,12 @@ describe('createChatStreamEncoder', () => {
     ]);
   });
 });
+
+describe('createChatStreamEncoder, an upstream that reported no usage', () => {
+  it('should send no usage chunk, rather than one of 0 tokens, when the caller asked for usage', () => {
+    const events: CanonicalStreamEvent[] = [...text.slice(0, -1), { type: 'finish', finishReason: { unified: 'stop' }, usage: {} }];
+    const frames = payloads(encodeAll(events, { includeUsage: true }));
+    expect(frames.at(-1)).toBe('[DONE]');
+    expect(frames.some((frame) => typeof frame === 'object' && frame !== null && (frame as { usage?: unknown }).usage != null)).toBe(false);
+  });
+});

@@ -24,6 +24,10 @@ describe('encodeChatUsage', () => {
   it('should send 0 for unknown required counts, compute the total and leave unknown details out', () => {
     expect(encodeChatUsage({ outputTokens: 5 })).toEqual({ prompt_tokens: 0, completion_tokens: 5, total_tokens: 5 });
   });
+
+  it('should say nothing, rather than 0 tokens, when the upstream reported no usage', () => {
+    expect(encodeChatUsage({})).toBeUndefined();
+  });
 });
 
 describe('decodeChatUsage', () => {

@@ -29,6 +29,7 @@ describe('decodeGeminiResponse', () => {
   it('should count thoughts as output and reasoning, and keep the total', () => {
     expect(decodeGeminiResponse(jsonFixture('gemini', 'tool-call-response'), options).usage).toEqual({
       inputTokens: 42,
+      cachedInputTokens: 0,
       outputTokens: 75,
       reasoningTokens: 57,
       totalTokens: 117,

@@ -31,8 +31,9 @@ describe('encodeMessagesResponse', () => {
       usage: {
         input_tokens: 25,
         output_tokens: 12,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
+        // Not reported: null (the SDK type allows it), not 0.
+        cache_creation_input_tokens: null,
+        cache_read_input_tokens: null,
         cache_creation: null,
         output_tokens_details: null,
         server_tool_use: null,

@@ -43,7 +43,7 @@ describe('createMessagesStreamEncoder', () => {
             stop_sequence: null,
             stop_details: null,
             container: null,
-            usage: expect.objectContaining({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
+            usage: expect.objectContaining({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: null, cache_creation_input_tokens: null }),
           },
         },
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },

@@ -15,12 +15,12 @@ describe('encodeMessagesUsage', () => {
     expect(encodeMessagesUsage({ inputTokens: 10, cachedInputTokens: 50 }).input_tokens).toBe(0);
   });
 
-  it('should emit 0 for unknown counts and null for unknown details', () => {
+  it('should emit 0 for unknown counts the SDK requires, and null for unknown cache counts and details', () => {
     expect(encodeMessagesUsage({})).toEqual({
       input_tokens: 0,
       output_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
       cache_creation: null,
       output_tokens_details: null,
       server_tool_use: null,

@@ -23,6 +23,10 @@ describe('encodeResponsesUsage', () => {
       total_tokens: 12,
     });
   });
+
+  it('should say nothing (null, as before the answer ends), rather than 0 tokens, when the upstream reported no usage', () => {
+    expect(encodeResponsesUsage({})).toBeNull();
+  });
 });
 
 describe('decodeResponsesUsage', () => {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/canonical/index.js';
 import { createUpstream, type Upstream } from '../../../src/providers/transport/upstream.js';
@@ -96,6 +98,28 @@ describe('createUpstream', () => {
     const messages = await upstream.postSse({ path: '/s', body: {}, signal: signal() });
     for await (const _message of messages) break;
     await expect.poll(() => mock.closedConnections).toBe(1);
+  });
+
+  it('should say the answer broke off, not that the provider could not be reached, when the connection drops mid-stream', async () => {
+    // Headers and one event, then the connection is cut: text had already arrived.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sseText([{ data: { text: 'Hel' } }]), () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const resetting = createUpstream({ name: 'test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
+    try {
+      const iterator = (await resetting.postSse({ path: '/s', body: {}, signal: signal() }))[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual({ data: '{"text":"Hel"}' });
+      const error = await iterator.next().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'STREAM_ENDED_EARLY', kind: 'upstream', retryable: true });
+      expect((error as Error).message).not.toMatch(/could not be reached|before an answer came/);
+      expect((error as Error).message).toContain("The provider 'test' broke off its answer");
+    } finally {
+      await resetting.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('should report an unreachable upstream as a retryable 502', async () => {
