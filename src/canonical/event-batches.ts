@@ -27,6 +27,10 @@ export interface RelayBatch {
   readonly events: readonly CanonicalStreamEvent[];
   /** Set when `wire` carries output passed on unread (content deltas): what `events` cannot say. */
   readonly output?: true;
+  /** Characters of output text in the deltas passed on unread (reasoning included): what a cut stream is billed by. */
+  readonly outputChars?: number;
+  /** The reasoning part of `outputChars`. */
+  readonly reasoningChars?: number;
 }
 
 /** An upstream stream passed through, a read at a time (`ProviderAdapter.relayStream`). */

@@ -139,8 +139,8 @@ async function streamOut(context: RequestContext, responder: Responder, opened: 
   context.firstOutputAt = outcome.firstOutputAt;
   context.errorCode = outcome.errorCode;
   if (outcome.usage === undefined) {
-    const { startUsage, outputChars } = outcome;
-    context.cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, request: context.request };
+    const { startUsage, outputChars, reasoningChars } = outcome;
+    context.cut = { clientLeft: outcome.errorCode === undefined, startUsage, outputChars, reasoningChars, request: context.request };
   }
 }
 

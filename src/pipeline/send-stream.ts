@@ -6,6 +6,7 @@ import type { HttpResponse } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
+import type { StreamBatch } from '../routing/event-reader.js';
 import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
 import type { HeldStream } from './held-stream.js';
 import { repeatedErrorLogOf } from './repeated-error-log.js';
@@ -18,8 +19,10 @@ export interface StreamOutcome {
   errorCode: string | undefined;
   /** The usage the provider reported as the answer began (Anthropic's input count), for a stream cut short. */
   startUsage: Usage | undefined;
-  /** Characters of output sent (deltas; on a passed-through stream, the delta frames): a cut stream's output is estimated from it. */
+  /** Characters of output text sent (the deltas' text, whichever path): a cut stream's output is estimated from it. */
   outputChars: number;
+  /** The reasoning part of `outputChars`. */
+  reasoningChars: number;
   /** Epoch milliseconds when the first output went out. */
   firstOutputAt: number | undefined;
 }
@@ -49,21 +52,25 @@ export interface StreamToSend {
 }
 
 export async function sendStream({ res, codec, opened, encodeContext, abort, logger, interruption, held, watch }: StreamToSend): Promise<StreamOutcome> {
-  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: held?.startUsage, outputChars: 0, firstOutputAt: undefined };
+  const outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: held?.startUsage, outputChars: 0, reasoningChars: 0, firstOutputAt: undefined };
   // Not needed when the provider passes its stream through; a committed stream goes on with the encoder it began with.
   let encoder: StreamEncoder | undefined = held?.encoder;
   const writer = new SseWriter(res);
   const { rest } = opened;
   let finished = opened.finished;
   /** Notes a batch's usage or error, and whether it ended the answer; returns its wire text. */
-  const textOf = (events: readonly CanonicalStreamEvent[], wire: string | undefined): string => {
+  const textOf = (events: readonly CanonicalStreamEvent[], wire: string | undefined, batch?: StreamBatch): string => {
     let text = '';
-    // Passed-through delta frames come without events: their size stands in for the output.
-    if (wire !== undefined && events.length === 0) outcome.outputChars += wire.length;
+    // Passed-through deltas come without events: the relay measured their text.
+    if (batch?.outputChars !== undefined) {
+      outcome.outputChars += batch.outputChars;
+      outcome.reasoningChars += batch.reasoningChars ?? 0;
+    }
     for (const event of events) {
       watch?.(event);
       if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta' || event.type === 'refusal-delta') {
         outcome.outputChars += event.delta.length;
+        if (event.type === 'reasoning-delta') outcome.reasoningChars += event.delta.length;
       } else if (event.type === 'start') {
         outcome.startUsage = event.usage;
       } else if (event.type === 'finish') {
@@ -83,8 +90,12 @@ export async function sendStream({ res, codec, opened, encodeContext, abort, log
   try {
     outcome.firstOutputAt = Date.now();
     let opening = '';
-    if (held !== undefined) for (const batch of held.takeHeld()) opening += textOf(batch.events, batch.wire);
+    if (held !== undefined) for (const batch of held.takeHeld()) opening += textOf(batch.events, batch.wire, batch);
     opening += textOf(opened.opening, opened.openingWire);
+    if (opened.openingChars !== undefined) {
+      outcome.outputChars += opened.openingChars.output;
+      outcome.reasoningChars += opened.openingChars.reasoning;
+    }
     if (held?.committed() === true) writer.write(opening);
     else await startSse(res, encodeContext.requestId, opening);
     while (!finished && !abort.aborted) {
@@ -92,7 +103,7 @@ export async function sendStream({ res, codec, opened, encodeContext, abort, log
       try {
         const batch = await rest.next();
         if (batch === undefined && abort.aborted) break; // the cancelled provider ended its stream
-        text = batch === undefined ? failure(streamEndedEarly()) : textOf(batch.events, batch.wire);
+        text = batch === undefined ? failure(streamEndedEarly()) : textOf(batch.events, batch.wire, batch);
       } catch (error) {
         if (abort.aborted) break;
         const gatewayError = toGatewayError(error, logger, encodeContext.requestId);

@@ -50,3 +50,25 @@ export function relayJsonAnswer(text: string, body: unknown, answerModel: string
   const renamed = typeof model === 'string' ? renameModel(text, model, answerModel) : undefined;
   return { response, wire: renamed ?? JSON.stringify({ ...(body as object), model: answerModel }) };
 }
+
+/**
+ * The decoded length of the JSON string member `"<name>":"…"` of one event passed on unread (a
+ * delta's text), found without parsing the event; 0 when it has none. What a stream cut short is
+ * billed by: the text the caller received, not the frames around it.
+ */
+export function stringMemberLength(data: string, name: string): number {
+  const key = `"${name}":`;
+  let at = data.indexOf(key);
+  if (at < 0) return 0;
+  at += key.length;
+  while (data.charCodeAt(at) === 32 /* space */) at += 1;
+  if (data.charCodeAt(at) !== 34 /* " */) return 0;
+  let escaped = false;
+  for (let end = at + 1; end < data.length; end += 1) {
+    const code = data.charCodeAt(end);
+    if (escaped) escaped = false;
+    else if (code === 92 /* \ */) escaped = true;
+    else if (code === 34) return escaped ? 0 : (JSON.parse(data.slice(at, end + 1)) as string).length;
+  }
+  return 0;
+}

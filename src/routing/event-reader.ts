@@ -7,6 +7,9 @@ export interface StreamBatch {
   readonly wire?: string;
   /** For a passed-through stream: `wire` carries output its events do not show (unread content deltas). */
   readonly output?: true;
+  /** For a passed-through stream: characters of text in the deltas `wire` carries unread, and the reasoning part of them. */
+  readonly outputChars?: number;
+  readonly reasoningChars?: number;
 }
 
 /** How the gateway reads a provider's stream: a batch at a time. */

@@ -7,6 +7,8 @@ export interface OpenedStream {
   readonly opening: readonly CanonicalStreamEvent[];
   /** For a stream passed through: the frames `opening` came in, sent instead of encoding it. */
   readonly openingWire?: string;
+  /** For a stream passed through: the text characters of the deltas `openingWire` carries unread, and their reasoning part. */
+  readonly openingChars?: { readonly output: number; readonly reasoning: number };
   /** Whether `opening` already ends the answer (its `finish` or an in-band error): then `rest` has nothing to give. */
   readonly finished: boolean;
   /** The batches after `opening`. Whoever holds it calls `stop()` when leaving early. */
@@ -52,9 +54,10 @@ function isOutput(event: CanonicalStreamEvent): boolean {
   }
 }
 
-function opened(opening: CanonicalStreamEvent[], openingWire: string | undefined, rest: EventReader): OpenedStream {
+function opened(opening: CanonicalStreamEvent[], openingWire: string | undefined, rest: EventReader, openingChars: OpenedStream['openingChars']): OpenedStream {
   const finished = opening.some(ends);
-  return openingWire === undefined ? { opening, finished, rest } : { opening, openingWire, finished, rest };
+  if (openingWire === undefined) return { opening, finished, rest };
+  return openingChars === undefined ? { opening, openingWire, finished, rest } : { opening, openingWire, openingChars, finished, rest };
 }
 
 /**
@@ -89,6 +92,7 @@ export async function readAhead(rest: EventReader, control?: StreamCallControl):
     const handOver = control?.beforeOutput?.bind(control);
     const opening: CanonicalStreamEvent[] = [];
     let openingWire: string | undefined;
+    let openingChars: { output: number; reasoning: number } | undefined;
     for (;;) {
       const batch = await rest.next();
       if (batch === undefined) throw streamEndedEarly();
@@ -108,7 +112,12 @@ export async function readAhead(rest: EventReader, control?: StreamCallControl):
       // The first output event: the rest of its batch goes out with it.
       for (const event of events) opening.push(event);
       if (batch.wire !== undefined) openingWire = (openingWire ?? '') + batch.wire;
-      if (output) return opened(opening, openingWire, rest);
+      if (batch.outputChars !== undefined) {
+        openingChars ??= { output: 0, reasoning: 0 };
+        openingChars.output += batch.outputChars;
+        openingChars.reasoning += batch.reasoningChars ?? 0;
+      }
+      if (output) return opened(opening, openingWire, rest, openingChars);
     }
   } catch (error) {
     // Releases the provider (and its upstream request).

@@ -107,6 +107,24 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
     expect(records[0]).toMatchObject({ status: 200, errorCode: 'STREAM_ENDED_EARLY', usage: undefined });
   });
 
+  it('should bill a stream cut short by the text of the deltas it sent, not the frames around them', async () => {
+    const lines = chunkLinesFixture('responses', 'upstream-text');
+    const cut = lines.findIndex((line) => line.includes('"response.output_text.done"'));
+    // Long instructions in every snapshot (Codex sends ~20,000 characters): none of them is output.
+    const instructions = 'Follow the house rules. '.repeat(800);
+    const frames = lines.slice(0, cut).map((line) => {
+      const event = JSON.parse(line) as { type: string; response?: Record<string, unknown> };
+      if (event.response !== undefined) event.response = { ...event.response, instructions };
+      return { event: event.type, data: event as unknown };
+    });
+    const sent = frames.filter((frame) => frame.event.endsWith('.delta')).reduce((sum, frame) => sum + (frame.data as { delta: string }).delta.length, 0);
+    // In many reads: the deltas after the first output come in batches of their own.
+    upstream.reply({ sse: sseText(frames), chunkBytes: 400, delayMs: 2 });
+    await streamEvents();
+    expect(sent).toBeGreaterThan(0);
+    expect(records[0]?.cut).toMatchObject({ outputChars: sent, reasoningChars: 0 });
+  });
+
   it('should answer a failure before any output with an HTTP error in the OpenAI shape', async () => {
     const lines = chunkLinesFixture('responses', 'upstream-failed');
     const failedFirst = [lines[0]!, lines.at(-1)!].map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));

@@ -1,7 +1,7 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
 import { formatSse, type SseMessage } from '../../sse/format-sse.js';
 import type { StreamRelay } from '../codec.js';
-import { eventTypeOf, looksLikeEvent, renameModel } from '../relay-frames.js';
+import { eventTypeOf, looksLikeEvent, stringMemberLength, renameModel } from '../relay-frames.js';
 import { renderMessagesErrorBody } from './errors.js';
 import { createMessagesStreamDecoder } from './stream-decoder.js';
 
@@ -27,6 +27,14 @@ function renameMessageModel(data: string, event: Record<string, unknown>, from: 
  * names the caller's model; `ping`s and events the gateway does not know pass on. A failure after
  * the stream began is `event: error`, as Anthropic writes it.
  */
+/** A content delta passed on unread, with the length of its text (thinking counted apart; a signature is no output). */
+function deltaFrame(data: string): RelayBatch {
+  const wire = formatSse({ event: 'content_block_delta', data });
+  const thinking = stringMemberLength(data, 'thinking');
+  if (thinking > 0) return { wire, events: noEvents, output: true, outputChars: thinking, reasoningChars: thinking };
+  return { wire, events: noEvents, output: true, outputChars: stringMemberLength(data, 'text') + stringMemberLength(data, 'partial_json') };
+}
+
 export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): StreamRelay {
   let parsed: Record<string, unknown> | undefined;
   const decoder = createMessagesStreamDecoder({ onEvent: (event) => void (parsed = event) });
@@ -42,7 +50,7 @@ export function createMessagesStreamRelay(options: MessagesStreamRelayOptions): 
   return {
     relay(message: SseMessage): RelayBatch {
       const type = eventTypeOf(message);
-      if (type === 'content_block_delta' && looksLikeEvent(message.data, type)) return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
+      if (type === 'content_block_delta' && looksLikeEvent(message.data, type)) return deltaFrame(message.data);
       parsed = undefined;
       const events = decoder.decode(message);
       const event = parsed as Record<string, unknown> | undefined;

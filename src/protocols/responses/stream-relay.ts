@@ -1,7 +1,7 @@
 import type { CanonicalStreamEvent, GatewayError, RelayBatch } from '../../canonical/index.js';
 import { formatSse, type SseMessage } from '../../sse/format-sse.js';
 import type { StreamRelay } from '../codec.js';
-import { eventTypeOf, looksLikeEvent, renameModel } from '../relay-frames.js';
+import { eventTypeOf, looksLikeEvent, renameModel, stringMemberLength } from '../relay-frames.js';
 import { encodeResponsesErrorCode } from './errors.js';
 import { createResponsesStreamDecoder } from './stream-decoder.js';
 import type { UpstreamStreamEvent } from './upstream-schema.js';
@@ -67,7 +67,10 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       const type = eventTypeOf(message);
       if (type?.endsWith('.delta') === true && looksLikeEvent(message.data, type)) {
         nextSequence++;
-        return { wire: formatSse({ event: type, data: message.data }), events: noEvents, output: true };
+        const chars = stringMemberLength(message.data, 'delta');
+        const wire = formatSse({ event: type, data: message.data });
+        // Reasoning text and summaries count as reasoning; text, refusals and tool arguments as output only.
+        return type.includes('reasoning') ? { wire, events: noEvents, output: true, outputChars: chars, reasoningChars: chars } : { wire, events: noEvents, output: true, outputChars: chars };
       }
       parsed = undefined;
       const events = decoder.decode(message);

@@ -22,11 +22,18 @@ export class UpstreamRelay implements RelayBatches {
       let wire = '';
       let events: CanonicalStreamEvent[] | undefined;
       let output = false;
-      const batch = (): RelayBatch => (output ? { wire, events: events ?? noEvents, output } : { wire, events: events ?? noEvents });
+      let outputChars = 0;
+      let reasoningChars = 0;
+      const batch = (): RelayBatch =>
+        output ? { wire, events: events ?? noEvents, output, outputChars, reasoningChars } : { wire, events: events ?? noEvents };
       for (const message of messages) {
         const part = relay.relay(message);
         wire += part.wire;
-        if (part.output === true) output = true;
+        if (part.output === true) {
+          output = true;
+          outputChars += part.outputChars ?? 0;
+          reasoningChars += part.reasoningChars ?? 0;
+        }
         for (const event of part.events) {
           (events ??= []).push(event);
           if (event.type === 'finish' || event.type === 'error') return { batch: batch(), ended: event.type };

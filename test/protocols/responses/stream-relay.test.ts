@@ -57,7 +57,15 @@ describe('createResponsesStreamRelay', () => {
     const relay = createResponsesStreamRelay(options);
     // Not JSON inside, but the shape of one event: a delta is passed on unread, so this cannot fail.
     const part = relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",unread}' });
-    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",unread}\n\n', events: [], output: true });
+    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",unread}\n\n', events: [], output: true, outputChars: 0 });
+  });
+
+  it('should measure each delta\'s text as the output sent, reasoning apart', () => {
+    const relay = createResponsesStreamRelay(options);
+    const delta = (type: string, text: string) => relay.relay({ event: type, data: JSON.stringify({ type, sequence_number: 5, item_id: 'msg_1', delta: text }) });
+    expect(delta('response.output_text.delta', 'Hello, "world"')).toMatchObject({ outputChars: 14 });
+    expect(delta('response.reasoning_summary_text.delta', 'Thinking')).toMatchObject({ outputChars: 8, reasoningChars: 8 });
+    expect(delta('response.function_call_arguments.delta', '{"a":1}')).toMatchObject({ outputChars: 7 });
   });
 
   it('should decode a delta without the shape of one event, so that it ends in the invalid-stream error', () => {
