@@ -1,5 +1,5 @@
-export { gateway } from './gateway.js';
-export type { GatewayOptions, ModelConfig, PolicyAction, RequestPolicy, RequestPolicyOptions, TimeoutOptions, UnavailableModel } from './options.js';
+export { gateway } from './gateway/gateway.js';
+export type { GatewayOptions, ModelConfig, PolicyAction, RequestPolicy, RequestPolicyOptions, TimeoutOptions, UnavailableModel } from './gateway/options.js';
 export type { ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
 
@@ -31,9 +31,9 @@ export type { NewKey, StoredKey, KeyLookup, BudgetPeriod } from './access/stored
 export type { KeyService } from './access/key-service.js';
 export { queryUsage } from './usage/usage-queries.js';
 export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
-export type { LedgerOptions } from './persistence.js';
+export type { LedgerOptions } from './gateway/persistence.js';
 export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
-export type { Gateway, ModelSummary } from './gateway.js';
+export type { Gateway, ModelSummary } from './gateway/gateway.js';
 export type { Stage, StageAnswer, StageContext, StagePosition, BuiltInStageName, PipelineEndpoint } from './pipeline/stage.js';
 
 export { metricsHandler } from './observability/metrics-handler.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gateway } from '../src/gateway.js';
+import { gateway } from '../src/gateway/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { parseConfigText } from '../src/server/load-config.js';
 

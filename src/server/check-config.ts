@@ -1,6 +1,6 @@
 import { GatewayError } from '../canonical/index.js';
 import { silentLogger } from '../logger.js';
-import { checkOptions } from '../options.js';
+import { checkOptions } from '../gateway/options.js';
 import { loadConfig } from './load-config.js';
 import { resolveServerDatabase } from './resolve-database.js';
 import { resolveServerKey } from './resolve-server-key.js';

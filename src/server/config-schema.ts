@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
-import type { GatewayOptions } from '../options.js';
-import { bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../options-schema.js';
+import type { GatewayOptions } from '../gateway/options.js';
+import { bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../gateway/options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';

@@ -1,7 +1,7 @@
 import type { ModelPrice } from '../canonical/index.js';
 import { openAIModelEntry } from '../endpoints/model-entry.js';
 import { silentLogger } from '../logger.js';
-import { checkOptions } from '../options.js';
+import { checkOptions } from '../gateway/options.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
 import { formatTable } from './format-table.js';
 import { loadConfig } from './load-config.js';

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { GatewayOptions } from '../options.js';
+import type { GatewayOptions } from '../gateway/options.js';
 import type { ServerConfig } from './config-schema.js';
 
 /** The SQLite file the standalone server keeps keys and usage in when nothing else is said. */

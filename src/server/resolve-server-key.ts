@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { GatewayOptions } from '../options.js';
+import type { GatewayOptions } from '../gateway/options.js';
 
 /** Where the key callers must send came from; only a `generated` key is printed in full (an `env` key is masked). */
 export type ServerKeySource = 'env' | 'generated' | 'config' | 'none';

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gateway } from '../gateway.js';
+import { gateway } from '../gateway/gateway.js';
 import { statusPage } from '../status/status-page.js';
 import { switchyardConsole, type ConsoleHandler } from '../console/console-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
-import type { GatewayOptions } from '../options.js';
+import type { GatewayOptions } from '../gateway/options.js';
 import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
 import type { ServerSettings } from './config-schema.js';
@@ -16,7 +16,7 @@ import { createJsonLineWriter } from '../observability/json-line-writer.js';
 import type { RequestLogger } from '../observability/request-log-stage.js';
 import type { LineDestination } from '../observability/batched-lines.js';
 import { metricsHandler } from '../observability/metrics-handler.js';
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000, logLevel: 'info' };

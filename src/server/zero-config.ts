@@ -1,4 +1,4 @@
-import type { ModelConfig, UnavailableModel } from '../options.js';
+import type { ModelConfig, UnavailableModel } from '../gateway/options.js';
 import type { ProviderConfig } from '../providers/create-provider.js';
 import type { ServerConfig } from './config-schema.js';
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
-import { gateway } from '../../src/gateway.js';
+import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';

@@ -50,25 +50,14 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
   admin: { imports: ['canonical', 'access', 'http', 'protocols', 'usage', 'logger.ts', 'admin'], packages: /^node:.*$/ },
   testing: { imports: ['canonical', 'providers', 'logger.ts', 'testing'], packages: /^vitest$/ },
   'logger.ts': { imports: [], packages: /^$/ },
-  'options.ts': {
-    imports: ['canonical', 'access', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'policy', 'providers', 'routing', 'storage', 'usage', 'pipeline', 'persistence.ts', 'options-schema.ts', 'logger.ts'],
-    packages: /^(zod|node:.*)$/,
-  },
-  // Opens what the checked options ask for and wires the endpoints' stages.
-  'resolve-options.ts': {
-    imports: ['access', 'catalog', 'endpoints', 'limits', 'observability', 'pipeline', 'providers', 'routing', 'usage', 'persistence.ts', 'options.ts'],
-    packages: /^$/,
-  },
-  // The zod schema of the options (types only from the subsystems it describes).
-  'options-schema.ts': { imports: ['access', 'policy', 'providers', 'storage'], packages: /^zod$/ },
-  // Opens the database, the outbox and Redis, and builds the stages that use them.
-  'persistence.ts': { imports: ['canonical', 'access', 'limits', 'storage', 'usage', 'logger.ts'], packages: /^(ioredis|node:.*)$/ },
-  'gateway.ts': {
-    imports: ['canonical', 'access', 'admin', 'endpoints', 'pipeline', 'http', 'observability', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'options.ts', 'resolve-options.ts', 'logger.ts'],
-    packages: /^node:.*$/,
+  // The composition root: gateway() (path dispatch), the options' types and zod schema, their check,
+  // and resolving them — opening the database, Redis, limits and routing, and filling the stages' services.
+  gateway: {
+    imports: ['canonical', 'access', 'admin', 'catalog', 'endpoints', 'http', 'limits', 'observability', 'pipeline', 'policy', 'protocols', 'providers', 'routing', 'status', 'storage', 'usage', 'logger.ts', 'gateway'],
+    packages: /^(zod|ioredis|node:.*)$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'pipeline', 'gateway.ts', 'options.ts', 'persistence.ts', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'pipeline', 'gateway', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).
@@ -104,7 +93,7 @@ const siblingImports: Record<string, string[]> = {
 };
 
 /** Who may import the router (routing/): the request path and the composition root, never a subsystem beside it. */
-const routerImporters = ['endpoints', 'pipeline', 'options.ts', 'resolve-options.ts', 'gateway.ts', 'index.ts', 'server'];
+const routerImporters = ['endpoints', 'pipeline', 'gateway', 'index.ts', 'server'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../../src/catalog/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { checkOptions } from '../../src/options.js';
+import { checkOptions } from '../../src/gateway/options.js';
 import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
 const providers = { anthropic: { apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' } };

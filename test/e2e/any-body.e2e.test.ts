@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { gateway } from '../../src/gateway.js';
+import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { TEST_KEY } from '../helpers/start-gateway.js';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical/index.js';
 import { maxCostOf } from '../../src/catalog/cost.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { inputTokenBound } from '../../src/usage/input-token-bound.js';
 import { spentSince } from '../../src/usage/usage-queries.js';

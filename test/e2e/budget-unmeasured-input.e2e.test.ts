@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxCostOf } from '../../src/catalog/cost.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { spentSince } from '../../src/usage/usage-queries.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import { openDatabase } from '../../src/storage/open-database.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { spentSince } from '../../src/usage/usage-queries.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';

@@ -4,7 +4,7 @@ import express from 'express';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateway } from '../../src/gateway.js';
+import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';

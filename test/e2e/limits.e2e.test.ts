@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startPacedChatUpstream, type PacedChatOptions, type PacedChatUpstream } from '../helpers/paced-chat-upstream.js';
 import { useScratch } from '../helpers/scratch.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';

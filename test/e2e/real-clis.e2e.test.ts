@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { PLAIN_ANSWER, startAgentUpstream, TOOL_LOOP_MARKER, type AgentUpstream } from '../helpers/agent-upstream.js';
 import { CLAUDE_BIN, CODEX_BIN, runClaudeCode, runCodex, whyCannotRun, type CliRun } from '../helpers/real-cli.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';

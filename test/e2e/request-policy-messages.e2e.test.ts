@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { createAnthropicProvider } from '../../src/providers/anthropic/index.js';
 import { sseFixture } from '../helpers/fixtures.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { createOpenAIResponsesProvider } from '../../src/providers/openai-responses/index.js';
 import { jsonFixture, sseFixture } from '../helpers/fixtures.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';

@@ -10,7 +10,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { expect, it } from 'vitest';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startFaultUpstream, type Fault, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { useScratch } from '../helpers/scratch.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';

@@ -6,7 +6,7 @@ import { listKeys, revokeKey } from '../../src/access/stored-keys.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import type { Logger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
 

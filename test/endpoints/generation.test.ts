@@ -4,7 +4,7 @@ import { GatewayError, type Usage } from '../../src/canonical/index.js';
 import type { RequestStages } from '../../src/endpoints/stages.js';
 import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
 import { silentLogger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/providers/types.js';

@@ -10,7 +10,7 @@ import { memoryCacheStore, redisCacheStore } from '../../examples/response-cache
 import { createOpenAIProvider } from '../../src/providers/openai/index.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { silentLogger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import type { MockUpstream } from '../helpers/mock-upstream.js';
 import { answerFor, startProtocolUpstream } from '../helpers/protocol-upstream.js';
 import { useScratch } from '../helpers/scratch.js';

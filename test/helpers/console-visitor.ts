@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gateway, type Gateway } from '../../src/gateway.js';
+import { gateway, type Gateway } from '../../src/gateway/gateway.js';
 import { switchyardConsole } from '../../src/console/console-handler.js';
 import type { ConsoleOptions } from '../../src/console/console-options.js';
 import { silentLogger } from '../../src/logger.js';

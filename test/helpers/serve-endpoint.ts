@@ -5,8 +5,8 @@ import { openAIRules, type EndpointRules } from '../../src/endpoints/endpoint-ru
 import { createGenerationEndpoint } from '../../src/endpoints/generation.js';
 import type { RequestStages } from '../../src/endpoints/stages.js';
 import { silentLogger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
-import { resolveOptions } from '../../src/resolve-options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
+import { resolveOptions } from '../../src/gateway/resolve-options.js';
 import type { InboundCodec } from '../../src/protocols/codec.js';
 
 export const ENDPOINT_KEY = 'sk-stages-test';

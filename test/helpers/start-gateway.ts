@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
-import { gateway, type Gateway } from '../../src/gateway.js';
+import { gateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 
 export const TEST_KEY = 'sk-test-switchyard-0123456789';
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gateway } from '../../src/gateway.js';
+import { gateway } from '../../src/gateway/gateway.js';
 import { metricsHandler } from '../../src/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveOptions } from '../../src/resolve-options.js';
+import { resolveOptions } from '../../src/gateway/resolve-options.js';
 import { compilePipeline } from '../../src/pipeline/compile-pipeline.js';
 import { chatCodec } from '../../src/protocols/chat-completions/index.js';
 import { silentLogger } from '../../src/logger.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
-import { resolveOptions } from '../../src/resolve-options.js';
+import { resolveOptions } from '../../src/gateway/resolve-options.js';
 import { resolveModel } from '../../src/routing/resolve-model.js';
 import { silentLogger } from '../../src/logger.js';
 

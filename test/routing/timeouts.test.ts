@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
-import { resolveOptions } from '../../src/resolve-options.js';
+import { resolveOptions } from '../../src/gateway/resolve-options.js';
 import { parseConfigText } from '../../src/server/load-config.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from '../../src/routing/timeouts.js';
 import { gatewayErrorOf } from '../helpers/gateway-error-of.js';

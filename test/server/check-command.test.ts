@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleProvider } from '../../src/providers/openai-compatible/index.js';
 import type { CheckResult } from '../../src/server/check/run-check.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startMockUpstream, sseText, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { createMockProvider } from '../../src/providers/mock/index.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 import { useScratch } from '../helpers/scratch.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { silentLogger } from '../../src/logger.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { createMockProvider, DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateway } from '../../src/gateway.js';
+import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { statusPage } from '../../src/status/status-page.js';
 import { configFileSchema, splitConfigFile } from '../../src/server/config-schema.js';

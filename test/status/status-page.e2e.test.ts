@@ -7,7 +7,7 @@ import { createOpenAICompatibleProvider } from '../../src/providers/openai-compa
 import { openDatabase } from '../../src/storage/open-database.js';
 import { statusPage, type StatusPage } from '../../src/status/status-page.js';
 import type { StatusReport } from '../../src/status/status-report.js';
-import type { GatewayOptions } from '../../src/options.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startMockUpstream, sseText, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';

@@ -1,30 +1,30 @@
 // The gateway's options: their types, and checking them (schema, providers, models, keys) into
 // what the stages are built from. Opening and wiring the stages is resolve-options.ts's job.
 import { z } from 'zod';
-import { configError, configIssueError, configIssueMessage } from './canonical/index.js';
-import type { ApiKeyVerifier } from './access/authenticate.js';
-import { verifyConfiguredKeys } from './access/configured-keys.js';
-import { parseBodyLimit } from './http/body-limit.js';
-import { createProviderFromConfig, type ProviderConfig } from './providers/create-provider.js';
-import { createMockProvider } from './providers/mock/index.js';
-import type { Logger, ProviderAdapter } from './providers/types.js';
-import type { CooldownOptions } from './routing/cooldown.js';
-import type { RetryOptions } from './routing/retry-policy.js';
-import { createModelTable } from './routing/create-model-table.js';
-import type { ModelConfig as RoutedModelConfig } from './routing/model-config.js';
-import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from './routing/timeouts.js';
-import type { ModelTable, ResolvedModel } from './routing/resolve-model.js';
-import type { ObservabilityOptions } from './observability/resolve-observability.js';
-import { consoleLogger } from './logger.js';
+import { configError, configIssueError, configIssueMessage } from '../canonical/index.js';
+import type { ApiKeyVerifier } from '../access/authenticate.js';
+import { verifyConfiguredKeys } from '../access/configured-keys.js';
+import { parseBodyLimit } from '../http/body-limit.js';
+import { createProviderFromConfig, type ProviderConfig } from '../providers/create-provider.js';
+import { createMockProvider } from '../providers/mock/index.js';
+import type { Logger, ProviderAdapter } from '../providers/types.js';
+import type { CooldownOptions } from '../routing/cooldown.js';
+import type { RetryOptions } from '../routing/retry-policy.js';
+import { createModelTable } from '../routing/create-model-table.js';
+import type { ModelConfig as RoutedModelConfig } from '../routing/model-config.js';
+import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from '../routing/timeouts.js';
+import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
+import type { ObservabilityOptions } from '../observability/resolve-observability.js';
+import { consoleLogger } from '../logger.js';
 import type { LedgerOptions, PersistenceOptions } from './persistence.js';
-import type { LimitsOptions } from './limits/open-limits.js';
-import type { RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
-import { resolveRequestPolicyTable, type RequestPolicyTable } from './policy/request-policy-table.js';
+import type { LimitsOptions } from '../limits/open-limits.js';
+import type { RequestPolicy, RequestPolicyOptions } from '../policy/request-policy.js';
+import { resolveRequestPolicyTable, type RequestPolicyTable } from '../policy/request-policy-table.js';
 import { knownKeys, optionsSchema } from './options-schema.js';
-import type { Stage } from './pipeline/stage.js';
+import type { Stage } from '../pipeline/stage.js';
 
-export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from './policy/request-policy.js';
-export type { TimeoutOptions } from './routing/timeouts.js';
+export type { PolicyAction, RequestPolicy, RequestPolicyOptions } from '../policy/request-policy.js';
+export type { TimeoutOptions } from '../routing/timeouts.js';
 
 /** A model id the gateway knows but does not serve, and why (`GatewayOptions.unavailableModels`). */
 export interface UnavailableModel {

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gateway } from '../src/gateway.js';
-import { silentLogger } from '../src/logger.js';
-import { createMockProvider } from '../src/providers/mock/index.js';
-import type { ProviderAdapter } from '../src/providers/types.js';
+import { gateway } from '../../src/gateway/gateway.js';
+import { silentLogger } from '../../src/logger.js';
+import { createMockProvider } from '../../src/providers/mock/index.js';
+import type { ProviderAdapter } from '../../src/providers/types.js';
 
 const servers: Server[] = [];
 afterEach(() => {

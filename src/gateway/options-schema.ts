@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ApiKeyVerifier } from './access/authenticate.js';
-import type { ProviderConfig } from './providers/create-provider.js';
-import type { Logger, ProviderAdapter } from './providers/types.js';
-import type { Database } from './storage/open-database.js';
-import { requestPolicyOptionsSchema, requestPolicySchema } from './policy/request-policy-schema.js';
+import type { ApiKeyVerifier } from '../access/authenticate.js';
+import type { ProviderConfig } from '../providers/create-provider.js';
+import type { Logger, ProviderAdapter } from '../providers/types.js';
+import type { Database } from '../storage/open-database.js';
+import { requestPolicyOptionsSchema, requestPolicySchema } from '../policy/request-policy-schema.js';
 
 // The shape of `gateway()`'s options, checked once when a gateway is built; the config file
 // loader checks the parts a file can hold against the same schemas.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../src/canonical/index.js';
-import { silentLogger } from '../src/logger.js';
-import { checkOptions, type GatewayOptions } from '../src/options.js';
-import { resolveOptions } from '../src/resolve-options.js';
-import { gatewayErrorOf } from './helpers/gateway-error-of.js';
-import { createMockProvider } from '../src/providers/mock/index.js';
+import { GatewayError } from '../../src/canonical/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { checkOptions, type GatewayOptions } from '../../src/gateway/options.js';
+import { resolveOptions } from '../../src/gateway/resolve-options.js';
+import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
+import { createMockProvider } from '../../src/providers/mock/index.js';
 
 function configErrorCode(options: GatewayOptions): string | undefined {
   try {

@@ -1,26 +1,26 @@
 import { Redis } from 'ioredis';
-import type { AuthenticateStage } from './access/authenticate-stage.js';
-import type { ApiKeyVerifier } from './access/authenticate.js';
-import { KeyCache } from './access/key-cache.js';
-import { KeyService } from './access/key-service.js';
-import { LastUsedWriter } from './access/last-used-writer.js';
-import { openRevocationChannel, type RevocationChannel } from './access/revocation-channel.js';
-import { createStoredKeyAuthentication } from './access/stored-key-authentication.js';
-import { sharedSecret } from './access/shared-secret.js';
-import { TokenService } from './access/token-service.js';
-import { DatabaseHandle } from './storage/database-handle.js';
-import { pingDatabase } from './storage/ping-database.js';
-import type { Database } from './storage/open-database.js';
-import { Outbox } from './storage/outbox.js';
-import { SqliteLedgerAppender } from './storage/sqlite-ledger-appender.js';
-import type { StorageDb, UsageLedgerRow } from './storage/schema.js';
-import type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
-import { createLedgerStage, type LedgerStage, type PriceUsage } from './usage/ledger-stage.js';
-import { LedgerWriter, type LedgerCounters } from './usage/ledger-writer.js';
-import { queryUsage, spentByToken, spentSince, type UsageQuery, type UsageTotals } from './usage/usage-queries.js';
-import { MemoryBudgetStore, type BudgetStore } from './limits/budget-store.js';
-import { RedisBudgetStore } from './limits/redis-budget-store.js';
-import type { Logger } from './logger.js';
+import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { ApiKeyVerifier } from '../access/authenticate.js';
+import { KeyCache } from '../access/key-cache.js';
+import { KeyService } from '../access/key-service.js';
+import { LastUsedWriter } from '../access/last-used-writer.js';
+import { openRevocationChannel, type RevocationChannel } from '../access/revocation-channel.js';
+import { createStoredKeyAuthentication } from '../access/stored-key-authentication.js';
+import { sharedSecret } from '../access/shared-secret.js';
+import { TokenService } from '../access/token-service.js';
+import { DatabaseHandle } from '../storage/database-handle.js';
+import { pingDatabase } from '../storage/ping-database.js';
+import type { Database } from '../storage/open-database.js';
+import { Outbox } from '../storage/outbox.js';
+import { SqliteLedgerAppender } from '../storage/sqlite-ledger-appender.js';
+import type { StorageDb, UsageLedgerRow } from '../storage/schema.js';
+import type { InterruptedStreamPolicy } from '../usage/interrupted-usage.js';
+import { createLedgerStage, type LedgerStage, type PriceUsage } from '../usage/ledger-stage.js';
+import { LedgerWriter, type LedgerCounters } from '../usage/ledger-writer.js';
+import { queryUsage, spentByToken, spentSince, type UsageQuery, type UsageTotals } from '../usage/usage-queries.js';
+import { MemoryBudgetStore, type BudgetStore } from '../limits/budget-store.js';
+import { RedisBudgetStore } from '../limits/redis-budget-store.js';
+import type { Logger } from '../logger.js';
 
 export interface LedgerOptions {
   /** The durable outbox file rows wait in while the database is away. Default: `<database file>.outbox`, or `./switchyard-outbox.db` with PostgreSQL. */

@@ -1,27 +1,27 @@
 // Turns checked options into the endpoints' stages: opens what they use (database, Redis,
 // routing, limits, the operator's view) and wires them in order. Checking the options themselves
 // is options.ts's job.
-import { createKeyCheck } from './access/authenticate-stage.js';
-import { refuseUnlistedModel } from './access/model-allowlist.js';
-import type { EndpointSetup } from './endpoints/stages.js';
-import { admitEverything, type AdmitStage } from './limits/admit-stage.js';
-import type { Logger, ProviderAdapter } from './providers/types.js';
-import { openRouting, type OpenedRouting } from './routing/open-routing.js';
-import { recordEach } from './usage/record-stage.js';
-import { OpenRequests } from './pipeline/open-requests.js';
-import { resolveObservability } from './observability/resolve-observability.js';
-import type { GatewayMetrics } from './observability/gateway-metrics.js';
-import { observeNothing, upstreamOutcomeOf, type UpstreamObserver } from './observability/upstream-observer.js';
-import { checkReadiness, type Probe, type Readiness } from './observability/readiness.js';
+import { createKeyCheck } from '../access/authenticate-stage.js';
+import { refuseUnlistedModel } from '../access/model-allowlist.js';
+import type { EndpointSetup } from '../endpoints/stages.js';
+import { admitEverything, type AdmitStage } from '../limits/admit-stage.js';
+import type { Logger, ProviderAdapter } from '../providers/types.js';
+import { openRouting, type OpenedRouting } from '../routing/open-routing.js';
+import { recordEach } from '../usage/record-stage.js';
+import { OpenRequests } from '../pipeline/open-requests.js';
+import { resolveObservability } from '../observability/resolve-observability.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import { observeNothing, upstreamOutcomeOf, type UpstreamObserver } from '../observability/upstream-observer.js';
+import { checkReadiness, type Probe, type Readiness } from '../observability/readiness.js';
 import { openPersistence, type Persistence, type PersistenceOptions } from './persistence.js';
-import { costOf, maxCostOf, type VersionedPrice } from './catalog/cost.js';
-import { withBudgets } from './limits/budget-stage.js';
-import { openLimits, type OpenedLimits } from './limits/open-limits.js';
-import type { LimitSet } from './limits/limit-rules.js';
-import type { PriceUsage } from './usage/ledger-stage.js';
-import { hasUnmeasuredInput, inputTokenBound } from './usage/input-token-bound.js';
-import { largestContextWindow } from './routing/largest-context-window.js';
-import type { ModelTable } from './routing/resolve-model.js';
+import { costOf, maxCostOf, type VersionedPrice } from '../catalog/cost.js';
+import { withBudgets } from '../limits/budget-stage.js';
+import { openLimits, type OpenedLimits } from '../limits/open-limits.js';
+import type { LimitSet } from '../limits/limit-rules.js';
+import type { PriceUsage } from '../usage/ledger-stage.js';
+import { hasUnmeasuredInput, inputTokenBound } from '../usage/input-token-bound.js';
+import { largestContextWindow } from '../routing/largest-context-window.js';
+import type { ModelTable } from '../routing/resolve-model.js';
 import { checkOptions, type CheckedOptions, type GatewayOptions } from './options.js';
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
