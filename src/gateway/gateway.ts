@@ -24,6 +24,8 @@ import { createCountTokensEndpoint } from '../endpoints/count-tokens.js';
 import { anthropicRules, openAIRules } from '../endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from '../endpoints/generation.js';
 import { shuttingDown } from '../pipeline/open-requests.js';
+import { compilePipeline } from '../pipeline/compile-pipeline.js';
+import { resolveModel } from '../routing/resolve-model.js';
 import type { MetricsRegistry } from '../observability/gateway-metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 import { createModelsEndpoints } from '../endpoints/models.js';
@@ -83,6 +85,12 @@ export interface Gateway {
    * as it happens, and running totals (`counters()`): for metrics, logs and alerts.
    */
   readonly routing: RoutingEvents;
+  /**
+   * The stages a generation request for `model` runs, in order, as compiled from the options (a
+   * feature that is off is not there), ending with `call`: e.g. `['record', 'authenticate', 'fit',
+   * 'police', 'admit', 'call']`. Throws the 404 GatewayError for a model it does not serve.
+   */
+  stagesFor(model: string): readonly string[];
 }
 
 /** A served model as people see it: its id, who serves it, its price, its context and what it can do. */
@@ -230,6 +238,13 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     metrics: resolved.metrics?.registry,
     readiness: () => resolved.readiness(),
     routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },
+    stagesFor(model: string) {
+      const chat = compilePipeline(
+        { services: resolved.stages, requestPolicy: resolved.requestPolicy, logger: resolved.logger, userStages: resolved.userStages ?? [] },
+        { endpoint: 'generation', codec: chatCodec, acceptXApiKey: false, forwardedHeaders: [] },
+      );
+      return [...chat.routeOf(resolveModel(resolved.models, model, resolved.unavailableModels)).stages.map((stage) => stage.name), 'call'];
+    },
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
         throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });

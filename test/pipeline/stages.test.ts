@@ -212,4 +212,18 @@ describe('the stage pipeline', () => {
     expect(() => gateway({ logger: silentLogger, stages: [{ name: 'x', position: { before: 'authenticate' } } as unknown as Stage] })).toThrow(/before/);
     expect(() => gateway({ logger: silentLogger, stages: [{ name: 'x', before: 'nope' } as unknown as Stage] })).toThrow(/function/);
   });
+  it('should leave a feature that is off out of the compiled list', async () => {
+    const bare = gateway({ logger: silentLogger });
+    expect(bare.stagesFor('mock')).toEqual(['authenticate', 'fit', 'police', 'call']);
+    const full = gateway({
+      logger: silentLogger,
+      apiKeys: ['sk-stages-0123456789abcdef'],
+      requestLog: { logger: silentLogger as never },
+      limits: { keys: { options: { requestsPerMinute: 10 } } },
+      stages: [{ name: 'own', position: { after: 'authenticate' } }],
+    });
+    expect(full.stagesFor('mock')).toEqual(['record', 'authenticate', 'own', 'fit', 'police', 'admit', 'call']);
+    expect(() => full.stagesFor('nope')).toThrow(/nope/);
+    await Promise.all([bare.close(), full.close()]);
+  });
 });
