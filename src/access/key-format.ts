@@ -37,9 +37,20 @@ export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');
 }
 
+/**
+ * A public id: 12 random bytes, drawn again when the first character is `-` (1 in 64), which a
+ * command line would read as an option (`switchyard keys revoke -Bx…`).
+ */
+function mintPublicId(): string {
+  for (;;) {
+    const publicId = randomBytes(12).toString('base64url');
+    if (!publicId.startsWith('-')) return publicId;
+  }
+}
+
 /** A new key and what is stored of it. */
 export function mintKey(): MintedKey {
-  const publicId = randomBytes(12).toString('base64url');
+  const publicId = mintPublicId();
   const secret = randomBytes(32).toString('base64url');
   const body = `${KEY_PREFIX}${publicId}${secret}`;
   return { key: `${body}${checksumOf(body)}`, publicId, secretHash: hashSecret(secret) };

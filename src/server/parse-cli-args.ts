@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 import { allowOnly, cliOptions, flagError, USAGE, type CliFlags } from './cli-flags.js';
+import { escapeDashPublicIds } from './dash-public-ids.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
 import type { CheckCommand } from './check/check-command.js';
@@ -82,7 +83,7 @@ function parseCheckCommand(rest: readonly string[], values: CliFlags): CliComman
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: cliOptions });
+    parsed = parseArgs({ args: escapeDashPublicIds(argv), allowPositionals: true, strict: true, options: cliOptions });
   } catch (error) {
     throw configError('CONFIG_FLAG_INVALID', `${(error as Error).message}\n\n${USAGE}`, error);
   }

@@ -40,6 +40,13 @@ describe('mintKey and parseKey', () => {
     }
   });
 
+  it('should never mint a public id that starts with a dash, which a command line reads as an option', () => {
+    // 1 id in 64 would: 3,000 ids without one happen by chance once in 10^20.
+    const ids = Array.from({ length: 3000 }, () => mintKey().publicId);
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    expect(ids.some((id) => id.includes('-'))).toBe(true);
+  });
+
   it('should mint distinct keys', () => {
     const keys = new Set(Array.from({ length: 1000 }, () => mintKey().publicId));
     expect(keys.size).toBe(1000);

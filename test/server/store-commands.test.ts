@@ -41,6 +41,26 @@ describe('switchyard keys, usage and migrate', () => {
     );
   });
 
+  it('should revoke a key whose public id starts with a dash, typed as is on the command line', async () => {
+    // Keys made before ids were kept from starting with '-' (1 in 64): made here by renaming one.
+    const database = databaseFile();
+    const created = await run(['keys', 'create', '--name', 'dash', '--database', database]);
+    const publicId = /public id (\S+)\)/.exec(created)?.[1] ?? '';
+    const dashId = `-${publicId.slice(1)}`;
+    const opened = await openDatabase({ url: database });
+    await opened.db.updateTable('api_keys').set({ public_id: dashId }).where('public_id', '=', publicId).execute();
+    await opened.close();
+
+    expect(parseCliArgs(['usage', '--key', dashId])).toMatchObject({ command: 'usage', keyId: dashId });
+    expect(parseCliArgs(['keys', 'revoke', '--', dashId])).toMatchObject({ command: 'keys-revoke', publicId: dashId });
+    const cli = spawnCli(['keys', 'revoke', dashId, '--database', database]);
+    const exit = await cli.exited;
+    expect(cli.stderr()).toBe('');
+    expect(exit.code).toBe(0);
+    expect(cli.stdout()).toBe(`Revoked key ${dashId}.\n`);
+    expect(await run(['keys', 'list', '--database', database])).toMatch(new RegExp(`${dashId}\\s+dash\\s+revoked`));
+  });
+
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
     const database = databaseFile();
     const created = JSON.parse(
