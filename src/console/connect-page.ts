@@ -26,12 +26,15 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
   const root = state.apiRoot;
   const v1 = `${root}/v1`;
   const model = state.model;
-  const keyLine =
+  // The whole key is not here (it was shown once): a line with part of it would be copied as the
+  // key. This one asks for the key instead, without echoing it or leaving it in the shell history.
+  const whichKey =
     state.chosen === undefined
-      ? `export SWITCHYARD_API_KEY='sk-sy-…'   # a key you created on the Keys page`
-      : `export SWITCHYARD_API_KEY='sk-sy-${state.chosen.publicId}…'   # the whole key "${state.chosen.name}" you copied when you created it`;
+      ? html`the whole key you copied when you created it on the Keys page`
+      : html`the whole key “${state.chosen.name}” you copied when you created it (it begins <code>sk-sy-${state.chosen.publicId}</code>)`;
   const snippets = [
-    copyBlock('snippet-env', 'Your key, in the environment', keyLine),
+    copyBlock('snippet-env', 'Your key, in the environment', 'read -rs SWITCHYARD_API_KEY && export SWITCHYARD_API_KEY'),
+    html`<p class="hint">Run it in bash or zsh, paste ${whichKey}, and press Enter.</p>`,
     copyBlock(
       'snippet-curl',
       'curl',
@@ -80,7 +83,7 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
   </select></div>
   <div><button type="submit" class="secondary">Fill in</button></div>
 </form>
-<p class="hint">The snippets show only the key’s public id: the whole key was shown once, when you created it. They read it from <code>SWITCHYARD_API_KEY</code>.</p>
+<p class="hint">The snippets read the key from <code>SWITCHYARD_API_KEY</code>: the whole key was shown once, when you created it, and is not shown here.</p>
 ${snippets}`,
   );
 }

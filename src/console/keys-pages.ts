@@ -60,7 +60,9 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
   <h2 id="created-title">Your new key</h2>
   <p><strong>Copy it now: it is shown only this once.</strong> Store it in a secret manager (or your CI’s secrets), not in code or chat. Use one key per client or app, so you can see each one’s usage and revoke one without breaking the others.</p>
   <div class="secret"><output id="new-key" aria-label="The new key">${state.created.key}</output><button type="button" data-copy="new-key" hidden>Copy</button></div>
-  <p class="hint">Its public id, safe to share and shown in lists: <code>${state.created.publicId}</code>. <a href="${ctx.base}/connect?key=${state.created.publicId}">How to use it</a>.</p>
+  <p class="hint">For a shell, the key in the environment the snippets on Connect read:</p>
+  <div class="secret"><output id="new-key-env" aria-label="The new key as a shell line">export SWITCHYARD_API_KEY='${state.created.key}'</output><button type="button" data-copy="new-key-env" hidden>Copy line</button></div>
+  <p class="hint">Its public id, safe to share and shown in lists: <code>${state.created.publicId}</code>. <a href="${ctx.base}/connect?key=${state.created.publicId}" target="_blank" rel="noopener">How to use it</a> (opens in a new tab, so this key stays here until you have saved it).</p>
 </section>`;
   const table =
     state.rows.length === 0

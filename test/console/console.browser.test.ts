@@ -94,7 +94,16 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    await page.getByRole('button', { name: 'Copy line' }).click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`export SWITCHYARD_API_KEY='${key}'`);
     await screenshot(page, 'console', 'key-created');
+
+    // "How to use it" opens Connect beside the key: the one showing is still there to save.
+    const [connect] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'How to use it' }).click()]);
+    await connect.waitForLoadState();
+    expect(new URL(connect.url()).pathname).toBe('/connect');
+    expect(await page.locator('#new-key').textContent()).toBe(key);
+    await connect.close();
 
     // Once: the list shows its public id, never the key again.
     await page.goto(`${server.root}/keys`);
@@ -134,7 +143,7 @@ describe('the console in a real browser', () => {
     expect(lines[1]).toContain(`,${publicId},laptop — scripts,mock,1,${inputTokens},0,${outputTokens},${(cost / 1e9).toFixed(9)},0,0,0`);
   }, 30_000);
 
-  it('should list the models with their prices, and snippets filled with the chosen key’s public id only', async () => {
+  it('should list the models with their prices, and snippets that never hold part of a key', async () => {
     await page.goto(`${server.root}/models`);
     const model = await page.locator('tbody tr', { hasText: 'mock' }).locator('td').allTextContents();
     expect(model.slice(0, 7).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$0.5', '$8', '200,000', '8,192']);
@@ -143,7 +152,16 @@ describe('the console in a real browser', () => {
     await page.goto(`${server.root}/connect`);
     await page.getByLabel('Key to fill in').selectOption(publicId);
     await page.getByRole('button', { name: 'Fill in' }).click();
-    expect(await page.locator('#snippet-env').textContent()).toContain(`sk-sy-${publicId}…`);
+    // No part of a key where it could be copied as one: every copy button gives text an HTTP header takes.
+    expect(await page.content()).not.toMatch(/sk-sy-[A-Za-z0-9_-]*…/);
+    expect(await page.getByText(`it begins sk-sy-${publicId}`).count()).toBe(1);
+    const copied: string[] = [];
+    for (const button of await page.locator('button[data-copy]').all()) {
+      await button.click();
+      copied.push(await page.evaluate<string>('navigator.clipboard.readText()'));
+    }
+    expect(copied).toContain('read -rs SWITCHYARD_API_KEY && export SWITCHYARD_API_KEY');
+    expect(copied.filter((text) => !/^[\x20-\x7e\n]*$/.test(text))).toEqual([]);
     expect(await page.locator('#base-openai').textContent()).toBe(`${server.root}/v1`);
     expect(await page.locator('#base-root').textContent()).toBe(server.root);
     expect(await page.locator('#snippet-claude-code').textContent()).toContain(`ANTHROPIC_BASE_URL='${server.root}'`);
