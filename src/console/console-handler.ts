@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sharedSecret } from '../access/shared-secret.js';
 import { configError } from '../canonical/index.js';
 import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
+import { isApiRequest } from '../http/api-request.js';
 import type { HttpRequest, Next } from '../http/types.js';
 import { consoleLogger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -98,7 +99,9 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     const within = prefix === '' ? url.pathname : url.pathname === prefix ? '/' : url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : undefined;
     const path = within === undefined ? undefined : within.length > 1 ? within.replace(/\/$/, '') : within;
     const route = path === undefined ? undefined : routeOf(req.method ?? 'GET', path);
-    if (route === undefined || path === undefined) {
+    // A client with the API root as its OpenAI base URL asks for `/models`, a console page: a request
+    // that carries a key or asks for JSON goes on to the API, which explains the missing `/v1`.
+    if (route === undefined || path === undefined || isApiRequest(req)) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
       return;
