@@ -66,14 +66,14 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
     'Connect a client',
     'connect',
     html`<h2>Base URLs</h2>
-<table>
+<div class="table-scroll"><table>
   <caption class="visually-hidden">Which base URL each kind of client takes</caption>
   <thead><tr><th scope="col">Clients</th><th scope="col">Base URL</th><th scope="col"><span class="visually-hidden">Copy</span></th></tr></thead>
   <tbody>
     <tr><td>OpenAI SDKs, <code>OPENAI_BASE_URL</code>, chat front-ends, Codex: they add <code>/chat/completions</code> or <code>/responses</code></td><td><code id="base-openai">${v1}</code></td><td><button type="button" class="secondary" data-copy="base-openai" hidden>Copy</button></td></tr>
     <tr><td>Clients that add <code>/v1</code> themselves: the Anthropic SDKs, Claude Code’s <code>ANTHROPIC_BASE_URL</code></td><td><code id="base-root">${root}</code></td><td><button type="button" class="secondary" data-copy="base-root" hidden>Copy</button></td></tr>
   </tbody>
-</table>
+</table></div>
 <p class="hint">The rule: if the client appends <code>/v1/…</code> itself, give it the root; otherwise give it <code>…/v1</code>. A wrong one answers with an error that says which to use.</p>
 <h2>Snippets</h2>
 <form method="get" action="${ctx.base}/connect" class="row">

@@ -158,8 +158,11 @@ function routeOf(method: string, path: string): Route | undefined {
 
 async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise<void> {
   const { ctx, res, path, db, user, query } = visit;
-  const canRegister = options.registration === 'open' || (await countUsers(db)) === 0;
-  if (path === '/') return redirect(res, `${ctx.base}${user === undefined ? '/sign-in' : '/keys'}`, visit.cookies);
+  const noUsers = user === undefined && (await countUsers(db)) === 0;
+  const canRegister = options.registration === 'open' || noUsers;
+  // A fresh install has no one to sign in: its first visitor is sent to register (as the admin).
+  const signInPath = noUsers ? '/register' : '/sign-in';
+  if (path === '/') return redirect(res, `${ctx.base}${user === undefined ? signInPath : '/keys'}`, visit.cookies);
   if (path === '/sign-in') {
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return sendHtml(res, 200, signInPage(ctx, { canRegister, ...(query.has('signed-out') ? { info: 'You are signed out.' } : {}) }), visit.cookies);
@@ -168,7 +171,7 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return showRegister(visit, options, query.get('invite') ?? undefined);
   }
-  if (user === undefined) return redirect(res, `${ctx.base}/sign-in`, visit.cookies);
+  if (user === undefined) return redirect(res, `${ctx.base}${signInPath}`, visit.cookies);
   if (path === '/keys') return sendHtml(res, 200, keysPage(ctx, await keysState(visit, options, query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {})), visit.cookies);
   if (path.startsWith('/keys/')) {
     const key = await ownKey(visit, options, path.slice('/keys/'.length));

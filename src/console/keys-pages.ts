@@ -67,7 +67,7 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
   const table =
     state.rows.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<table>
+      : html`<div class="table-scroll"><table>
   <caption class="visually-hidden">Your keys</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Public id</th>${admin ? html`<th scope="col">Owner</th>` : ''}<th scope="col">Status</th><th scope="col">Last used</th><th scope="col" class="num">Spent</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>
@@ -75,13 +75,13 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
     const live = key.revokedAt === undefined;
     return html`<tr>
     <td>${key.name}</td><td><code>${key.publicId}</code></td>${admin ? html`<td>${ownerEmail ?? '—'}</td>` : ''}
-    <td>${status(key, state.now)}</td><td>${formatTime(key.lastUsedAt)}</td><td class="num">${formatUsd(spentNanoUsd)}</td>
+    <td>${status(key, state.now)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatUsd(spentNanoUsd)}</td>
     <td>${live ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
       <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>` : ''}</td>
   </tr>`;
   })}
   </tbody>
-</table>`;
+</table></div>`;
   return layout(
     ctx,
     'Keys',

@@ -31,7 +31,8 @@ describe('the console in the standalone server', () => {
     expect(server.consoleUrl).toBe(`${server.root}/`);
     const home = await fetch(`${server.root}/`, { redirect: 'manual' });
     expect(home.status).toBe(303);
-    expect(home.headers.get('location')).toBe('/sign-in');
+    // A fresh install: nobody to sign in yet, so the first visitor registers (as the admin).
+    expect(home.headers.get('location')).toBe('/register');
     expect((await fetch(`${server.root}/health`)).status).toBe(200);
     const api = await fetch(`${server.openAIBaseURL}/models`);
     expect(api.status).toBe(401);
@@ -64,7 +65,7 @@ describe('the console in the standalone server', () => {
     for (const headers of [{ accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, { accept: 'text/html', authorization: 'Basic dTpw' }] as Array<Record<string, string>>) {
       const page = await fetch(`${server.root}/models`, { headers, redirect: 'manual' });
       expect(page.status).toBe(303);
-      expect(page.headers.get('location')).toBe('/sign-in');
+      expect(page.headers.get('location')).toBe('/register');
     }
   });
 

@@ -57,9 +57,11 @@ describe('the console in a real browser', () => {
   let key = '';
   let publicId = '';
 
-  it('should send a visitor without a session to sign in, and let the first person register as admin', async () => {
+  it('should send the first visitor of a fresh install to register, and let them register as admin', async () => {
+    // Nobody to sign in yet: the first visit lands on Register, not Sign in.
     await page.goto(`${server.root}/keys`);
-    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(new URL(page.url()).pathname).toBe('/register');
+    await page.goto(`${server.root}/sign-in`);
     await screenshot(page, 'console', 'sign-in');
 
     // The keyboard's first stop skips the header; every field has a label.
@@ -169,6 +171,21 @@ describe('the console in a real browser', () => {
     await screenshot(page, 'console', 'connect');
   }, 30_000);
 
+  it('should fit a phone: wide tables scroll inside themselves, and no public id or date breaks across lines', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 360, height: 740 });
+    // Line boxes of each id and date cell's text: one when it does not wrap.
+    const wrapped = `[...document.querySelectorAll('td code, td.when')].filter((cell) => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length > 1; }).length`;
+    for (const path of ['/keys', '/usage']) {
+      await phone.goto(`${server.root}${path}`);
+      expect(await phone.evaluate('document.querySelectorAll("td code, td.when").length')).toBeGreaterThan(0);
+      expect(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      expect(await phone.evaluate(wrapped), `${path}: an id or date on two lines`).toBe(0);
+    }
+    await screenshot(phone, 'console', 'usage-phone');
+    await phone.close();
+  }, 30_000);
+
   it('should refuse forms without the right CSRF token or from another origin', async () => {
     await page.goto(`${server.root}/keys`);
     const token = await page.locator('input[name=csrf]').first().inputValue();
@@ -201,6 +218,7 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
     const replay = await fetch(`${server.root}/keys`, { headers: { cookie: `switchyard_session=${session?.value ?? ''}` }, redirect: 'manual' });
+    // Someone has registered: a visitor without a session is now sent to sign in.
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/sign-in');
   }, 30_000);
