@@ -24,7 +24,10 @@ export interface MintedKey {
 
 export type ParsedKey =
   | { ok: true; publicId: string; secretHash: string }
-  /** `not-ours`: not a stored-key shape (perhaps a key from the options); `checksum`: ours, mistyped. */
+  /**
+   * `not-ours`: no `sk-sy-` prefix (perhaps a key from the options); `checksum`: ours, mistyped —
+   * truncated, too long, a character off, or failing its checksum.
+   */
   | { ok: false; reason: 'not-ours' | 'checksum' };
 
 function checksumOf(body: string): string {
@@ -58,7 +61,8 @@ export function mintKey(): MintedKey {
 
 /** Reads a presented key: its public id and the hash to compare, or why it cannot be one of ours. */
 export function parseKey(key: string): ParsedKey {
-  if (!keyShape.test(key)) return { ok: false, reason: 'not-ours' };
+  // A key with our prefix but not our length or alphabet was copied incompletely: it is ours, mistyped.
+  if (!keyShape.test(key)) return { ok: false, reason: key.startsWith(KEY_PREFIX) ? 'checksum' : 'not-ours' };
   const body = key.slice(0, -CHECKSUM_LENGTH);
   if (checksumOf(body) !== key.slice(-CHECKSUM_LENGTH)) return { ok: false, reason: 'checksum' };
   const publicId = body.slice(KEY_PREFIX.length, KEY_PREFIX.length + PUBLIC_ID_LENGTH);

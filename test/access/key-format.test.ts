@@ -33,10 +33,17 @@ describe('mintKey and parseKey', () => {
     );
   });
 
-  it('should say a key of another shape is not one of ours', () => {
+  it('should say a key without our prefix is not one of ours', () => {
     const { key } = mintKey();
-    for (const other of ['sk-test-123', key.slice(0, -1), `${key}x`, key.replace(KEY_PREFIX, 'sk-xx-'), `${key.slice(0, 20)} ${key.slice(21)}`]) {
+    for (const other of ['sk-test-123', key.replace(KEY_PREFIX, 'sk-xx-'), key.slice(1)]) {
       expect(parseKey(other)).toEqual({ ok: false, reason: 'not-ours' });
+    }
+  });
+
+  it('should say a key with our prefix but cut short, too long or with a foreign character is ours, mistyped', () => {
+    const { key } = mintKey();
+    for (const mangled of [key.slice(0, -1), key.slice(0, 30), `${key}x`, `${key.slice(0, 20)} ${key.slice(21)}`, `${key.slice(0, 20)}…${key.slice(21)}`]) {
+      expect(parseKey(mangled)).toEqual({ ok: false, reason: 'checksum' });
     }
   });
 
