@@ -4,6 +4,9 @@ import { GatewayError } from '../../src/canonical/index.js';
 import { parseCliArgs } from '../../src/server/parse-cli-args.js';
 import type { StoreCommand } from '../../src/server/parse-store-flags.js';
 import { runStoreCommand } from '../../src/server/store-commands.js';
+import { hashPassword, verifyPassword } from '../../src/console/passwords.js';
+import { sessionUserId, startSession } from '../../src/console/sessions.js';
+import { createUser, findUserByEmail } from '../../src/console/users.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { useScratch } from '../helpers/scratch.js';
 import { cleanEnv, readBanner, spawnCli, type RunningProcess } from './spawn-cli.js';
@@ -59,6 +62,34 @@ describe('switchyard keys, usage and migrate', () => {
     expect(exit.code).toBe(0);
     expect(cli.stdout()).toBe(`Revoked key ${dashId}.\n`);
     expect(await run(['keys', 'list', '--database', database])).toMatch(new RegExp(`${dashId}\\s+dash\\s+revoked`));
+  });
+
+  it('should give a console account a new password, printed once, and end its sessions', async () => {
+    const database = databaseFile();
+    const opened = await openDatabase({ url: database });
+    const user = await createUser(opened.db, { email: 'ada@example.com', passwordHash: await hashPassword('the forgotten one'), isAdmin: true });
+    const session = await startSession(opened.db, user!.id, 60_000);
+    await opened.close();
+
+    const cli = spawnCli(['users', 'reset-password', 'Ada@Example.com', '--database', database]);
+    const exit = await cli.exited;
+    expect(cli.stderr()).toBe('');
+    expect(exit.code).toBe(0);
+    const password = /\n {2}(\S+)\n/.exec(cli.stdout())?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    expect(cli.stdout()).toContain('New password for ada@example.com');
+
+    const after = await openDatabase({ url: database });
+    const stored = await findUserByEmail(after.db, 'ada@example.com');
+    expect(await verifyPassword(stored?.passwordHash, password)).toBe(true);
+    expect(await verifyPassword(stored?.passwordHash, 'the forgotten one')).toBe(false);
+    expect(await sessionUserId(after.db, session)).toBeUndefined();
+    await after.close();
+
+    await expect(run(['users', 'reset-password', 'nobody@example.com', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'USER_NOT_FOUND',
+    );
+    expect(() => parseCliArgs(['users', 'reset-password'])).toThrow(/takes the account's e-mail address/);
   });
 
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
