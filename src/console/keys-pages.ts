@@ -1,13 +1,14 @@
 import type { StoredKey } from '../access/stored-keys.js';
-import { formatTime, formatUsd, isoDay } from './format.js';
+import { formatCost, formatTime, isoDay } from './format.js';
 import { html, type Html } from './html.js';
 import { LIMIT_INPUTS, type KeySettings } from './key-settings.js';
 import { csrfField, layout, notice, type PageContext } from './layout.js';
+import type { KeySpend } from './usage-report.js';
 
 export interface KeyRow {
   key: StoredKey;
   ownerEmail: string | undefined;
-  spentNanoUsd: number;
+  spent: KeySpend;
 }
 
 function status(key: StoredKey, now: number): string {
@@ -71,11 +72,11 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
   <caption class="visually-hidden">Your keys</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Public id</th>${admin ? html`<th scope="col">Owner</th>` : ''}<th scope="col">Status</th><th scope="col">Last used</th><th scope="col" class="num">Spent</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>
-  ${state.rows.map(({ key, ownerEmail, spentNanoUsd }) => {
+  ${state.rows.map(({ key, ownerEmail, spent }) => {
     const live = key.revokedAt === undefined;
     return html`<tr>
     <td>${key.name}</td><td><code>${key.publicId}</code></td>${admin ? html`<td>${ownerEmail ?? '—'}</td>` : ''}
-    <td>${status(key, state.now)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatUsd(spentNanoUsd)}</td>
+    <td>${status(key, state.now)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatCost(spent.nanoUsd, spent.unpriced)}</td>
     <td>${live ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
       <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>` : ''}</td>
   </tr>`;
