@@ -157,6 +157,7 @@ describe('the console in a real browser', () => {
     // No part of a key where it could be copied as one: every copy button gives text an HTTP header takes.
     expect(await page.content()).not.toMatch(/sk-sy-[A-Za-z0-9_-]*…/);
     expect(await page.getByText(`it begins sk-sy-${publicId}`).count()).toBe(1);
+    await screenshot(page, 'console', 'connect');
     const copied: string[] = [];
     for (const button of await page.locator('button[data-copy]').all()) {
       await button.click();
@@ -168,7 +169,6 @@ describe('the console in a real browser', () => {
     expect(await page.locator('#base-root').textContent()).toBe(server.root);
     expect(await page.locator('#snippet-claude-code').textContent()).toContain(`ANTHROPIC_BASE_URL='${server.root}'`);
     expect(await page.content()).not.toContain(key);
-    await screenshot(page, 'console', 'connect');
   }, 30_000);
 
   it('should fit a phone: wide tables scroll inside themselves, and no public id or date breaks across lines', async () => {
@@ -182,7 +182,6 @@ describe('the console in a real browser', () => {
       expect(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
       expect(await phone.evaluate(wrapped), `${path}: an id or date on two lines`).toBe(0);
     }
-    await screenshot(phone, 'console', 'usage-phone');
     await phone.close();
   }, 30_000);
 
