@@ -24,7 +24,10 @@ export interface MintedKey {
 
 export type ParsedKey =
   | { ok: true; publicId: string; secretHash: string }
-  /** `not-ours`: not a stored-key shape (perhaps a key from the options); `checksum`: ours, mistyped. */
+  /**
+   * `not-ours`: no `sk-sy-` prefix (perhaps a key from the options); `checksum`: ours, mistyped —
+   * truncated, too long, a character off, or failing its checksum.
+   */
   | { ok: false; reason: 'not-ours' | 'checksum' };
 
 function checksumOf(body: string): string {
@@ -37,9 +40,20 @@ export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');
 }
 
+/**
+ * A public id: 12 random bytes, drawn again when the first character is `-` (1 in 64), which a
+ * command line would read as an option (`switchyard keys revoke -Bx…`).
+ */
+function mintPublicId(): string {
+  for (;;) {
+    const publicId = randomBytes(12).toString('base64url');
+    if (!publicId.startsWith('-')) return publicId;
+  }
+}
+
 /** A new key and what is stored of it. */
 export function mintKey(): MintedKey {
-  const publicId = randomBytes(12).toString('base64url');
+  const publicId = mintPublicId();
   const secret = randomBytes(32).toString('base64url');
   const body = `${KEY_PREFIX}${publicId}${secret}`;
   return { key: `${body}${checksumOf(body)}`, publicId, secretHash: hashSecret(secret) };
@@ -47,7 +61,8 @@ export function mintKey(): MintedKey {
 
 /** Reads a presented key: its public id and the hash to compare, or why it cannot be one of ours. */
 export function parseKey(key: string): ParsedKey {
-  if (!keyShape.test(key)) return { ok: false, reason: 'not-ours' };
+  // A key with our prefix but not our length or alphabet was copied incompletely: it is ours, mistyped.
+  if (!keyShape.test(key)) return { ok: false, reason: key.startsWith(KEY_PREFIX) ? 'checksum' : 'not-ours' };
   const body = key.slice(0, -CHECKSUM_LENGTH);
   if (checksumOf(body) !== key.slice(-CHECKSUM_LENGTH)) return { ok: false, reason: 'checksum' };
   const publicId = body.slice(KEY_PREFIX.length, KEY_PREFIX.length + PUBLIC_ID_LENGTH);

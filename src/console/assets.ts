@@ -18,6 +18,9 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* A public id or a date never breaks inside (at its '-'); a wide table scrolls on its own, not the page. */
+td code, td.when { white-space: nowrap; }
+.table-scroll { overflow-x: auto; max-width: 100%; position: relative; } /* relative: the visually hidden captions inside scroll with it */
 code, pre, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
 pre { background: var(--soft); border: 1px solid var(--line); padding: .75rem; overflow-x: auto; white-space: pre; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }

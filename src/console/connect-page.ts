@@ -26,12 +26,15 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
   const root = state.apiRoot;
   const v1 = `${root}/v1`;
   const model = state.model;
-  const keyLine =
+  // The whole key is not here (it was shown once): a line with part of it would be copied as the
+  // key. This one asks for the key instead, without echoing it or leaving it in the shell history.
+  const whichKey =
     state.chosen === undefined
-      ? `export SWITCHYARD_API_KEY='sk-sy-…'   # a key you created on the Keys page`
-      : `export SWITCHYARD_API_KEY='sk-sy-${state.chosen.publicId}…'   # the whole key "${state.chosen.name}" you copied when you created it`;
+      ? html`the whole key you copied when you created it on the Keys page`
+      : html`the whole key “${state.chosen.name}” you copied when you created it (it begins <code>sk-sy-${state.chosen.publicId}</code>)`;
   const snippets = [
-    copyBlock('snippet-env', 'Your key, in the environment', keyLine),
+    copyBlock('snippet-env', 'Your key, in the environment', 'read -rs SWITCHYARD_API_KEY && export SWITCHYARD_API_KEY'),
+    html`<p class="hint">Run it in bash or zsh, paste ${whichKey}, and press Enter.</p>`,
     copyBlock(
       'snippet-curl',
       'curl',
@@ -63,14 +66,14 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
     'Connect a client',
     'connect',
     html`<h2>Base URLs</h2>
-<table>
+<div class="table-scroll"><table>
   <caption class="visually-hidden">Which base URL each kind of client takes</caption>
   <thead><tr><th scope="col">Clients</th><th scope="col">Base URL</th><th scope="col"><span class="visually-hidden">Copy</span></th></tr></thead>
   <tbody>
     <tr><td>OpenAI SDKs, <code>OPENAI_BASE_URL</code>, chat front-ends, Codex: they add <code>/chat/completions</code> or <code>/responses</code></td><td><code id="base-openai">${v1}</code></td><td><button type="button" class="secondary" data-copy="base-openai" hidden>Copy</button></td></tr>
     <tr><td>Clients that add <code>/v1</code> themselves: the Anthropic SDKs, Claude Code’s <code>ANTHROPIC_BASE_URL</code></td><td><code id="base-root">${root}</code></td><td><button type="button" class="secondary" data-copy="base-root" hidden>Copy</button></td></tr>
   </tbody>
-</table>
+</table></div>
 <p class="hint">The rule: if the client appends <code>/v1/…</code> itself, give it the root; otherwise give it <code>…/v1</code>. A wrong one answers with an error that says which to use.</p>
 <h2>Snippets</h2>
 <form method="get" action="${ctx.base}/connect" class="row">
@@ -80,7 +83,7 @@ export function connectPage(ctx: PageContext, state: ConnectPageState): Html {
   </select></div>
   <div><button type="submit" class="secondary">Fill in</button></div>
 </form>
-<p class="hint">The snippets show only the key’s public id: the whole key was shown once, when you created it. They read it from <code>SWITCHYARD_API_KEY</code>.</p>
+<p class="hint">The snippets read the key from <code>SWITCHYARD_API_KEY</code>: the whole key was shown once, when you created it, and is not shown here.</p>
 ${snippets}`,
   );
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sharedSecret } from '../access/shared-secret.js';
 import { configError } from '../canonical/index.js';
 import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
+import { isApiRequest } from '../http/api-request.js';
 import type { HttpRequest, Next } from '../http/types.js';
 import { consoleLogger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -98,7 +99,9 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     const within = prefix === '' ? url.pathname : url.pathname === prefix ? '/' : url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : undefined;
     const path = within === undefined ? undefined : within.length > 1 ? within.replace(/\/$/, '') : within;
     const route = path === undefined ? undefined : routeOf(req.method ?? 'GET', path);
-    if (route === undefined || path === undefined) {
+    // A client with the API root as its OpenAI base URL asks for `/models`, a console page: a request
+    // that carries a key or asks for JSON goes on to the API, which explains the missing `/v1`.
+    if (route === undefined || path === undefined || isApiRequest(req)) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
       return;
@@ -155,8 +158,11 @@ function routeOf(method: string, path: string): Route | undefined {
 
 async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise<void> {
   const { ctx, res, path, db, user, query } = visit;
-  const canRegister = options.registration === 'open' || (await countUsers(db)) === 0;
-  if (path === '/') return redirect(res, `${ctx.base}${user === undefined ? '/sign-in' : '/keys'}`, visit.cookies);
+  const noUsers = user === undefined && (await countUsers(db)) === 0;
+  const canRegister = options.registration === 'open' || noUsers;
+  // A fresh install has no one to sign in: its first visitor is sent to register (as the admin).
+  const signInPath = noUsers ? '/register' : '/sign-in';
+  if (path === '/') return redirect(res, `${ctx.base}${user === undefined ? signInPath : '/keys'}`, visit.cookies);
   if (path === '/sign-in') {
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return sendHtml(res, 200, signInPage(ctx, { canRegister, ...(query.has('signed-out') ? { info: 'You are signed out.' } : {}) }), visit.cookies);
@@ -165,7 +171,7 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return showRegister(visit, options, query.get('invite') ?? undefined);
   }
-  if (user === undefined) return redirect(res, `${ctx.base}/sign-in`, visit.cookies);
+  if (user === undefined) return redirect(res, `${ctx.base}${signInPath}`, visit.cookies);
   if (path === '/keys') return sendHtml(res, 200, keysPage(ctx, await keysState(visit, options, query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {})), visit.cookies);
   if (path.startsWith('/keys/')) {
     const key = await ownKey(visit, options, path.slice('/keys/'.length));

@@ -3,6 +3,16 @@ export function formatUsd(nanoUsd: number): string {
   return `$${(nanoUsd / 1e9).toFixed(6)}`;
 }
 
+/**
+ * A cost that never reads $0 for traffic without a price: `$0.000123`, `2 unpriced`, or
+ * `$0.000123 + 2 unpriced`.
+ */
+export function formatCost(nanoUsd: number, unpriced: number): string {
+  if (unpriced === 0) return formatUsd(nanoUsd);
+  const count = `${unpriced.toLocaleString('en-US')} unpriced`;
+  return nanoUsd === 0 ? count : `${formatUsd(nanoUsd)} + ${count}`;
+}
+
 /** USD per million tokens, as prices are quoted. */
 export function formatPrice(usdPerMillion: number | undefined): string {
   return usdPerMillion === undefined ? '—' : `$${usdPerMillion}`;

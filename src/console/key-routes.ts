@@ -33,7 +33,7 @@ export async function keysState(visit: Visit, options: ResolvedConsoleOptions, e
   const rows = keys
     .map((key) => {
       const owner = owners.get(key.publicId);
-      return { key, ownerEmail: owner === undefined ? undefined : emails.get(owner), spentNanoUsd: spent.get(key.publicId) ?? 0 };
+      return { key, ownerEmail: owner === undefined ? undefined : emails.get(owner), spent: spent.get(key.publicId) ?? { nanoUsd: 0, unpriced: 0 } };
     })
     // Live keys first, newest first.
     .sort((a, b) => Number(a.key.revokedAt !== undefined) - Number(b.key.revokedAt !== undefined) || b.key.createdAt - a.key.createdAt);

@@ -1,13 +1,14 @@
 import type { StoredKey } from '../access/stored-keys.js';
-import { formatTime, formatUsd, isoDay } from './format.js';
+import { formatCost, formatTime, isoDay } from './format.js';
 import { html, type Html } from './html.js';
 import { LIMIT_INPUTS, type KeySettings } from './key-settings.js';
 import { csrfField, layout, notice, type PageContext } from './layout.js';
+import type { KeySpend } from './usage-report.js';
 
 export interface KeyRow {
   key: StoredKey;
   ownerEmail: string | undefined;
-  spentNanoUsd: number;
+  spent: KeySpend;
 }
 
 function status(key: StoredKey, now: number): string {
@@ -60,26 +61,28 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
   <h2 id="created-title">Your new key</h2>
   <p><strong>Copy it now: it is shown only this once.</strong> Store it in a secret manager (or your CI’s secrets), not in code or chat. Use one key per client or app, so you can see each one’s usage and revoke one without breaking the others.</p>
   <div class="secret"><output id="new-key" aria-label="The new key">${state.created.key}</output><button type="button" data-copy="new-key" hidden>Copy</button></div>
-  <p class="hint">Its public id, safe to share and shown in lists: <code>${state.created.publicId}</code>. <a href="${ctx.base}/connect?key=${state.created.publicId}">How to use it</a>.</p>
+  <p class="hint">For a shell, the key in the environment the snippets on Connect read:</p>
+  <div class="secret"><output id="new-key-env" aria-label="The new key as a shell line">export SWITCHYARD_API_KEY='${state.created.key}'</output><button type="button" data-copy="new-key-env" hidden>Copy line</button></div>
+  <p class="hint">Its public id, safe to share and shown in lists: <code>${state.created.publicId}</code>. <a href="${ctx.base}/connect?key=${state.created.publicId}" target="_blank" rel="noopener">How to use it</a> (opens in a new tab, so this key stays here until you have saved it).</p>
 </section>`;
   const table =
     state.rows.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<table>
+      : html`<div class="table-scroll"><table>
   <caption class="visually-hidden">Your keys</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Public id</th>${admin ? html`<th scope="col">Owner</th>` : ''}<th scope="col">Status</th><th scope="col">Last used</th><th scope="col" class="num">Spent</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>
-  ${state.rows.map(({ key, ownerEmail, spentNanoUsd }) => {
+  ${state.rows.map(({ key, ownerEmail, spent }) => {
     const live = key.revokedAt === undefined;
     return html`<tr>
     <td>${key.name}</td><td><code>${key.publicId}</code></td>${admin ? html`<td>${ownerEmail ?? '—'}</td>` : ''}
-    <td>${status(key, state.now)}</td><td>${formatTime(key.lastUsedAt)}</td><td class="num">${formatUsd(spentNanoUsd)}</td>
+    <td>${status(key, state.now)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatCost(spent.nanoUsd, spent.unpriced)}</td>
     <td>${live ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
       <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>` : ''}</td>
   </tr>`;
   })}
   </tbody>
-</table>`;
+</table></div>`;
   return layout(
     ctx,
     'Keys',

@@ -19,7 +19,7 @@ export function modelsPage(ctx: PageContext, models: readonly ConsoleModel[]): H
     'Models',
     'models',
     html`<p>The models this gateway serves. Prices are US dollars per million tokens; a model without a price is recorded as unpriced, never as free.</p>
-<table>
+<div class="table-scroll"><table>
   <caption class="visually-hidden">Models, prices and capabilities</caption>
   <thead><tr><th scope="col">Model id</th><th scope="col">Served by</th><th scope="col" class="num">Input</th><th scope="col" class="num">Cached input</th><th scope="col" class="num">Output</th><th scope="col" class="num">Context window</th><th scope="col" class="num">Max output</th><th scope="col">Capabilities</th></tr></thead>
   <tbody>
@@ -32,6 +32,6 @@ export function modelsPage(ctx: PageContext, models: readonly ConsoleModel[]): H
   </tr>`,
   )}
   </tbody>
-</table>`,
+</table></div>`,
   );
 }

@@ -22,3 +22,8 @@ export async function sessionUserId(db: StorageDb, token: string, now = Date.now
 export async function endSession(db: StorageDb, token: string): Promise<void> {
   await db.deleteFrom('console_sessions').where('id_hash', '=', hashOf(token)).execute();
 }
+
+/** Ends every session of `userId` (its password was reset: whoever held one must sign in again). */
+export async function endUserSessions(db: StorageDb, userId: string): Promise<void> {
+  await db.deleteFrom('console_sessions').where('user_id', '=', userId).execute();
+}

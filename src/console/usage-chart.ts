@@ -1,4 +1,4 @@
-import { formatUsd } from './format.js';
+import { formatCost, formatUsd } from './format.js';
 import { html, type Html } from './html.js';
 import type { UsageReportRow } from './usage-report.js';
 
@@ -16,13 +16,14 @@ export const CHART_METRICS: Record<ChartMetric, string> = { requests: 'Requests'
  * table under it carries the same numbers for screen readers.
  */
 export function usageChart(rows: readonly UsageReportRow[], days: readonly string[], metric: ChartMetric = 'requests'): Html {
-  const perDay = new Map(days.map((day) => [day, { requests: 0, failed: 0, cost: 0, tokens: 0 }]));
+  const perDay = new Map(days.map((day) => [day, { requests: 0, failed: 0, cost: 0, tokens: 0, unpriced: 0 }]));
   for (const row of rows) {
     const day = perDay.get(row.day);
     if (day === undefined) continue;
     day.requests += row.requests;
     day.failed += row.errors + row.rateLimited;
     day.cost += row.costNanoUsd;
+    day.unpriced += row.unpriced;
     day.tokens += row.inputTokens + row.outputTokens;
   }
   const valueOf = (day: { requests: number; cost: number; tokens: number }) => (metric === 'cost' ? day.cost : metric === 'tokens' ? day.tokens : day.requests);
@@ -35,12 +36,12 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
   const y = (value: number) => PAD.top + plotHeight - (value / most) * plotHeight;
   const labelEvery = Math.ceil(days.length / 8);
   const bars = days.map((dayName, index) => {
-    const day = perDay.get(dayName) ?? { requests: 0, failed: 0, cost: 0, tokens: 0 };
+    const day = perDay.get(dayName) ?? { requests: 0, failed: 0, cost: 0, tokens: 0, unpriced: 0 };
     const value = valueOf(day);
     const x = PAD.left + index * slot + (slot - barWidth) / 2;
     const label = index % labelEvery === 0 ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${dayName.slice(5)}</text>` : '';
     if (value === 0) return label;
-    return html`<g><title>${dayName}: ${day.requests} requests, ${day.tokens} tokens, ${formatUsd(day.cost)}, ${day.failed} errors or 429s</title>
+    return html`<g><title>${dayName}: ${day.requests} requests, ${day.tokens} tokens, ${formatCost(day.cost, day.unpriced)}, ${day.failed} errors or 429s</title>
 <rect x="${x.toFixed(1)}" y="${y(value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(value) - PAD.top)).toFixed(1)}" fill="#0b57d0"></rect>
 ${metric === 'requests' && day.failed > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(day.failed).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(day.failed) - PAD.top)).toFixed(1)}" fill="#a50e0e"></rect>` : ''}</g>${label}`;
   });

@@ -1,4 +1,4 @@
-import { formatCount, formatUsd } from './format.js';
+import { formatCost, formatCount, formatUsd } from './format.js';
 import { html, type Html } from './html.js';
 import { layout, type PageContext } from './layout.js';
 import { CHART_METRICS, usageChart, type ChartMetric } from './usage-chart.js';
@@ -16,12 +16,17 @@ export interface UsagePageState {
   error?: string;
 }
 
-const cost = (row: UsageReportRow) => html`${formatUsd(row.costNanoUsd)}${row.unpriced > 0 ? html`<br><span class="hint">+ ${row.unpriced} unpriced</span>` : ''}`;
+/** A cost never reads $0 for traffic without a price: its unpriced requests are counted instead. */
+const cost = (nanoUsd: number, unpriced: number): Html | string => {
+  if (unpriced === 0) return formatUsd(nanoUsd);
+  const count = `${formatCount(unpriced)} unpriced`;
+  return nanoUsd === 0 ? count : html`${formatUsd(nanoUsd)}<br><span class="hint">+ ${count}</span>`;
+};
 
 export function usagePage(ctx: PageContext, state: UsagePageState): Html {
   const total = state.rows.reduce(
-    (sum, row) => ({ requests: sum.requests + row.requests, tokens: sum.tokens + row.inputTokens + row.outputTokens, cost: sum.cost + row.costNanoUsd }),
-    { requests: 0, tokens: 0, cost: 0 },
+    (sum, row) => ({ requests: sum.requests + row.requests, tokens: sum.tokens + row.inputTokens + row.outputTokens, cost: sum.cost + row.costNanoUsd, unpriced: sum.unpriced + row.unpriced }),
+    { requests: 0, tokens: 0, cost: 0, unpriced: 0 },
   );
   const query = `from=${state.from}&to=${state.to}`;
   return layout(
@@ -36,24 +41,24 @@ export function usagePage(ctx: PageContext, state: UsagePageState): Html {
   <div><button type="submit">Show</button></div>
   <div><a class="button" href="${ctx.base}/usage.csv?${query}" download>Download CSV</a></div>
 </form>
-<p>${ctx.user?.isAdmin ? 'Every key’s usage.' : 'Your keys’ usage.'} ${formatCount(total.requests)} request${total.requests === 1 ? '' : 's'}, ${formatCount(total.tokens)} tokens, ${formatUsd(total.cost)}.</p>
+<p>${ctx.user?.isAdmin ? 'Every key’s usage.' : 'Your keys’ usage.'} ${formatCount(total.requests)} request${total.requests === 1 ? '' : 's'}, ${formatCount(total.tokens)} tokens, ${formatCost(total.cost, total.unpriced)}.</p>
 ${usageChart(state.rows, state.days, state.metric)}
 ${
   state.rows.length === 0
     ? html`<p>No requests in this range.</p>`
-    : html`<table>
+    : html`<div class="table-scroll"><table>
   <caption class="visually-hidden">Usage per day, key and model</caption>
   <thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Model</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Input tokens</th><th scope="col" class="num">Cached</th><th scope="col" class="num">Output tokens</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Errors</th><th scope="col" class="num">429s</th></tr></thead>
   <tbody>
   ${state.rows.map(
     (row) => html`<tr>
-    <td>${row.day}</td><td>${row.keyId === null ? html`<span class="hint">configured key</span>` : html`${state.keyNames.get(row.keyId) ?? ''} <code>${row.keyId}</code>`}</td><td>${row.model ?? '—'}</td>
+    <td class="when">${row.day}</td><td>${row.keyId === null ? html`<span class="hint">configured key</span>` : html`${state.keyNames.get(row.keyId) ?? ''} <code>${row.keyId}</code>`}</td><td>${row.model ?? '—'}</td>
     <td class="num">${formatCount(row.requests)}</td><td class="num">${formatCount(row.inputTokens)}</td><td class="num">${formatCount(row.cachedInputTokens)}</td><td class="num">${formatCount(row.outputTokens)}</td>
-    <td class="num">${cost(row)}</td><td class="num">${formatCount(row.errors)}</td><td class="num">${formatCount(row.rateLimited)}</td>
+    <td class="num">${cost(row.costNanoUsd, row.unpriced)}</td><td class="num">${formatCount(row.errors)}</td><td class="num">${formatCount(row.rateLimited)}</td>
   </tr>`,
   )}
   </tbody>
-</table>`
+</table></div>`
 }`,
   );
 }

@@ -81,12 +81,22 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
 }
 
 /** What each key has spent in all, in nano-USD (priced rows). */
-export async function spendByKey(db: StorageDb): Promise<Map<string, number>> {
+export async function spendByKey(db: StorageDb): Promise<Map<string, KeySpend>> {
   const rows = await readsOf(db)
     .selectFrom('usage_ledger')
-    .select(['key_public_id', sql<number | string | null>`sum(cost_nano_usd)`.as('cost')])
+    .select([
+      'key_public_id',
+      sql<number | string | null>`sum(cost_nano_usd)`.as('cost'),
+      sql<number | string>`sum(case when cost_nano_usd is null and billing <> 'failed' then 1 else 0 end)`.as('unpriced'),
+    ])
     .where('key_public_id', 'is not', null)
     .groupBy('key_public_id')
     .execute();
-  return new Map(rows.map((row) => [row.key_public_id ?? '', Number(row.cost ?? 0)]));
+  return new Map(rows.map((row) => [row.key_public_id ?? '', { nanoUsd: Number(row.cost ?? 0), unpriced: Number(row.unpriced) }]));
+}
+
+/** What a key spent: the priced requests' cost, and how many requests had no price (never counted as free). */
+export interface KeySpend {
+  nanoUsd: number;
+  unpriced: number;
 }

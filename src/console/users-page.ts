@@ -19,10 +19,10 @@ ${
 }
 ${mode === 'invite' ? '' : html`<p>An address listed in the console’s <code>admins</code> registers only with an invitation link.</p>`}
 <form method="post" action="${ctx.base}/users/invite">${csrfField(ctx)}<button type="submit">Create an invitation link</button></form>
-<table>
+<div class="table-scroll"><table>
   <caption class="visually-hidden">Users</caption>
   <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Registered</th></tr></thead>
   <tbody>${users.map((user) => html`<tr><td>${user.email}</td><td>${user.isAdmin ? 'admin' : 'user'}</td><td>${formatTime(user.createdAt)}</td></tr>`)}</tbody>
-</table>`,
+</table></div>`,
   );
 }

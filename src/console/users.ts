@@ -54,3 +54,11 @@ export async function listUsers(db: StorageDb): Promise<ConsoleUser[]> {
   const rows = await db.selectFrom('console_users').select(['id', 'email', 'is_admin', 'created_at']).orderBy('created_at').execute();
   return rows.map(userOf);
 }
+
+/** Replaces the password hash of the account with this e-mail address; undefined when there is none. */
+export async function setPasswordHash(db: StorageDb, email: string, passwordHash: string): Promise<ConsoleUser | undefined> {
+  const found = await findUserByEmail(db, email);
+  if (found === undefined) return undefined;
+  await db.updateTable('console_users').set({ password_hash: passwordHash }).where('id', '=', found.user.id).execute();
+  return found.user;
+}

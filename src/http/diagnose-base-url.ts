@@ -1,17 +1,19 @@
 import { GatewayError, type ProtocolName } from '../canonical/index.js';
+import { carriesApiKey } from './api-request.js';
 import type { HttpRequest } from './types.js';
 
 /** Endpoint paths a client reaches when its base URL lacks `/v1`. */
 const endpointsWithoutV1 = new Set(['/chat/completions', '/responses', '/messages', '/messages/count_tokens']);
 
-/** Only requests that look like an LLM API call are diagnosed, so a host app's own `/messages` route still works. */
-function looksLikeApiCall(req: HttpRequest): boolean {
-  return (
-    req.method === 'POST' &&
-    (req.headers.authorization !== undefined ||
-      req.headers['x-api-key'] !== undefined ||
-      req.headers['anthropic-version'] !== undefined)
-  );
+/** The model list's paths without `/v1` (`client.models.list()` with the API root as the OpenAI base URL). */
+const isModelsPathWithoutV1 = (path: string) => path === '/models' || (path.startsWith('/models/') && path.length > '/models/'.length);
+
+/** Only requests that look like an LLM API call are diagnosed, so a host app's own `/messages` or `/models` route still works. */
+function looksLikeApiCall(req: HttpRequest, path: string): boolean {
+  if (endpointsWithoutV1.has(path)) {
+    return req.method === 'POST' && (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined || req.headers['anthropic-version'] !== undefined);
+  }
+  return (req.method === 'GET' || req.method === 'HEAD') && isModelsPathWithoutV1(path) && carriesApiKey(req);
 }
 
 /**
@@ -38,8 +40,9 @@ export function diagnoseBaseUrl(req: HttpRequest, path: string, apiRoot: string,
   if (path.includes('/v1/v1/')) {
     return diagnosis(protocol, 'DOUBLE_V1_PATH', `The path ${path} repeats /v1: the base URL ends in /v1 and the client adds /v1 again. ${rules}`);
   }
-  if (endpointsWithoutV1.has(path) && looksLikeApiCall(req)) {
-    return diagnosis(protocol, 'MISSING_V1_PATH', `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`);
+  if (looksLikeApiCall(req, path)) {
+    // The model list's is a 404 in every shape: a 404 there is what tells a client (and `switchyard check`) to try another base URL.
+    return diagnosis(isModelsPathWithoutV1(path) ? 'chat' : protocol, 'MISSING_V1_PATH', `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`);
   }
   return undefined;
 }

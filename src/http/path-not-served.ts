@@ -1,4 +1,4 @@
-import { GatewayError } from '../canonical/index.js';
+import { findClosestId, GatewayError } from '../canonical/index.js';
 
 /**
  * API families other gateways and the providers serve under `/v1/<first segment>` that this one does
@@ -48,5 +48,11 @@ export function pathNotServed(method: string | undefined, path: string, served: 
       message: `${request} is not served: this gateway serves text generation only, not ${api}. ${offered}`,
     });
   }
-  return new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${request}. ${offered}` });
+  // A near miss of a served path (`/v1/mesages`) is named: the list alone hides the typo.
+  // Compared after `/v1/`, which every served path shares.
+  const endpoints = served.map((entry) => entry.slice(entry.indexOf(' ') + 1)).filter((endpoint) => endpoint.startsWith('/v1/') && !endpoint.includes('{'));
+  const closest = path.startsWith('/v1/') && path.length > '/v1/'.length ? findClosestId(path.slice(4), endpoints.map((endpoint) => endpoint.slice(4))) : undefined;
+  const entry = closest === undefined ? undefined : served.find((line) => line.endsWith(` /v1/${closest}`));
+  const hint = entry === undefined ? '' : ` Did you mean ${entry}?`;
+  return new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${request}.${hint} ${offered}` });
 }

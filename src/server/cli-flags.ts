@@ -8,6 +8,7 @@ export const USAGE = `Usage:
                        [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
   switchyard keys revoke PUBLIC_ID
+  switchyard users reset-password EMAIL
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard migrate
   switchyard config check FILE
@@ -21,7 +22,10 @@ export const USAGE = `Usage:
 
   Keys and usage live in the database: --database, else the config file's 'database', else
   SWITCHYARD_DATABASE, else ./switchyard.db (SQLite). A postgres:// URL shares one database
-  between instances. keys, usage and migrate read the same settings (and --config) as serve.
+  between instances. keys, users, usage and migrate read the same settings (and --config) as serve.
+
+  users reset-password EMAIL gives a console account a new random password, printed once, and
+  ends its sessions: the way back in for a forgotten password.
 
   config check FILE (or --config FILE) checks a config file as serve would — environment
   variables, fields, provider options, models — without listening or opening the database.

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { configError } from '../canonical/index.js';
+import { configError, findClosestId } from '../canonical/index.js';
 import { allowOnly, cliOptions, flagError, USAGE, type CliFlags } from './cli-flags.js';
+import { escapeDashPublicIds } from './dash-public-ids.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 import { parseStoreFlags, type StoreCommand } from './parse-store-flags.js';
 import type { CheckCommand } from './check/check-command.js';
@@ -72,25 +73,44 @@ function parseCheckCommand(rest: readonly string[], values: CliFlags): CliComman
   }
   if (values.model === undefined || values.model === '') throw flagError("'check' needs --model, the model id to try, e.g. --model gpt-4.1-mini.");
   const protocols = PROTOCOLS[values.protocol ?? 'all'];
-  if (protocols === undefined) throw flagError(`--protocol takes chat, responses, messages or all; got '${values.protocol ?? ''}'.`);
+  if (protocols === undefined) throw flagError(`--protocol takes chat, responses, messages or all; got '${values.protocol ?? ''}'.${suggested(values.protocol ?? '', Object.keys(PROTOCOLS))}`);
   const seconds = values.timeout === undefined ? 60 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) throw flagError(`--timeout takes seconds, e.g. --timeout 30; got '${values.timeout ?? ''}'.`);
   return { command: 'check', baseUrl, key: values.key, model: values.model, protocols, timeoutMs: Math.round(seconds * 1000), json: values.json === true };
+}
+
+/** The commands, for a near miss; only those with its first letter (a typo seldom changes it, and short words are all near each other). */
+const COMMANDS = ['serve', 'keys', 'users', 'usage', 'migrate', 'config', 'models', 'check', 'help'];
+
+/** ` Did you mean 'x'?` for a near miss among `known`; '' otherwise. */
+function suggested(word: string, known: readonly string[], prefix = ''): string {
+  const closest = findClosestId(word, known);
+  return closest === undefined ? '' : ` Did you mean '${prefix}${closest}'?`;
+}
+
+/** `parseArgs`'s error in the CLI's words: an unknown flag gets its closest flag, not Node's advice about positionals. */
+function describeParseError(error: Error & { code?: string }): string {
+  const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '(-{1,2})([^']*)'/.exec(error.message) : null;
+  if (unknown === null) return error.message;
+  const [, dashes = '', name = ''] = unknown;
+  const flags = Object.keys(cliOptions);
+  const hint = dashes === '--' ? suggested(name.split('=')[0] ?? name, flags, '--') : '';
+  return `Unknown option '${dashes}${name}'.${hint === '' ? ` The options are listed below.` : hint}`;
 }
 
 /** The command `argv` (without node and the script) asks for; a bad flag is a `CONFIG_FLAG_INVALID` error. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: cliOptions });
+    parsed = parseArgs({ args: escapeDashPublicIds(argv), allowPositionals: true, strict: true, options: cliOptions });
   } catch (error) {
-    throw configError('CONFIG_FLAG_INVALID', `${(error as Error).message}\n\n${USAGE}`, error);
+    throw configError('CONFIG_FLAG_INVALID', `${describeParseError(error as Error & { code?: string })}\n\n${USAGE}`, error);
   }
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === 'help') return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command = 'serve', ...rest] = positionals;
-  if (command === 'keys' || command === 'usage' || command === 'migrate') return parseStoreFlags(command, rest, values);
+  if (command === 'keys' || command === 'users' || command === 'usage' || command === 'migrate') return parseStoreFlags(command, rest, values);
   if (command === 'config') return parseConfigCommand(rest, values);
   if (command === 'models') {
     if (rest.length > 0) throw flagError(`Unknown command 'models ${rest.join(' ')}'; 'models' takes only --config FILE and --json.`);
@@ -98,7 +118,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     return { command: 'models', ...(values.config === undefined ? {} : { configPath: values.config }), json: values.json === true };
   }
   if (command === 'check') return parseCheckCommand(rest, values);
-  if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.`);
+  if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.${command === 'serve' ? '' : suggested(command, COMMANDS.filter((known) => known[0] === command[0]))}`);
   allowOnly(values, serveFlags, 'serve');
   return {
     command: 'serve',

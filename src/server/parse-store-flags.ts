@@ -23,7 +23,8 @@ export type StoreCommand =
   | { command: 'keys-list'; store: StoreFlags; json: boolean }
   | { command: 'keys-revoke'; store: StoreFlags; publicId: string }
   | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
-  | { command: 'migrate'; store: StoreFlags };
+  | { command: 'migrate'; store: StoreFlags }
+  | { command: 'users-reset-password'; store: StoreFlags; email: string };
 
 const storeFlags = ['config', 'database'];
 const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -107,9 +108,19 @@ function parseKeys(action: string | undefined, rest: readonly string[], values: 
   throw flagError(action === 'revoke' ? "'keys revoke' takes the key's public id, e.g. switchyard keys revoke AbCd…" : `Unknown command 'keys ${[action, ...rest].join(' ').trim()}'.`);
 }
 
-/** `keys …`, `usage` and `migrate`: the commands that work on the database. */
-export function parseStoreFlags(command: 'keys' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
+/** `users reset-password EMAIL`. */
+function parseUsers(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
+  if (action === 'reset-password' && rest.length === 1 && rest[0] !== undefined && rest[0].includes('@')) {
+    allowOnly(values, new Set(storeFlags), 'users reset-password');
+    return { command: 'users-reset-password', store: storeOf(values), email: rest[0] };
+  }
+  throw flagError(action === 'reset-password' ? "'users reset-password' takes the account's e-mail address, e.g. switchyard users reset-password ada@example.com" : `Unknown command 'users ${[action, ...rest].join(' ').trim()}'; did you mean 'users reset-password EMAIL'?`);
+}
+
+/** `keys …`, `users …`, `usage` and `migrate`: the commands that work on the database. */
+export function parseStoreFlags(command: 'keys' | 'users' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
   if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
+  if (command === 'users') return parseUsers(positionals[0], positionals.slice(1), values);
   if (positionals.length > 0) throw flagError(`Unknown command '${[command, ...positionals].join(' ')}'.`);
   if (command === 'migrate') {
     allowOnly(values, new Set(storeFlags), 'migrate');

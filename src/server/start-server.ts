@@ -56,7 +56,7 @@ function listen(server: Server, settings: ServerSettings): Promise<Server> {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const reason =
         error.code === 'EADDRINUSE'
-          ? `port ${settings.port} is already in use; pick another with --port`
+          ? `port ${settings.port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port`
           : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
             ? `host '${settings.host}' is not an address of this machine; try --host 127.0.0.1 or --host 0.0.0.0`
             : error.message;

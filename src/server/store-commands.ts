@@ -7,6 +7,7 @@ import { queryUsage, type UsageTotals } from '../usage/usage-queries.js';
 import type { ServerConfig } from './config-schema.js';
 import { loadConfig } from './load-config.js';
 import type { StoreCommand } from './parse-store-flags.js';
+import { resetPassword } from './reset-password.js';
 import { resolveServerDatabase } from './resolve-database.js';
 import { formatTable } from './format-table.js';
 import { createZeroConfig } from './zero-config.js';
@@ -137,7 +138,7 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
   write(formatTable([heading, 'REQUESTS', 'ATTEMPTS', 'FAILED', 'PARTIAL', 'INPUT', 'CACHED', 'OUTPUT', 'REASONING', 'COST'], rows));
 }
 
-/** Runs `keys …`, `usage` or `migrate` against the database `serve` would use. */
+/** Runs `keys …`, `users …`, `usage` or `migrate` against the database `serve` would use. */
 export async function runStoreCommand(command: StoreCommand, env: NodeJS.ProcessEnv, write: Write = (text) => void process.stdout.write(text)): Promise<void> {
   const { database, config } = await openStore(command, env);
   try {
@@ -147,6 +148,7 @@ export async function runStoreCommand(command: StoreCommand, env: NodeJS.Process
     } else if (command.command === 'keys-create') await keysCreate(command, database, write);
     else if (command.command === 'keys-list') await keysList(command, database, write);
     else if (command.command === 'keys-revoke') await keysRevoke(command, database, config, write);
+    else if (command.command === 'users-reset-password') await resetPassword(database.db, command.email, write);
     else await usage(command, database, write);
   } finally {
     await database.close();

@@ -33,11 +33,25 @@ describe('mintKey and parseKey', () => {
     );
   });
 
-  it('should say a key of another shape is not one of ours', () => {
+  it('should say a key without our prefix is not one of ours', () => {
     const { key } = mintKey();
-    for (const other of ['sk-test-123', key.slice(0, -1), `${key}x`, key.replace(KEY_PREFIX, 'sk-xx-'), `${key.slice(0, 20)} ${key.slice(21)}`]) {
+    for (const other of ['sk-test-123', key.replace(KEY_PREFIX, 'sk-xx-'), key.slice(1)]) {
       expect(parseKey(other)).toEqual({ ok: false, reason: 'not-ours' });
     }
+  });
+
+  it('should say a key with our prefix but cut short, too long or with a foreign character is ours, mistyped', () => {
+    const { key } = mintKey();
+    for (const mangled of [key.slice(0, -1), key.slice(0, 30), `${key}x`, `${key.slice(0, 20)} ${key.slice(21)}`, `${key.slice(0, 20)}…${key.slice(21)}`]) {
+      expect(parseKey(mangled)).toEqual({ ok: false, reason: 'checksum' });
+    }
+  });
+
+  it('should never mint a public id that starts with a dash, which a command line reads as an option', () => {
+    // 1 id in 64 would: 3,000 ids without one happen by chance once in 10^20.
+    const ids = Array.from({ length: 3000 }, () => mintKey().publicId);
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    expect(ids.some((id) => id.includes('-'))).toBe(true);
   });
 
   it('should mint distinct keys', () => {

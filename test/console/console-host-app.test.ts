@@ -88,7 +88,7 @@ describe('the console mounted in a host app (Express, /console, SQLite, registra
     expect((await fetch(`${origin}/v1/models`)).status).toBe(401);
     const home = await first.get('/console/');
     expect(home.status).toBe(303);
-    expect(home.location).toBe('/console/sign-in');
+    expect(home.location).toBe('/console/register'); // nobody has registered yet
     expect(first.lastSetCookie.join('\n')).toMatch(/^switchyard_presession=[\w-]{43}; Path=\/console; HttpOnly; SameSite=Lax$/);
     const signIn = await first.get('/console/sign-in');
     expect(signIn.text).toContain('href="/console/assets/console.css"');

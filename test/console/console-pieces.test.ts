@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { html } from '../../src/console/html.js';
 import { narrowingError, parseKeySettings, type KeySettings } from '../../src/console/key-settings.js';
-import { usageCsv } from '../../src/console/usage-page.js';
+import { keysPage } from '../../src/console/keys-pages.js';
+import { usageCsv, usagePage } from '../../src/console/usage-page.js';
 
 const none: KeySettings = { models: null, expiresAt: null, budget: null, limits: null };
 const NOW = Date.parse('2026-11-27T12:00:00Z');
@@ -37,6 +38,28 @@ describe('console pieces', () => {
     expect(narrowingError(set, { ...set, budget: { nanoUsd: 100, period: 'never' } })).toMatch(/budget/);
     expect(narrowingError(set, { ...set, budget: { nanoUsd: 101, period: 'month' } })).toMatch(/budget/);
     expect(narrowingError(set, { ...set, limits: null })).toMatch(/requests per minute/);
+  });
+
+  it('should count unpriced requests on the usage page, never showing their cost as $0', () => {
+    const row = { day: '2026-11-27', keyId: 'abc', model: 'm', requests: 2, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 0, unpriced: 2, errors: 0, rateLimited: 0 };
+    const ctx = { base: '', csrf: 'x', user: { id: 'u', email: 'a@example.com', isAdmin: true, createdAt: NOW } };
+    const state = { days: ['2026-11-27'], from: '2026-11-27', to: '2026-11-27', metric: 'requests' as const, keyNames: new Map([['abc', 'k']]) };
+    const unpriced = usagePage(ctx, { ...state, rows: [row] }).text;
+    expect(unpriced).not.toContain('$0.000000');
+    expect(unpriced).toContain('<td class="num">2 unpriced</td>');
+    expect(unpriced).toContain('5 tokens, 2 unpriced.');
+    const mixed = usagePage(ctx, { ...state, rows: [row, { ...row, model: 'p', costNanoUsd: 1500, unpriced: 0 }] }).text;
+    expect(mixed).toContain('$0.000002 + 2 unpriced.');
+  });
+
+  it('should show a key\'s unpriced requests as a count in Spent, never as $0', () => {
+    const key = { publicId: 'AbCdEfGhIjKlMnOp', name: 'k', createdAt: NOW, lastUsedAt: NOW, expiresAt: undefined, revokedAt: undefined, models: undefined, budget: undefined, limits: undefined };
+    const ctx = { base: '', csrf: 'x', user: { id: 'u', email: 'a@example.com', isAdmin: false, createdAt: NOW } };
+    const page = (spent: { nanoUsd: number; unpriced: number }) => keysPage(ctx, { rows: [{ key, ownerEmail: undefined, spent }], models: ['m'], now: NOW }).text;
+    expect(page({ nanoUsd: 0, unpriced: 3 })).toContain('<td class="num">3 unpriced</td>');
+    expect(page({ nanoUsd: 0, unpriced: 3 })).not.toContain('$0.000000');
+    expect(page({ nanoUsd: 2_000, unpriced: 1 })).toContain('<td class="num">$0.000002 + 1 unpriced</td>');
+    expect(page({ nanoUsd: 0, unpriced: 0 })).toContain('<td class="num">$0.000000</td>');
   });
 
   it('should write CSV a spreadsheet reads safely: quoted fields, formulas defused, unknown key as empty', () => {

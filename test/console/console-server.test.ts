@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { configFileSchema, splitConfigFile } from '../../src/server/config-schema.js';
@@ -30,7 +31,8 @@ describe('the console in the standalone server', () => {
     expect(server.consoleUrl).toBe(`${server.root}/`);
     const home = await fetch(`${server.root}/`, { redirect: 'manual' });
     expect(home.status).toBe(303);
-    expect(home.headers.get('location')).toBe('/sign-in');
+    // A fresh install: nobody to sign in yet, so the first visitor registers (as the admin).
+    expect(home.headers.get('location')).toBe('/register');
     expect((await fetch(`${server.root}/health`)).status).toBe(200);
     const api = await fetch(`${server.openAIBaseURL}/models`);
     expect(api.status).toBe(401);
@@ -39,6 +41,32 @@ describe('the console in the standalone server', () => {
     const unknown = await fetch(`${server.root}/nothing-here`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('should leave a request without /v1 that carries a key or asks for JSON to the API, which says /v1 is missing', async () => {
+    const server = await start();
+    // What the openai SDK sends with the API root as its base URL: the console must not answer it.
+    const openai = new OpenAI({ baseURL: server.root, apiKey: 'sk-anything', maxRetries: 0 });
+    const listed = await openai.models.list().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(listed).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((listed as InstanceType<typeof OpenAI.NotFoundError>).message).toContain(`OpenAI clients take ${server.root}/v1`);
+    for (const headers of [{ authorization: 'Bearer sk-anything' }, { 'x-api-key': 'sk-anything' }] as Array<Record<string, string>>) {
+      const models = await fetch(`${server.root}/models`, { headers, redirect: 'manual' });
+      expect(models.status).toBe(404);
+      expect(((await models.json()) as { error: { code: string } }).error.code).toBe('missing_v1_path');
+    }
+    const json = await fetch(`${server.root}/models`, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    expect(json.status).toBe(404);
+    expect(json.headers.get('content-type')).toContain('application/json');
+    // A browser, even one sending a proxy's Basic credentials, still gets the console.
+    for (const headers of [{ accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, { accept: 'text/html', authorization: 'Basic dTpw' }] as Array<Record<string, string>>) {
+      const page = await fetch(`${server.root}/models`, { headers, redirect: 'manual' });
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/register');
+    }
   });
 
   it('should be off with console: false (--no-console), leaving / to the gateway', async () => {

@@ -57,9 +57,11 @@ describe('the console in a real browser', () => {
   let key = '';
   let publicId = '';
 
-  it('should send a visitor without a session to sign in, and let the first person register as admin', async () => {
+  it('should send the first visitor of a fresh install to register, and let them register as admin', async () => {
+    // Nobody to sign in yet: the first visit lands on Register, not Sign in.
     await page.goto(`${server.root}/keys`);
-    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(new URL(page.url()).pathname).toBe('/register');
+    await page.goto(`${server.root}/sign-in`);
     await screenshot(page, 'console', 'sign-in');
 
     // The keyboard's first stop skips the header; every field has a label.
@@ -94,7 +96,16 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    await page.getByRole('button', { name: 'Copy line' }).click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`export SWITCHYARD_API_KEY='${key}'`);
     await screenshot(page, 'console', 'key-created');
+
+    // "How to use it" opens Connect beside the key: the one showing is still there to save.
+    const [connect] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'How to use it' }).click()]);
+    await connect.waitForLoadState();
+    expect(new URL(connect.url()).pathname).toBe('/connect');
+    expect(await page.locator('#new-key').textContent()).toBe(key);
+    await connect.close();
 
     // Once: the list shows its public id, never the key again.
     await page.goto(`${server.root}/keys`);
@@ -134,7 +145,7 @@ describe('the console in a real browser', () => {
     expect(lines[1]).toContain(`,${publicId},laptop — scripts,mock,1,${inputTokens},0,${outputTokens},${(cost / 1e9).toFixed(9)},0,0,0`);
   }, 30_000);
 
-  it('should list the models with their prices, and snippets filled with the chosen key’s public id only', async () => {
+  it('should list the models with their prices, and snippets that never hold part of a key', async () => {
     await page.goto(`${server.root}/models`);
     const model = await page.locator('tbody tr', { hasText: 'mock' }).locator('td').allTextContents();
     expect(model.slice(0, 7).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$0.5', '$8', '200,000', '8,192']);
@@ -143,12 +154,35 @@ describe('the console in a real browser', () => {
     await page.goto(`${server.root}/connect`);
     await page.getByLabel('Key to fill in').selectOption(publicId);
     await page.getByRole('button', { name: 'Fill in' }).click();
-    expect(await page.locator('#snippet-env').textContent()).toContain(`sk-sy-${publicId}…`);
+    // No part of a key where it could be copied as one: every copy button gives text an HTTP header takes.
+    expect(await page.content()).not.toMatch(/sk-sy-[A-Za-z0-9_-]*…/);
+    expect(await page.getByText(`it begins sk-sy-${publicId}`).count()).toBe(1);
+    await screenshot(page, 'console', 'connect');
+    const copied: string[] = [];
+    for (const button of await page.locator('button[data-copy]').all()) {
+      await button.click();
+      copied.push(await page.evaluate<string>('navigator.clipboard.readText()'));
+    }
+    expect(copied).toContain('read -rs SWITCHYARD_API_KEY && export SWITCHYARD_API_KEY');
+    expect(copied.filter((text) => !/^[\x20-\x7e\n]*$/.test(text))).toEqual([]);
     expect(await page.locator('#base-openai').textContent()).toBe(`${server.root}/v1`);
     expect(await page.locator('#base-root').textContent()).toBe(server.root);
     expect(await page.locator('#snippet-claude-code').textContent()).toContain(`ANTHROPIC_BASE_URL='${server.root}'`);
     expect(await page.content()).not.toContain(key);
-    await screenshot(page, 'console', 'connect');
+  }, 30_000);
+
+  it('should fit a phone: wide tables scroll inside themselves, and no public id or date breaks across lines', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 360, height: 740 });
+    // Line boxes of each id and date cell's text: one when it does not wrap.
+    const wrapped = `[...document.querySelectorAll('td code, td.when')].filter((cell) => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length > 1; }).length`;
+    for (const path of ['/keys', '/usage']) {
+      await phone.goto(`${server.root}${path}`);
+      expect(await phone.evaluate('document.querySelectorAll("td code, td.when").length')).toBeGreaterThan(0);
+      expect(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      expect(await phone.evaluate(wrapped), `${path}: an id or date on two lines`).toBe(0);
+    }
+    await phone.close();
   }, 30_000);
 
   it('should refuse forms without the right CSRF token or from another origin', async () => {
@@ -183,6 +217,7 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
     const replay = await fetch(`${server.root}/keys`, { headers: { cookie: `switchyard_session=${session?.value ?? ''}` }, redirect: 'manual' });
+    // Someone has registered: a visitor without a session is now sent to sign in.
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/sign-in');
   }, 30_000);

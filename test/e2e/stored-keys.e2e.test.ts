@@ -68,6 +68,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
       [revoked, 'api_key_revoked'],
       [expired, 'api_key_expired'],
       [unknown, 'api_key_mistyped'],
+      [good.slice(0, 40), 'api_key_mistyped'],
       ['sk-something-else', 'invalid_api_key'],
     ];
     for (const [presented, code] of cases) {

@@ -24,6 +24,24 @@ describe('diagnoseBaseUrl', () => {
     expect(diagnoseBaseUrl(request({ authorization: 'Bearer k' }), '/inbox', root, 'chat')).toBeUndefined();
   });
 
+  describe('the model list', () => {
+    const get = (headers: Record<string, string> = {}) => ({ method: 'GET', headers }) as unknown as HttpRequest;
+
+    it('should explain /models without /v1 asked for with a key: an OpenAI client whose base URL is the API root', () => {
+      expect(diagnoseBaseUrl(get({ authorization: 'Bearer k' }), '/models', root, 'chat')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
+      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k' }), '/models/mock', root, 'chat')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
+      // An Anthropic client's too: a 404 is what sends it (and `switchyard check`) to another base URL.
+      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }), '/models', root, 'messages')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
+    });
+
+    it('should leave /models without a key, with a browser\'s Basic credentials, or posted to, to the host app', () => {
+      expect(diagnoseBaseUrl(get(), '/models', root, 'chat')).toBeUndefined();
+      expect(diagnoseBaseUrl(get({ authorization: 'Basic dTpw' }), '/models', root, 'chat')).toBeUndefined();
+      expect(diagnoseBaseUrl(request({ authorization: 'Bearer k' }), '/models', root, 'chat')).toBeUndefined();
+      expect(diagnoseBaseUrl(get({ authorization: 'Bearer k' }), '/models/', root, 'chat')).toBeUndefined();
+    });
+  });
+
   it('should name both base URLs', () => {
     expect(diagnoseBaseUrl(request(), '/v1/v1/messages', root, 'messages')?.message).toContain(
       `Anthropic clients (and ANTHROPIC_BASE_URL) take ${root}; OpenAI clients take ${root}/v1.`,

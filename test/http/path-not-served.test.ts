@@ -27,4 +27,16 @@ describe('pathNotServed', () => {
       expect(error.message).toBe(`Nothing is served at GET ${path}. This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`);
     }
   });
+
+  it('should name the served endpoint a path is a near miss of', () => {
+    for (const [path, meant] of [
+      ['/v1/mesages', 'POST /v1/messages'],
+      ['/v1/chat/completion', 'POST /v1/chat/completions'],
+      ['/v1/model', 'GET /v1/models'],
+    ]) {
+      const error = pathNotServed('POST', path ?? '', served);
+      expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+      expect(error.message).toBe(`Nothing is served at POST ${path}. Did you mean ${meant}? This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`);
+    }
+  });
 });

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleProvider } from '../../src/providers/openai-compatible/index.js';
 import type { CheckResult } from '../../src/server/check/run-check.js';
+import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
+import { startServer } from '../../src/server/start-server.js';
 import { startMockUpstream, sseText, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
@@ -180,6 +182,16 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
     expect(missing.stdout).toContain(`The base URL is missing /v1`);
     expect(missing.stdout).toContain(`Use ${running.openAIBaseURL}`);
     expect(missing.stdout).toMatch(/^minimal request\s+ok$/m);
+  });
+
+  it('should say /v1 is missing to a standalone server whose console is at the root', async () => {
+    const server = await startServer({ database: { url: scratch.file('check-console') }, apiKeys: [TEST_KEY], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000 });
+    scratch.later(() => server.close().done);
+    expect(server.consoleUrl).toBe(`${server.root}/`);
+    const missing = await checkJson(['--base-url', server.root, '--key', TEST_KEY, '--model', 'mock', '--protocol', 'chat']);
+    expect(codes(missing.result)).toEqual(['BASE_URL_MISSING_V1']);
+    expect(missing.result.baseUrl.used).toBe(server.openAIBaseURL);
+    expect(missing.result.steps.every((step) => step.status === 'ok')).toBe(true);
   });
 
   it("should spot a key typed with 'Bearer ' and go on without it", async () => {

@@ -46,6 +46,23 @@ describe('parseCliArgs', () => {
     expect(codeOf(['serve', 'extra'])).toBe('CONFIG_FLAG_INVALID');
   });
 
+  it('should name the closest flag, command or protocol to a near miss, not Node\'s parser text', () => {
+    const messageOf = (argv: string[]) => {
+      try {
+        parseCliArgs(argv);
+        return 'parsed';
+      } catch (error) {
+        return (error as Error).message.split('\n')[0];
+      }
+    };
+    expect(messageOf(['check', '--prot', 'chat'])).toBe("Unknown option '--prot'. Did you mean '--protocol'?");
+    expect(messageOf(['keys', 'list', '--databse', 'x.db'])).toBe("Unknown option '--databse'. Did you mean '--database'?");
+    expect(messageOf(['-x'])).toBe("Unknown option '-x'. The options are listed below.");
+    expect(messageOf(['modles'])).toBe("Unknown command 'modles'. Did you mean 'models'?");
+    expect(messageOf(['start'])).toBe("Unknown command 'start'.");
+    expect(messageOf(['check', '--base-url', 'http://h/v1', '--model', 'm', '--protocol', 'mesages'])).toBe("--protocol takes chat, responses, messages or all; got 'mesages'. Did you mean 'messages'?");
+  });
+
   describe('config check', () => {
     it('should read the file as an argument or as --config', () => {
       expect(parseCliArgs(['config', 'check', 'switchyard.yaml'])).toEqual({ command: 'config-check', configPath: 'switchyard.yaml' });

@@ -66,19 +66,23 @@ async function terminate(child: RunningProcess, root: string, withinMs: number):
   return Date.now() - sent;
 }
 
+// Start-up under npm and tsx takes 6–9 s on a loaded 2-core machine (measured), so each test has a
+// minute; the stop itself is bounded by the server's own shutdown timeout (10 s, nothing open).
+const STOP_WITHIN_MS = 10_000;
+
 describe('SIGTERM to the process the README starts', () => {
-  it('should stop `npm start` gracefully, leaving no process behind', { timeout: 10_000 }, async () => {
+  it('should stop `npm start` gracefully, leaving no process behind', { timeout: 60_000 }, async () => {
     const child = spawnProcess('npm', ['start', '--silent', '--', '--port', '0'], npmEnv());
     started.push(child);
     const { root } = await readBanner(child);
     expect(await accepts(root)).toBe(true);
-    expect(await terminate(child, root, 4_000)).toBeLessThan(4_000);
+    expect(await terminate(child, root, STOP_WITHIN_MS)).toBeLessThan(STOP_WITHIN_MS);
     expect(child.stdout()).toContain('SIGTERM: no longer accepting connections');
     expect(child.stdout()).toContain('Stopped.\n');
     expect((await child.exited).code).toBe(0);
   });
 
-  it('should stop `npx switchyard` gracefully, leaving no process behind', { timeout: 10_000 }, async () => {
+  it('should stop `npx switchyard` gracefully, leaving no process behind', { timeout: 60_000 }, async () => {
     // An installed package's bin as npx finds it in node_modules/.bin: a node script, run by npm's `sh -c`.
     // This one runs the CLI from source (tsx registered in-process) instead of dist/.
     const project = join(dir, 'npx-project');
@@ -95,7 +99,7 @@ describe('SIGTERM to the process the README starts', () => {
     started.push(child);
     const { root } = await readBanner(child);
     expect(await accepts(root)).toBe(true);
-    expect(await terminate(child, root, 4_000)).toBeLessThan(4_000);
+    expect(await terminate(child, root, STOP_WITHIN_MS)).toBeLessThan(STOP_WITHIN_MS);
     expect(child.stdout()).toContain('no longer accepting connections');
   });
 });

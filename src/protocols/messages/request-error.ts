@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { findClosestId, quoteCallerText } from '../../canonical/index.js';
 
 type Issue = z.core.$ZodIssue;
 type RawIssue = z.core.$ZodRawIssue;
@@ -100,4 +101,15 @@ export function describeRequestIssue(issues: readonly Issue[]): { param: string 
   const param = path.length === 0 ? undefined : formatIssuePath(path);
   const where = param ?? 'body';
   return { param, message: `Invalid request: ${where}: ${message.replace(/\.$/, '')}.` };
+}
+
+/**
+ * ` The request has 'max_token': did you mean 'max_tokens'?` when the body lacks the required
+ * top-level field `missing` and has a field that is no field of the API (`known`) and a near miss
+ * of it; '' otherwise.
+ */
+export function misspeltFieldHint(body: unknown, missing: string | undefined, known: ReadonlySet<string>): string {
+  if (missing === undefined || !/^[a-z_]+$/.test(missing) || typeof body !== 'object' || body === null || Array.isArray(body) || missing in body) return '';
+  const misspelt = Object.keys(body).find((field) => !known.has(field) && findClosestId(field, [missing]) === missing);
+  return misspelt === undefined ? '' : ` The request has '${quoteCallerText(misspelt)}': did you mean '${missing}'?`;
 }

@@ -8,7 +8,8 @@ import {
 import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeMessagesConversation, decodeMessagesSystem } from './conversation.js';
 import { decodePlainMessagesRequest } from './request-fast-path.js';
-import { describeRawIssue, describeRequestIssue } from './request-error.js';
+import { describeRawIssue, describeRequestIssue, misspeltFieldHint } from './request-error.js';
+import { messagesFields } from './request-fields.js';
 import { messagesRequestSchema, type MessagesOutputConfig, type MessagesRequest, type MessagesThinking } from './schema.js';
 import { decodeMessagesTool, decodeMessagesToolChoice } from './tools.js';
 import { unmappedFields } from './unmapped-fields.js';
@@ -77,7 +78,8 @@ function parseBody(body: unknown): MessagesRequest {
   const described = messagesRequestSchema.safeParse(body, { error: describeRawIssue });
   if (described.success) return described.data;
   const { param, message } = describeRequestIssue(described.error.issues);
-  throw new GatewayError({ kind: 'invalid_request', code: 'INVALID_REQUEST_BODY', param, message });
+  const hint = misspeltFieldHint(body, param, messagesFields.known);
+  throw new GatewayError({ kind: 'invalid_request', code: 'INVALID_REQUEST_BODY', param, message: `${message}${hint}` });
 }
 
 /**

@@ -169,5 +169,15 @@ describe('decodeMessagesRequest', () => {
       const error = decodeError({ ...minimal, messages: [minimal.messages[0], minimal.messages[0], { role: 'user', content: 5 }] });
       expect(error.message).toBe('Invalid request: messages[2].content: expected a string or an array of content blocks.');
     });
+
+    it('should name a near miss of a missing required field', () => {
+      expect(decodeError({ model: 'm', max_token: 10, messages: minimal.messages }).message).toBe(
+        "Invalid request: max_tokens: is required (expected a number). The request has 'max_token': did you mean 'max_tokens'?",
+      );
+      expect(decodeError({ model: 'm', max_tokens: 10, mesages: minimal.messages }).message).toContain("The request has 'mesages': did you mean 'messages'?");
+      // A field of the API is no typo, and nothing unlike the missing one is named.
+      expect(decodeError({ model: 'm', messages: minimal.messages, metadata: {} }).message).toBe('Invalid request: max_tokens: is required (expected a number).');
+      expect(decodeError({ model: 'm', messages: minimal.messages, zzz: 1 }).message).toBe('Invalid request: max_tokens: is required (expected a number).');
+    });
   });
 });
