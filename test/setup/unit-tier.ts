@@ -8,6 +8,8 @@ export const UNIT_TIER_INCLUDE = [
   'test/canonical/**/*.test.ts',
   'test/catalog/**/*.test.ts',
   'test/endpoints/**/*.test.ts',
+  'test/gateway/**/*.test.ts',
+  'test/pipeline/**/*.test.ts',
   'test/examples/**/*.test.ts',
   'test/http/**/*.test.ts',
   'test/observability/**/*.test.ts',
@@ -20,7 +22,7 @@ export const UNIT_TIER_INCLUDE = [
 ];
 
 /** Files in those folders that use Redis. */
-export const UNIT_TIER_EXCLUDE = ['test/routing/redis-cooldown-store.test.ts'];
+export const UNIT_TIER_EXCLUDE = ['test/routing/redis-cooldown-store.test.ts', 'test/examples/response-cache.test.ts', 'test/examples/guardrail.test.ts'];
 
 /** What a file of the tier may not mention: the helpers and settings that reach a service. */
 export const SERVICE_MARKERS = /test-database|scratch\.js|helpers\/browser|console-visitor|redis-server-process|REDIS_URL|DATABASE_URL|CHROMIUM_PATH|:6379|:5432|postgres:\/\//;
