@@ -5,7 +5,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { jitCompilation, readCallgrindCounts, type CallgrindCounts } from './callgrind-counts.js';
+import { jitCompilation, oldGenerationGc, readCallgrindCounts, type CallgrindCounts } from './callgrind-counts.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,6 +18,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export const NODE_FLAGS_UNDER_CALLGRIND = ['--single-threaded'];
 
+/** The servers running under callgrind, for the bench to stop if it is interrupted. */
+export const runningUnderCallgrind = new Set<ChildProcess>();
+
 export interface CallgrindServer {
   child: ChildProcess;
   pid: number;
@@ -26,8 +29,8 @@ export interface CallgrindServer {
   storedKey?: string;
   /** Starts counting (from zero). */
   start(): Promise<void>;
-  /** Stops counting and returns what was counted since `start()`. */
-  stop(label: string): Promise<CallgrindCounts>;
+  /** Stops counting and returns what was counted since `start()`, with V8's compilers and old-generation GC apart. */
+  stop(label: string): Promise<CallgrindCounts<'compile' | 'gc'>>;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
   );
   const pid = child.pid;
   if (pid === undefined) throw new Error('valgrind did not start');
+  runningUnderCallgrind.add(child);
+  child.once('exit', () => runningUnderCallgrind.delete(child));
   const { port, storedKey } = await new Promise<{ port: number; storedKey?: string }>((resolve, reject) => {
     let printed = '';
     const exited = (code: number | null) => reject(new Error(`${script} under valgrind exited with ${code}: ${existsSync(valgrindLog) ? readFileSync(valgrindLog, 'utf8').slice(-2000) : ''}`));
@@ -81,7 +86,7 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
       await control(`--dump=${label}`);
       await control('--instr=off');
       part += 1;
-      return readCallgrindCounts(await finishedDump(`${out}.${part}`), jitCompilation);
+      return readCallgrindCounts(await finishedDump(`${out}.${part}`), { compile: jitCompilation, gc: oldGenerationGc });
     },
     async close() {
       if (child.exitCode !== null) return;

@@ -10,9 +10,11 @@ export interface InstructionRunFacts {
   nodeFlags: string[];
   warmup: number;
   requests: number;
+  connections: number;
   minutes: number;
 }
 
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const describeAnswer = (stream: boolean) => (stream ? '50-chunk stream' : 'JSON');
 
 export function renderInstructionTable(rows: readonly InstructionRow[], configurations: readonly InstructionConfiguration[], facts: InstructionRunFacts): string {
@@ -24,14 +26,14 @@ export function renderInstructionTable(rows: readonly InstructionRow[], configur
   const sorted = [...rows].sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path) || Number(a.stream) - Number(b.stream) || order(a) - order(b));
   const lines = [
     `Instructions per request, ${facts.date}, Node ${facts.node} (${facts.nodeFlags.join(' ')}) under ${facts.valgrind} --tool=callgrind: ` +
-      `${facts.requests} sequential requests per row after ${facts.warmup} warm-up requests per path and answer; V8's compilers left out (their share of the window shown); ${facts.minutes.toFixed(1)} minutes.`,
+      `${facts.requests} requests per row (${facts.connections === 1 ? 'one at a time' : `${facts.connections} connections, one request at a time on each`}) after ${facts.warmup} warm-up requests per path and answer; V8's compilers and old-generation GC left out (their shares of the window shown); ${facts.minutes.toFixed(1)} minutes.`,
     '',
-    '| path | answer | configuration | instructions/request | vs passthrough | JIT compile in window |',
-    '|---|---|---|---|---|---|',
+    '| path | answer | configuration | instructions/request | vs passthrough | left out: JIT compile | left out: old-gen GC |',
+    '|---|---|---|---|---|---|---|',
     ...sorted.map((row) => {
       const base = baselineOf(row);
       const ratio = base === undefined || row.configuration === baseline ? '' : `${(row.perRequest / base.perRequest).toFixed(2)}×`;
-      return `| ${row.path} | ${describeAnswer(row.stream)} | ${row.configuration} | ${Math.round(row.perRequest).toLocaleString('en-US')} | ${ratio} | ${(row.compileShare * 100).toFixed(1)} % |`;
+      return `| ${row.path} | ${describeAnswer(row.stream)} | ${row.configuration} | ${Math.round(row.perRequest).toLocaleString('en-US')} | ${ratio} | ${percent(row.compileShare)} | ${percent(row.gcShare)} |`;
     }),
     '',
     ...configurations.map((configuration) => `- \`${configuration.name}\`: ${configuration.description}`),

@@ -4,9 +4,9 @@
 //
 // Each configuration is one server process under callgrind (uninstrumented until measured), serving
 // every path in turn, as in the main table. First every (path, answer) gets its warm-up requests,
-// then each gets its measured requests, sent one after the other from this process (not under
-// valgrind) over one keep-alive connection. What V8's compilers ran in a window is reported apart
-// and left out of the per-request figure (bench/callgrind-counts.ts).
+// then each gets its measured requests, sent from this process (not under valgrind) over a few
+// keep-alive connections, one request at a time on each. What V8's compilers and its old-generation GC ran in a
+// window is reported apart and left out of the per-request figure (bench/callgrind-counts.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
@@ -20,6 +20,8 @@ export interface InstructionOptions {
   configurations: readonly InstructionConfiguration[];
   warmup: number;
   requests: number;
+  /** Connections sending at once (each one request at a time). */
+  connections: number;
   /** Where the compiled bench scripts are. */
   buildDir: string;
   scratch: string;
@@ -30,14 +32,15 @@ export interface InstructionRow {
   path: BenchPath;
   stream: boolean;
   configuration: string;
-  /** Instructions per request, V8's compilers left out. */
+  /** Instructions per request, V8's compilers and old-generation GC left out. */
   perRequest: number;
-  /** Share of the window's instructions that V8's compilers ran (left out of `perRequest`). */
+  /** Shares of the window's instructions that V8's compilers and old-generation GC ran (left out of `perRequest`). */
   compileShare: number;
+  gcShare: number;
 }
 
 export async function measureInstructions(options: InstructionOptions): Promise<InstructionRow[]> {
-  const { paths, warmup, requests, log } = options;
+  const { paths, warmup, requests, connections, log } = options;
   const cells = paths.flatMap((path) => [false, true].map((stream) => ({ path, stream })));
   const rows: InstructionRow[] = [];
   const run = `${process.pid}-${Date.now()}`;
@@ -56,20 +59,21 @@ export async function measureInstructions(options: InstructionOptions): Promise<
         expected: expectedAnswerText[protocolOf[path]][stream ? 'stream' : 'json'],
       });
       log(`${configuration.name}: started under callgrind in ${seconds(startedAt)}; warming up (${warmup} requests per path and answer)`);
-      for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), warmup);
+      for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), warmup, connections);
       for (const { path, stream } of cells) {
         await server.start();
-        await sendSequentially(planFor(path, stream), requests);
+        await sendSequentially(planFor(path, stream), requests, connections);
         const counts = await server.stop(`${configuration.name}-${path}-${stream ? 'stream' : 'json'}`);
         const row: InstructionRow = {
           path,
           stream,
           configuration: configuration.name,
-          perRequest: (counts.instructions - counts.excludedInstructions) / requests,
-          compileShare: counts.instructions === 0 ? 0 : counts.excludedInstructions / counts.instructions,
+          perRequest: (counts.instructions - counts.inside.compile - counts.inside.gc) / requests,
+          compileShare: counts.inside.compile / counts.instructions,
+          gcShare: counts.inside.gc / counts.instructions,
         };
         rows.push(row);
-        log(`  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (JIT compile ${(row.compileShare * 100).toFixed(1)} % of the window)`);
+        log(`  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`);
       }
     } finally {
       await server.close();
@@ -79,4 +83,5 @@ export async function measureInstructions(options: InstructionOptions): Promise<
   return rows;
 }
 
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;

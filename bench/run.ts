@@ -20,6 +20,7 @@
 //   --warmup N     with --instructions: warm-up requests per path and answer (default 300)
 //   --requests N   with --instructions: measured requests per path and answer (default 200)
 //   --configurations a,b  with --instructions: which of bench/instruction-configurations.ts (default all)
+//   --connections N with --instructions: connections sending at once, one request at a time each (default 1)
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -32,7 +33,7 @@ import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
-import { NODE_FLAGS_UNDER_CALLGRIND } from './callgrind-server.js';
+import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind } from './callgrind-server.js';
 import { instructionConfigurations } from './instruction-configurations.js';
 import { measureInstructions } from './instructions.js';
 import { renderInstructionTable } from './instructions-report.js';
@@ -60,6 +61,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '300' },
     requests: { type: 'string', default: '200' },
     configurations: { type: 'string' },
+    connections: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
@@ -112,9 +114,10 @@ async function startProgram(core: number, script: string, args: string[], port: 
   throw new Error(`${script} did not listen on ${port}`);
 }
 
-/** Starts a node script pinned to `core`, resolves once it prints its port. */
-function startServer(core: number, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeFlags, join(here, script), ...args], {
+/** Starts a node script pinned to `core` (unless undefined), resolves once it prints its port. */
+function startServer(core: number | undefined, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const command = [process.execPath, ...nodeFlags, join(here, script), ...args];
+  const child = spawn(core === undefined ? command[0]! : 'taskset', core === undefined ? command.slice(1) : ['-c', String(core), ...command], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -681,7 +684,8 @@ async function countInstructions(upstream: Started): Promise<void> {
   const startedAt = performance.now();
   const warmup = Number(values.warmup);
   const requests = Number(values.requests);
-  const rows = await measureInstructions({ upstreamUrl: upstream.url, paths, configurations, warmup, requests, buildDir: here, scratch, log });
+  const connections = Number(values.connections);
+  const rows = await measureInstructions({ upstreamUrl: upstream.url, paths, configurations, warmup, requests, connections, buildDir: here, scratch, log });
   const table = renderInstructionTable(rows, configurations, {
     date: new Date().toISOString().slice(0, 10),
     node: process.version,
@@ -689,17 +693,20 @@ async function countInstructions(upstream: Started): Promise<void> {
     nodeFlags: NODE_FLAGS_UNDER_CALLGRIND,
     warmup,
     requests,
+    connections,
     minutes: (performance.now() - startedAt) / 60_000,
   });
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/instructions-latest.json'), JSON.stringify({ warmup, requests, rows }, null, 2));
+  writeFileSync(join(benchDir, '.results/instructions-latest.json'), JSON.stringify({ warmup, requests, connections, rows }, null, 2));
   writeFileSync(join(benchDir, '.results/instructions-latest.md'), `${table}\n`);
 }
 
 async function main(): Promise<void> {
   log(`load generator: ${hasWrk ? 'wrk' : 'autocannon (wrk is not installed; it costs the load core more, the servers the same)'}`);
-  const upstream = await startServer(1, 'mock-upstream.js', []);
+  // Instruction counts do not depend on which core runs what; one request at a time does wait on
+  // each process's turn, so there the upstream is not pinned to a core others may be busy on.
+  const upstream = await startServer(values.instructions ? undefined : 1, 'mock-upstream.js', []);
   if (values.instructions) {
     await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
     await countInstructions(upstream);
@@ -751,7 +758,7 @@ async function main(): Promise<void> {
 }
 
 const cleanUp = () => {
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of [...children, ...runningUnderCallgrind]) child.kill('SIGTERM');
 };
 process.on('SIGINT', () => {
   cleanUp();
