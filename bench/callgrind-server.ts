@@ -92,8 +92,9 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await Promise.race([exited, sleep(60_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      const late = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(late);
     },
   };
 }

@@ -17,8 +17,8 @@
 //                  memory, and in Redis at REDIS_URL)
 //   --routing-only only those rows
 //   --instructions instead of timings, count CPU instructions per request under callgrind (bench/instructions.ts)
-//   --warmup N     with --instructions: warm-up requests per path and answer (default 300)
-//   --requests N   with --instructions: measured requests per path and answer (default 200)
+//   --warmup N     with --instructions: warm-up requests per path and answer (default 500)
+//   --requests N   with --instructions: measured requests per path and answer (default 300)
 //   --configurations a,b  with --instructions: which of bench/instruction-configurations.ts (default all)
 //   --connections N with --instructions: connections sending at once, one request at a time each (default 1)
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
@@ -58,8 +58,8 @@ const { values } = parseArgs({
     'skip-routing': { type: 'boolean', default: false },
     'routing-only': { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
-    warmup: { type: 'string', default: '300' },
-    requests: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '500' },
+    requests: { type: 'string', default: '300' },
     configurations: { type: 'string' },
     connections: { type: 'string', default: '1' },
   },
