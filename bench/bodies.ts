@@ -40,6 +40,13 @@ export const protocolOf: Record<BenchPath, 'chat' | 'messages' | 'responses'> = 
   anthropic: 'messages',
 };
 
+/** Text each protocol's answer contains, JSON and streamed (its object type, or its last event). */
+export const expectedAnswerText: Record<'chat' | 'messages' | 'responses', { json: string; stream: string }> = {
+  chat: { json: 'chat.completion', stream: '[DONE]' },
+  messages: { json: '"type":"message"', stream: 'message_stop' },
+  responses: { json: '"object":"response"', stream: 'response.completed' },
+};
+
 /** A request body for a path, in its client's protocol. */
 export function requestBody(path: BenchPath, stream: boolean): string {
   if (path === 'responses') {

@@ -16,6 +16,11 @@
 //   --skip-routing skip the routing rows (a model with two deployments and a fallback; cooldowns in
 //                  memory, and in Redis at REDIS_URL)
 //   --routing-only only those rows
+//   --instructions instead of timings, count CPU instructions per request under callgrind (bench/instructions.ts)
+//   --warmup N     with --instructions: warm-up requests per path and answer (default 500)
+//   --requests N   with --instructions: measured requests per path and answer (default 300)
+//   --configurations a,b  with --instructions: which of bench/instruction-configurations.ts (default all)
+//   --connections N with --instructions: connections sending at once, one request at a time each (default 1)
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -24,10 +29,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { endpointOf, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
+import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
+import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind } from './callgrind-server.js';
+import { instructionConfigurations } from './instruction-configurations.js';
+import { measureInstructions } from './instructions.js';
+import { renderInstructionTable } from './instructions-report.js';
 import { Redis } from 'ioredis';
 import { renderOpsTable, renderLimitsTable, renderRoutingTable, type RoutingMeasured, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
@@ -48,6 +57,11 @@ const { values } = parseArgs({
     'ops-only': { type: 'boolean', default: false },
     'skip-routing': { type: 'boolean', default: false },
     'routing-only': { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '500' },
+    requests: { type: 'string', default: '300' },
+    configurations: { type: 'string' },
+    connections: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
@@ -100,9 +114,10 @@ async function startProgram(core: number, script: string, args: string[], port: 
   throw new Error(`${script} did not listen on ${port}`);
 }
 
-/** Starts a node script pinned to `core`, resolves once it prints its port. */
-function startServer(core: number, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeFlags, join(here, script), ...args], {
+/** Starts a node script pinned to `core` (unless undefined), resolves once it prints its port. */
+function startServer(core: number | undefined, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const command = [process.execPath, ...nodeFlags, join(here, script), ...args];
+  const child = spawn(core === undefined ? command[0]! : 'taskset', core === undefined ? command.slice(1) : ['-c', String(core), ...command], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -267,18 +282,12 @@ async function setUpstreamMode(upstream: Started, mode: { chunks?: number; delay
 }
 
 /** One request of each kind, checked, so a misconfigured target fails loudly instead of measuring errors. */
-const expectedText = {
-  chat: { json: 'chat.completion', stream: '[DONE]' },
-  messages: { json: '"type":"message"', stream: 'message_stop' },
-  responses: { json: '"object":"response"', stream: 'response.completed' },
-};
-
 async function checkTarget(server: Started, path: BenchPath, streams = true): Promise<void> {
   // The mock upstream answers in the protocol of the path it is called on, so both servers answer in the client's.
   for (const stream of streams ? [false, true] : [false]) {
     const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: headersFor(server, path), body: bodyFor(server, path, stream) });
     const text = await answer.text();
-    const expected = expectedText[protocolOf[path]][stream ? 'stream' : 'json'];
+    const expected = expectedAnswerText[protocolOf[path]][stream ? 'stream' : 'json'];
     if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
   }
 }
@@ -667,9 +676,43 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
   log(summariseProfiles(dir, 30));
 }
 
+/** `--instructions`: the instruction counts under callgrind, printed and saved to .results/instructions-latest.*. */
+async function countInstructions(upstream: Started): Promise<void> {
+  const wanted = values.configurations?.split(',');
+  const configurations = wanted === undefined ? instructionConfigurations : instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
+  if (configurations.length === 0) throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  const startedAt = performance.now();
+  const warmup = Number(values.warmup);
+  const requests = Number(values.requests);
+  const connections = Number(values.connections);
+  const rows = await measureInstructions({ upstreamUrl: upstream.url, paths, configurations, warmup, requests, connections, buildDir: here, scratch, log });
+  const table = renderInstructionTable(rows, configurations, {
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    valgrind: execFileSync('valgrind', ['--version']).toString().trim(),
+    nodeFlags: NODE_FLAGS_UNDER_CALLGRIND,
+    warmup,
+    requests,
+    connections,
+    minutes: (performance.now() - startedAt) / 60_000,
+  });
+  process.stdout.write(`${table}\n`);
+  mkdirSync(join(benchDir, '.results'), { recursive: true });
+  writeFileSync(join(benchDir, '.results/instructions-latest.json'), JSON.stringify({ warmup, requests, connections, rows }, null, 2));
+  writeFileSync(join(benchDir, '.results/instructions-latest.md'), `${table}\n`);
+}
+
 async function main(): Promise<void> {
   log(`load generator: ${hasWrk ? 'wrk' : 'autocannon (wrk is not installed; it costs the load core more, the servers the same)'}`);
-  const upstream = await startServer(1, 'mock-upstream.js', []);
+  // Instruction counts do not depend on which core runs what; one request at a time does wait on
+  // each process's turn, so there the upstream is not pinned to a core others may be busy on.
+  const upstream = await startServer(values.instructions ? undefined : 1, 'mock-upstream.js', []);
+  if (values.instructions) {
+    await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+    await countInstructions(upstream);
+    await stopServer(upstream);
+    return;
+  }
   if (values['profile-only']) {
     for (const path of paths) await profile(upstream, path);
     await stopServer(upstream);
@@ -715,7 +758,7 @@ async function main(): Promise<void> {
 }
 
 const cleanUp = () => {
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of [...children, ...runningUnderCallgrind]) child.kill('SIGTERM');
 };
 process.on('SIGINT', () => {
   cleanUp();

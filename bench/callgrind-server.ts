@@ -1,0 +1,112 @@
+// A bench server run under `valgrind --tool=callgrind`, counting nothing until told to: the
+// instructions of a window of requests are read by turning instrumentation on, zeroing, sending
+// the requests, and dumping (callgrind_control talks to the running process through vgdb).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { jitCompilation, oldGenerationGc, readCallgrindCounts, type CallgrindCounts } from './callgrind-counts.js';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Node's flags under callgrind. `--single-threaded` keeps V8's compilers and garbage collector on
+ * the main thread: with their helper threads, the counts of two identical runs differed by up to
+ * 10 % (valgrind runs one thread at a time, so how long a helper spins or how far a background
+ * compile has got depends on scheduling); without them they repeat. The JIT is on, as in production.
+ */
+export const NODE_FLAGS_UNDER_CALLGRIND = ['--single-threaded'];
+
+/** The servers running under callgrind, for the bench to stop if it is interrupted. */
+export const runningUnderCallgrind = new Set<ChildProcess>();
+
+export interface CallgrindServer {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  /** The stored key the server printed, if any. */
+  storedKey?: string;
+  /** Starts counting (from zero). */
+  start(): Promise<void>;
+  /** Stops counting and returns what was counted since `start()`, with V8's compilers and old-generation GC apart. */
+  stop(label: string): Promise<CallgrindCounts<'compile' | 'gc'>>;
+  close(): Promise<void>;
+}
+
+export async function startUnderCallgrind(script: string, args: string[], env: NodeJS.ProcessEnv, outDir: string): Promise<CallgrindServer> {
+  const out = join(outDir, 'callgrind.out');
+  const valgrindLog = join(outDir, 'valgrind.log');
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no', // uninstrumented until start(): the warm-up runs about twice as fast
+      '--smc-check=all-non-file', // V8 writes and rewrites machine code in anonymous memory (the default on amd64, stated)
+      `--callgrind-out-file=${out}`,
+      `--log-file=${valgrindLog}`,
+      process.execPath,
+      ...NODE_FLAGS_UNDER_CALLGRIND,
+      script,
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('valgrind did not start');
+  runningUnderCallgrind.add(child);
+  child.once('exit', () => runningUnderCallgrind.delete(child));
+  const { port, storedKey } = await new Promise<{ port: number; storedKey?: string }>((resolve, reject) => {
+    let printed = '';
+    const exited = (code: number | null) => reject(new Error(`${script} under valgrind exited with ${code}: ${existsSync(valgrindLog) ? readFileSync(valgrindLog, 'utf8').slice(-2000) : ''}`));
+    child.once('exit', exited);
+    child.stdout.on('data', (text: Buffer) => {
+      printed += text.toString();
+      const listening = /listening (\d+)/.exec(printed);
+      if (listening === null) return;
+      child.off('exit', exited);
+      const key = /key (sk-sy-\S+)/.exec(printed)?.[1];
+      resolve({ port: Number(listening[1]), ...(key === undefined ? {} : { storedKey: key }) });
+    });
+  });
+  const control = async (...command: string[]) => {
+    await run('callgrind_control', [...command, String(pid)]);
+  };
+  let part = 0;
+  return {
+    child,
+    pid,
+    url: `http://127.0.0.1:${port}`,
+    ...(storedKey === undefined ? {} : { storedKey }),
+    async start() {
+      await control('--instr=on');
+      await control('--zero');
+    },
+    async stop(label) {
+      await control(`--dump=${label}`);
+      await control('--instr=off');
+      part += 1;
+      return readCallgrindCounts(await finishedDump(`${out}.${part}`), { compile: jitCompilation, gc: oldGenerationGc });
+    },
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const late = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(late);
+    },
+  };
+}
+
+/** The dump's text once callgrind has written all of it (its last line is `totals:`). */
+async function finishedDump(file: string): Promise<string> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (existsSync(file)) {
+      const text = readFileSync(file, 'utf8');
+      if (/^totals: /m.test(text)) return text;
+    }
+    await sleep(100);
+  }
+  throw new Error(`callgrind did not write ${file}`);
+}

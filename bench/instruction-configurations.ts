@@ -1,0 +1,40 @@
+// The servers `npm run bench -- --instructions` counts, in table order. The first is the baseline
+// every ratio is taken against. To measure another configuration, add an entry: `env` goes to
+// bench/gateway-server.ts, which reads the `BENCH_*` variables listed at its top.
+
+export interface InstructionConfiguration {
+  /** Short name: the table's row label and what `--configurations` selects. */
+  name: string;
+  /** What is on, for the table's legend. */
+  description: string;
+  script: 'passthrough.js' | 'gateway-server.js';
+  /** The server's environment; `scratch` is a directory of its own, `run` is unique to this run. */
+  env?: (scratch: string, run: string) => Record<string, string>;
+  /** Authenticate with the stored key the server prints (`key sk-sy-…`) rather than the bench's API key. */
+  storedKey?: boolean;
+}
+
+const standaloneDefaults = (scratch: string): Record<string, string> => ({
+  BENCH_STORE: 'sqlite',
+  BENCH_DATABASE: `${scratch}/ledger.db`,
+  BENCH_OPS: 'on',
+  BENCH_LOG_FILE: `${scratch}/requests.log`,
+});
+
+export const instructionConfigurations: readonly InstructionConfiguration[] = [
+  { name: 'passthrough', description: 'raw node:http passthrough (bench/passthrough.ts)', script: 'passthrough.js' },
+  { name: 'off', description: 'gateway, every feature off (API keys only, as in the main table)', script: 'gateway-server.js' },
+  {
+    name: 'default',
+    description: 'the standalone server as it starts: SQLite ledger, request log (to a file), metrics; API key',
+    script: 'gateway-server.js',
+    env: standaloneDefaults,
+  },
+  {
+    name: 'redis+keys',
+    description: 'default + per-key limits in Redis (never reached) + a stored key',
+    script: 'gateway-server.js',
+    env: (scratch, run) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:instructions:${run}:` }),
+    storedKey: true,
+  },
+];

@@ -1,0 +1,42 @@
+// The table of `npm run bench -- --instructions`: instructions per request for each path, answer
+// and configuration, with the ratio to the first configuration (the passthrough) on the same row.
+import type { InstructionConfiguration } from './instruction-configurations.js';
+import type { InstructionRow } from './instructions.js';
+
+export interface InstructionRunFacts {
+  date: string;
+  node: string;
+  valgrind: string;
+  nodeFlags: string[];
+  warmup: number;
+  requests: number;
+  connections: number;
+  minutes: number;
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const describeAnswer = (stream: boolean) => (stream ? '50-chunk stream' : 'JSON');
+
+export function renderInstructionTable(rows: readonly InstructionRow[], configurations: readonly InstructionConfiguration[], facts: InstructionRunFacts): string {
+  const baseline = configurations[0]?.name;
+  const baselineOf = (row: InstructionRow) => rows.find((other) => other.configuration === baseline && other.path === row.path && other.stream === row.stream);
+  // Grouped by path and answer, configurations in their list's order.
+  const order = (row: InstructionRow) => configurations.findIndex((configuration) => configuration.name === row.configuration);
+  const paths = [...new Set(rows.map((row) => row.path))];
+  const sorted = [...rows].sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path) || Number(a.stream) - Number(b.stream) || order(a) - order(b));
+  const lines = [
+    `Instructions per request, ${facts.date}, Node ${facts.node} (${facts.nodeFlags.join(' ')}) under ${facts.valgrind} --tool=callgrind: ` +
+      `${facts.requests} requests per row (${facts.connections === 1 ? 'one at a time' : `${facts.connections} connections, one request at a time on each`}) after ${facts.warmup} warm-up requests per path and answer; V8's compilers and old-generation GC left out (their shares of the window shown); ${facts.minutes.toFixed(1)} minutes.`,
+    '',
+    '| path | answer | configuration | instructions/request | vs passthrough | left out: JIT compile | left out: old-gen GC |',
+    '|---|---|---|---|---|---|---|',
+    ...sorted.map((row) => {
+      const base = baselineOf(row);
+      const ratio = base === undefined || row.configuration === baseline ? '' : `${(row.perRequest / base.perRequest).toFixed(2)}×`;
+      return `| ${row.path} | ${describeAnswer(row.stream)} | ${row.configuration} | ${Math.round(row.perRequest).toLocaleString('en-US')} | ${ratio} | ${percent(row.compileShare)} | ${percent(row.gcShare)} |`;
+    }),
+    '',
+    ...configurations.map((configuration) => `- \`${configuration.name}\`: ${configuration.description}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,87 @@
+// `npm run bench -- --instructions`: CPU instructions per request, counted by callgrind, for each
+// configuration in bench/instruction-configurations.ts on each path, JSON and streamed. Timings on
+// a shared machine swing ±30 %; instruction counts repeat run to run, so they decide what is faster.
+//
+// Each configuration is one server process under callgrind (uninstrumented until measured), serving
+// every path in turn, as in the main table. First every (path, answer) gets its warm-up requests,
+// then each gets its measured requests, sent from this process (not under valgrind) over a few
+// keep-alive connections, one request at a time on each. What V8's compilers and its old-generation GC ran in a
+// window is reported apart and left out of the per-request figure (bench/callgrind-counts.ts).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
+import { startUnderCallgrind } from './callgrind-server.js';
+import type { InstructionConfiguration } from './instruction-configurations.js';
+import { sendSequentially, type RequestPlan } from './sequential-requests.js';
+
+export interface InstructionOptions {
+  upstreamUrl: string;
+  paths: readonly BenchPath[];
+  configurations: readonly InstructionConfiguration[];
+  warmup: number;
+  requests: number;
+  /** Connections sending at once (each one request at a time). */
+  connections: number;
+  /** Where the compiled bench scripts are. */
+  buildDir: string;
+  scratch: string;
+  log: (text: string) => void;
+}
+
+export interface InstructionRow {
+  path: BenchPath;
+  stream: boolean;
+  configuration: string;
+  /** Instructions per request, V8's compilers and old-generation GC left out. */
+  perRequest: number;
+  /** Shares of the window's instructions that V8's compilers and old-generation GC ran (left out of `perRequest`). */
+  compileShare: number;
+  gcShare: number;
+}
+
+export async function measureInstructions(options: InstructionOptions): Promise<InstructionRow[]> {
+  const { paths, warmup, requests, connections, log } = options;
+  const cells = paths.flatMap((path) => [false, true].map((stream) => ({ path, stream })));
+  const rows: InstructionRow[] = [];
+  const run = `${process.pid}-${Date.now()}`;
+  for (const configuration of options.configurations) {
+    const startedAt = performance.now();
+    const dir = join(options.scratch, `callgrind-${configuration.name.replace(/[^a-z0-9-]/gi, '_')}`);
+    mkdirSync(dir, { recursive: true });
+    const env = configuration.env?.(dir, run) ?? {};
+    const server = await startUnderCallgrind(join(options.buildDir, configuration.script), [options.upstreamUrl], env, dir);
+    try {
+      if (configuration.storedKey && server.storedKey === undefined) throw new Error(`${configuration.name}: the server printed no stored key`);
+      const planFor = (path: BenchPath, stream: boolean): RequestPlan => ({
+        url: `${server.url}${endpointOf[path]}`,
+        headers: { ...requestHeaders(path), ...(configuration.storedKey ? { authorization: `Bearer ${server.storedKey}` } : {}) },
+        body: requestBody(path, stream),
+        expected: expectedAnswerText[protocolOf[path]][stream ? 'stream' : 'json'],
+      });
+      log(`${configuration.name}: started under callgrind in ${seconds(startedAt)}; warming up (${warmup} requests per path and answer)`);
+      for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), warmup, connections);
+      for (const { path, stream } of cells) {
+        await server.start();
+        await sendSequentially(planFor(path, stream), requests, connections);
+        const counts = await server.stop(`${configuration.name}-${path}-${stream ? 'stream' : 'json'}`);
+        const row: InstructionRow = {
+          path,
+          stream,
+          configuration: configuration.name,
+          perRequest: (counts.instructions - counts.inside.compile - counts.inside.gc) / requests,
+          compileShare: counts.inside.compile / counts.instructions,
+          gcShare: counts.inside.gc / counts.instructions,
+        };
+        rows.push(row);
+        log(`  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`);
+      }
+    } finally {
+      await server.close();
+    }
+    log(`${configuration.name}: ${seconds(startedAt)}`);
+  }
+  return rows;
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
