@@ -27,6 +27,8 @@ export interface CallgrindServer {
   url: string;
   /** The stored key the server printed, if any. */
   storedKey?: string;
+  /** The stages a request runs, as the gateway server printed them (`stages a,b,c`); undefined for the passthrough. */
+  stages?: string;
   /** Starts counting (from zero). */
   start(): Promise<void>;
   /** Stops counting and returns what was counted since `start()`, with V8's compilers and old-generation GC apart. */
@@ -56,7 +58,7 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
   if (pid === undefined) throw new Error('valgrind did not start');
   runningUnderCallgrind.add(child);
   child.once('exit', () => runningUnderCallgrind.delete(child));
-  const { port, storedKey } = await new Promise<{ port: number; storedKey?: string }>((resolve, reject) => {
+  const { port, storedKey, stages } = await new Promise<{ port: number; storedKey?: string; stages?: string }>((resolve, reject) => {
     let printed = '';
     const exited = (code: number | null) => reject(new Error(`${script} under valgrind exited with ${code}: ${existsSync(valgrindLog) ? readFileSync(valgrindLog, 'utf8').slice(-2000) : ''}`));
     child.once('exit', exited);
@@ -66,7 +68,8 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
       if (listening === null) return;
       child.off('exit', exited);
       const key = /key (sk-sy-\S+)/.exec(printed)?.[1];
-      resolve({ port: Number(listening[1]), ...(key === undefined ? {} : { storedKey: key }) });
+      const stages = /stages (\S+)/.exec(printed)?.[1];
+      resolve({ port: Number(listening[1]), ...(key === undefined ? {} : { storedKey: key }), ...(stages === undefined ? {} : { stages }) });
     });
   });
   const control = async (...command: string[]) => {
@@ -78,6 +81,7 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
     pid,
     url: `http://127.0.0.1:${port}`,
     ...(storedKey === undefined ? {} : { storedKey }),
+    ...(stages === undefined ? {} : { stages }),
     async start() {
       await control('--instr=on');
       await control('--zero');

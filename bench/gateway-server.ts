@@ -82,6 +82,8 @@ if (database !== undefined) {
 const server = process.env.BENCH_HOST === 'express' ? createServer(express().use(handler)) : createServer(handler);
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
+  // Which stages a request runs in this configuration: the bench's tables name them.
+  process.stdout.write(`stages ${handler.stagesFor(BENCH_MODEL).join(',')}\n`);
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 });
 // `--cpu-prof` writes its profile on a normal exit, so SIGTERM exits normally.

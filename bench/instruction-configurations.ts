@@ -30,6 +30,10 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     script: 'gateway-server.js',
     env: standaloneDefaults,
   },
+  // One feature of the default each, against `off`: what each stage costs.
+  { name: 'ledger', description: 'off + the SQLite ledger only', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db` }) },
+  { name: 'request-log', description: 'off + the request log (to a file) only', script: 'gateway-server.js', env: (scratch) => ({ BENCH_OPS: 'log', BENCH_LOG_FILE: `${scratch}/requests.log` }) },
+  { name: 'metrics', description: 'off + Prometheus metrics only', script: 'gateway-server.js', env: () => ({ BENCH_OPS: 'metrics' }) },
   {
     name: 'redis+keys',
     description: 'default + per-key limits in Redis (never reached) + a stored key',

@@ -36,7 +36,10 @@ export function renderInstructionTable(rows: readonly InstructionRow[], configur
       return `| ${row.path} | ${describeAnswer(row.stream)} | ${row.configuration} | ${Math.round(row.perRequest).toLocaleString('en-US')} | ${ratio} | ${percent(row.compileShare)} | ${percent(row.gcShare)} |`;
     }),
     '',
-    ...configurations.map((configuration) => `- \`${configuration.name}\`: ${configuration.description}`),
+    ...configurations.map((configuration) => {
+      const stages = rows.find((row) => row.configuration === configuration.name)?.stages;
+      return `- \`${configuration.name}\`: ${configuration.description}${stages === undefined ? '' : ` — stages: ${stages.split(',').join(' → ')}`}`;
+    }),
   ];
   return lines.join('\n');
 }

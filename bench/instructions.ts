@@ -32,6 +32,8 @@ export interface InstructionRow {
   path: BenchPath;
   stream: boolean;
   configuration: string;
+  /** The stages a request ran (the gateway's compiled list), e.g. `record,authenticate,fit,police,call`. */
+  stages?: string;
   /** Instructions per request, V8's compilers and old-generation GC left out. */
   perRequest: number;
   /** Shares of the window's instructions that V8's compilers and old-generation GC ran (left out of `perRequest`). */
@@ -68,6 +70,7 @@ export async function measureInstructions(options: InstructionOptions): Promise<
           path,
           stream,
           configuration: configuration.name,
+          ...(server.stages === undefined ? {} : { stages: server.stages }),
           perRequest: (counts.instructions - counts.inside.compile - counts.inside.gc) / requests,
           compileShare: counts.inside.compile / counts.instructions,
           gcShare: counts.inside.gc / counts.instructions,
