@@ -64,7 +64,7 @@ export function spawnProcess(command: string, args: readonly string[], env: Node
     stderr: () => err,
     exited,
     signal,
-    waitForOutput(pattern, timeoutMs = 15_000) {
+    waitForOutput(pattern, timeoutMs = 45_000) {
       return new Promise((resolve, reject) => {
         const timer = setInterval(() => {
           const match = pattern.exec(out);
