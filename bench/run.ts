@@ -114,6 +114,15 @@ async function startProgram(core: number, script: string, args: string[], port: 
   throw new Error(`${script} did not listen on ${port}`);
 }
 
+/** Stage lists already printed (each configuration's requests run one). */
+const stagesSaid = new Set<string>();
+
+/** A server's `BENCH_*` settings, for the stages line: `BENCH_OPS=on BENCH_STORE=sqlite`, or `defaults`. */
+function describeEnv(env: NodeJS.ProcessEnv): string {
+  const set = Object.entries(env).filter(([name]) => name.startsWith('BENCH_') && !name.endsWith('_FILE') && !name.endsWith('DATABASE') && !name.endsWith('PREFIX') && !name.endsWith('OUTBOX'));
+  return set.length === 0 ? 'every feature off' : set.map(([name, value]) => `${name}=${value}`).join(' ');
+}
+
 /** Starts a node script pinned to `core` (unless undefined), resolves once it prints its port. */
 function startServer(core: number | undefined, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const command = [process.execPath, ...nodeFlags, join(here, script), ...args];
@@ -132,6 +141,12 @@ function startServer(core: number | undefined, script: string, args: string[], n
       // A server with stored keys prints the key the load must send.
       const key = /key (sk-sy-\S+)/.exec(printed)?.[1];
       if (match && child.pid !== undefined) {
+        // Which stages the gateway compiled for this configuration: said once per distinct list, above its rows.
+        const stages = /stages (\S+)/.exec(printed)?.[1];
+        if (stages !== undefined && !stagesSaid.has(stages)) {
+          stagesSaid.add(stages);
+          log(`  stages run (${describeEnv(env)}): ${stages.split(',').join(' → ')}`);
+        }
         resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}`, ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}) });
       }
     });
