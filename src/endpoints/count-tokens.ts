@@ -41,9 +41,10 @@ export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler
       context.resolved = model;
       noteModel(res, model.id);
       context.stages = pipeline.routeOf(model).stages;
-      const answer = await runBefore(context);
-      if (answer !== undefined) {
-        sendJson(res, 200, encodeMessagesCountTokensResponse(answer.response.usage.inputTokens ?? 0), requestId);
+      // A stage's answer gives the count only when it knows it: an unknown count is counted, never sent as 0.
+      const answered = (await runBefore(context))?.response.usage.inputTokens;
+      if (answered !== undefined) {
+        sendJson(res, 200, encodeMessagesCountTokensResponse(answered), requestId);
         return;
       }
       const upstreamRequest = { ...context.request, model: model.upstreamModel };

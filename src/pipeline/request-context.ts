@@ -104,7 +104,7 @@ export class RequestContext implements StageContext {
    * The finished request as the ledger, the request log, metrics and traces receive it: built once,
    * the first time one of them asks. Every field named, none spread in (a spread costs on Node 20).
    */
-  toRecord(userAgent: string | undefined): RequestRecord {
+  toRecord(): RequestRecord {
     const made = this.#record;
     if (made !== undefined) return made;
     const { resolved, attemptLog, adaptations } = this;
@@ -129,7 +129,7 @@ export class RequestContext implements StageContext {
       durationMs: Date.now() - this.startedAt,
       attempts: attemptLog.length > 0 ? attemptLog.length : this.attempts,
       firstOutputMs: this.firstOutputAt === undefined ? undefined : this.firstOutputAt - this.startedAt,
-      userAgent,
+      userAgent: this.headers['user-agent'],
       cut: this.cut,
       deployment: this.deployment,
       request,

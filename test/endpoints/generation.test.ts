@@ -5,7 +5,7 @@ import type { RequestStages } from '../../src/endpoints/stages.js';
 import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
 import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
-import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
+import { ENDPOINT_KEY, serveEndpoint, tracingStages, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/providers/types.js';
 import { chatCodec } from '../../src/protocols/chat-completions/index.js';
@@ -19,30 +19,6 @@ async function serveChat(stages: (defaults: RequestStages, seen: string[]) => Pa
   served = await serveEndpoint(chatCodec, stages, options);
   const client = new OpenAI({ apiKey: ENDPOINT_KEY, baseURL: served.baseURL, maxRetries: 0 });
   return { client, seen: served.seen };
-}
-
-/** Stages that log their turn to `seen`, around the defaults. */
-function tracingStages(records: RequestRecord[], releases: (Usage | undefined)[], admitted: AdmissionRequest[]) {
-  return (defaults: RequestStages, seen: string[]): Partial<RequestStages> => ({
-    authenticate: {
-      authenticate(headers, acceptXApiKey) {
-        seen.push('authenticate');
-        return defaults.authenticate.authenticate(headers, acceptXApiKey);
-      },
-    },
-    admit: {
-      admit(request) {
-        seen.push('admit');
-        admitted.push(request);
-        return { release: (usage) => (seen.push('release'), releases.push(usage)) };
-      },
-    },
-    call: {
-      generate: (route, context) => (seen.push('call'), defaults.call.generate(route, context)),
-      stream: (route, context) => (seen.push('call'), defaults.call.stream(route, context)),
-    },
-    record: { record: (entry) => (seen.push('record'), records.push(entry)) },
-  });
 }
 
 const hello = [{ role: 'user' as const, content: 'Hello' }];

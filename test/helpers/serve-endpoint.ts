@@ -8,6 +8,9 @@ import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
 import { resolveOptions } from '../../src/gateway/resolve-options.js';
 import type { InboundCodec } from '../../src/protocols/codec.js';
+import type { Usage } from '../../src/canonical/index.js';
+import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
 
 export const ENDPOINT_KEY = 'sk-stages-test';
 
@@ -44,4 +47,31 @@ export async function serveEndpoint(
       server.close();
     },
   };
+}
+
+/**
+ * Services that log their turn to `seen` around the defaults — authenticate, admit (and its
+ * release), call, record — and keep what they were given in the lists passed.
+ */
+export function tracingStages(records: RequestRecord[] = [], releases: (Usage | undefined)[] = [], admitted: AdmissionRequest[] = []) {
+  return (defaults: RequestStages, seen: string[]): Partial<RequestStages> => ({
+    authenticate: {
+      authenticate(headers, acceptXApiKey) {
+        seen.push('authenticate');
+        return defaults.authenticate.authenticate(headers, acceptXApiKey);
+      },
+    },
+    admit: {
+      admit(request) {
+        seen.push('admit');
+        admitted.push(request);
+        return { release: (usage) => (seen.push('release'), releases.push(usage)) };
+      },
+    },
+    call: {
+      generate: (route, context, control) => (seen.push('call'), defaults.call.generate(route, context, control)),
+      stream: (route, context, control) => (seen.push('call'), defaults.call.stream(route, context, control)),
+    },
+    record: { record: (entry) => (seen.push('record'), records.push(entry)) },
+  });
 }

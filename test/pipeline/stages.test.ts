@@ -1,42 +1,18 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
-import type { RequestStages } from '../../src/endpoints/stages.js';
 import { gateway } from '../../src/gateway/gateway.js';
 import type { Logger } from '../../src/logger.js';
 import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
 import type { Stage, StageContext } from '../../src/pipeline/stage.js';
-import { createMockProvider } from '../../src/providers/mock/index.js';
+import { createMockProvider, DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { chatCodec } from '../../src/protocols/chat-completions/index.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
-import { ENDPOINT_KEY, serveEndpoint, type ServedEndpoint } from '../helpers/serve-endpoint.js';
+import { ENDPOINT_KEY, serveEndpoint, tracingStages, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 
 let served: ServedEndpoint | undefined;
 afterEach(() => served?.close());
-
-/** Built-in services that log their turn: authenticate, admit (and its release), call, record. */
-function tracedServices(records: RequestRecord[]) {
-  return (defaults: RequestStages, seen: string[]): Partial<RequestStages> => ({
-    authenticate: {
-      authenticate(headers, acceptXApiKey) {
-        seen.push('authenticate');
-        return defaults.authenticate.authenticate(headers, acceptXApiKey);
-      },
-    },
-    admit: {
-      admit() {
-        seen.push('admit');
-        return { release: () => void seen.push('release') };
-      },
-    },
-    call: {
-      generate: (route, context, control) => (seen.push('call'), defaults.call.generate(route, context, control)),
-      stream: (route, context, control) => (seen.push('call'), defaults.call.stream(route, context, control)),
-    },
-    record: { record: (entry) => (seen.push('record'), records.push(entry)) },
-  });
-}
 
 /** A stage that logs its parts into the list the test reads (`seen` is filled once the endpoint starts). */
 function traced(name: string, log: () => string[], extra: Partial<Stage> = {}): Stage {
@@ -52,7 +28,7 @@ async function serve(stages: (log: () => string[]) => Stage[], options: GatewayO
   const records: RequestRecord[] = [];
   let seen: string[] = [];
   const log = () => seen;
-  served = await serveEndpoint(chatCodec, tracedServices(records), { stages: stages(log), ...options });
+  served = await serveEndpoint(chatCodec, tracingStages(records), { stages: stages(log), ...options });
   seen = served.seen;
   const client = new OpenAI({ apiKey: ENDPOINT_KEY, baseURL: served.baseURL, maxRetries: 0 });
   return { client, seen, records };
@@ -146,7 +122,7 @@ describe('the stage pipeline', () => {
       { logger },
     );
     const answer = await client.chat.completions.create({ model: 'mock', messages: hello });
-    expect(answer.choices[0]?.message.content).toBeTruthy();
+    expect(answer.choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
     await settled(seen, 'record');
     expect(seen.slice(-3)).toEqual(['release', 'outer.after 200', 'record']);
     expect(errors).toEqual([expect.objectContaining({ stage: 'throws' })]);

@@ -9,8 +9,7 @@ export function recordStage(name: string, record: RecordStage): PipelineStage {
   return {
     name,
     after(context) {
-      const userAgent = context.headers['user-agent'];
-      record.record(context.toRecord(userAgent));
+      record.record(context.toRecord());
     },
   };
 }
