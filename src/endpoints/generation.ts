@@ -8,7 +8,7 @@ import { answerRoute, failRequest } from '../pipeline/answer-route.js';
 import { compilePipeline } from '../pipeline/compile-pipeline.js';
 import type { OpenRequests } from '../pipeline/open-requests.js';
 import { RequestContext } from '../pipeline/request-context.js';
-import type { Responder } from '../pipeline/respond.js';
+import type { AnswerSetup } from '../pipeline/respond.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 import type { EndpointRules } from './endpoint-rules.js';
@@ -28,7 +28,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
     { endpoint: 'generation', codec, acceptXApiKey: rules.acceptXApiKey, forwardedHeaders: rules.forwardedHeaders },
   );
-  const responder: Responder = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
+  const answering: AnswerSetup = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async (req, res) => {
     const started = new StartedRequest(res);
     noteRecorded(res);
@@ -41,7 +41,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       context.request = codec.decodeRequest(await readBody(req));
       const model = resolveModel(setup.models, context.request.model, setup.unavailableModels);
       noteModel(res, model.id);
-      await answerRoute(context, pipeline, responder, model);
+      await answerRoute(context, pipeline, answering, model);
     } catch (error) {
       failRequest(context, codec, error, logger);
     } finally {

@@ -6,7 +6,7 @@ import { resolveModel } from '../routing/resolve-model.js';
 import { answerRoute, failRequest } from '../pipeline/answer-route.js';
 import { compilePipeline } from '../pipeline/compile-pipeline.js';
 import { RequestContext } from '../pipeline/request-context.js';
-import type { Responder } from '../pipeline/respond.js';
+import type { AnswerSetup } from '../pipeline/respond.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 import type { EndpointSetup } from './stages.js';
@@ -48,7 +48,7 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
     { endpoint: 'probe', codec: chatCodec, acceptXApiKey: false, forwardedHeaders: [] },
   );
-  const responder: Responder = { codec: chatCodec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
+  const answering: AnswerSetup = { codec: chatCodec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async ({ model, maxOutputTokens, timeoutMs }) => {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const started = new StartedRequest(res);
@@ -60,7 +60,7 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
     try {
       void runBefore(context); // the prelude's record stages have no before-part
       context.request = chatCodec.decodeRequest({ model, max_tokens: maxOutputTokens, messages: [{ role: 'user', content: 'Reply with OK.' }] });
-      await answerRoute(context, pipeline, responder, resolveModel(setup.models, model, setup.unavailableModels));
+      await answerRoute(context, pipeline, answering, resolveModel(setup.models, model, setup.unavailableModels));
     } catch (error) {
       failRequest(context, chatCodec, error, logger);
     } finally {

@@ -5,7 +5,7 @@ import type { ResolvedModel } from '../routing/resolve-model.js';
 import { watchOf, type EndpointPipeline } from './compile-pipeline.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import type { RequestContext } from './request-context.js';
-import { addTimingHeaders, callProvider, sendStageAnswer, type Responder } from './respond.js';
+import { addTimingHeaders, callProvider, sendStageAnswer, type AnswerSetup } from './respond.js';
 import { runBefore } from './run-stages.js';
 
 /**
@@ -13,15 +13,15 @@ import { runBefore } from './run-stages.js';
  * the status page's probe): the route's stages in order, then the provider's answer — or the
  * answer of the stage that gave one.
  */
-export async function answerRoute(context: RequestContext, pipeline: EndpointPipeline, responder: Responder, model: ResolvedModel): Promise<void> {
+export async function answerRoute(context: RequestContext, pipeline: EndpointPipeline, answering: AnswerSetup, model: ResolvedModel): Promise<void> {
   context.resolved = model;
   const route = pipeline.routeOf(model);
   context.stages = route.stages;
   if (route.watching.length > 0) context.mayRelay = false;
   const ran = runBefore(context);
   const answer = ran instanceof Promise ? await ran : ran;
-  if (answer === undefined) await callProvider(context, responder, watchOf(route, context));
-  else await sendStageAnswer(context, responder, answer, watchOf(route, context));
+  if (answer === undefined) await callProvider(context, answering, watchOf(route, context));
+  else await sendStageAnswer(context, answering, answer, watchOf(route, context));
 }
 
 /** Answers a refusal or failure in the caller's protocol, and notes how the request ended for the after-parts. */
