@@ -50,6 +50,8 @@ export type { ChatWireRequest } from './request-encoder.js';
 export { decodeChatResponse } from './response-decoder.js';
 export { createChatStreamDecoder } from './stream-decoder.js';
 export type { ChatStreamDecoder } from './stream-decoder.js';
+export { createChatStreamRelay } from './stream-relay.js';
+export type { ChatStreamRelayOptions } from './stream-relay.js';
 export { parseChatError, parseChatInBandError } from './upstream-error.js';
 export { openAIChatDialect } from './dialect.js';
 export type { ChatDialect, ChatEncodeOptions, ChatToolChoiceForm } from './dialect.js';

@@ -15,6 +15,11 @@ export interface ChatStreamDecoder {
   end(): CanonicalStreamEvent[];
 }
 
+export interface ChatStreamDecoderOptions {
+  /** Given each chunk as parsed, before it is decoded (a relay passes it on). */
+  onChunk?(chunk: unknown): void;
+}
+
 /** A streamed tool call, gathered by its `index` until it has a name and can open its block. */
 interface StreamedCall {
   blockId?: string;
@@ -43,7 +48,8 @@ function streamError(code: string, message: string, cause?: unknown): GatewayErr
  * `event: error` frame or a failing finish reason become an `error` event; a stream that closes
  * with neither a finish reason nor `[DONE]` was cut short and ends in an error.
  */
-export function createChatStreamDecoder(): ChatStreamDecoder {
+export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}): ChatStreamDecoder {
+  const { onChunk } = options;
   let id = '';
   let model = '';
   let started = false;
@@ -165,6 +171,7 @@ export function createChatStreamDecoder(): ChatStreamDecoder {
     } catch (error) {
       return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not JSON.', error));
     }
+    onChunk?.(json);
     let chunk: ChatUpstreamChunk;
     if (isPlainChatChunk(json)) chunk = json;
     else {

@@ -1,7 +1,8 @@
-import type { CanonicalRequest, CanonicalResponse, EventBatches } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches, RelayedAnswer } from '../../canonical/index.js';
 import {
   chatCodec,
   createChatStreamDecoder,
+  createChatStreamRelay,
   decodeChatResponse,
   encodeChatRequest,
   parseChatError,
@@ -12,6 +13,8 @@ import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../typ
 import { createUpstream, type UpstreamOptions } from '../transport/upstream.js';
 import { upstreamSignal } from '../transport/request-abort.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
+import { UpstreamRelay } from '../transport/upstream-relay.js';
+import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 
 /** Where one model's calls go: the path under the base URL, and the `model` the body names. */
 export interface ChatTarget {
@@ -32,6 +35,11 @@ export interface ChatAdapterConfig {
   capabilities?(model: string): Partial<ModelCapabilities>;
   /** `ProviderAdapter.modelCatalog`. */
   modelCatalog?: string;
+  /**
+   * Whether a Chat caller's answer may pass through as the upstream wrote it (`relayStream`,
+   * `relayGenerate`): for upstreams that write OpenAI's own shapes, whose quirks need no decoding.
+   */
+  relay?: boolean;
 }
 
 /**
@@ -87,6 +95,34 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
       return new UpstreamEvents(open, createChatStreamDecoder());
     },
 
+    ...(config.relay === true ? { relayGenerate, relayStream } : {}),
+
     close: () => upstream.close(),
   };
+
+  async function relayGenerate(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer> {
+    const { body, where } = prepare(request, false);
+    const answer = await upstream.postJsonText({
+      path: where.path,
+      body,
+      signal: upstreamSignal(context),
+      report: context.reportUpstream,
+      ...(where.query ? { query: where.query } : {}),
+    });
+    return relayJsonAnswer(answer.text, answer.body, answerModel, decodeChatResponse);
+  }
+
+  function relayStream(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches {
+    const open = async () => {
+      const { body, where } = prepare(request, true);
+      return upstream.postSse({
+        path: where.path,
+        body,
+        signal: upstreamSignal(context),
+        report: context.reportUpstream,
+        ...(where.query ? { query: where.query } : {}),
+      });
+    };
+    return new UpstreamRelay(open, createChatStreamRelay({ answerModel, includeUsage: request.includeUsage === true }));
+  }
 }

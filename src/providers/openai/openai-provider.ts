@@ -55,6 +55,6 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
     ...(resolvedAzure ? { target: resolvedAzure.target } : {}),
     // Azure model ids are deployment names: nothing can be read from them.
     capabilities: resolvedAzure ? () => ({ providerTools: ['chat'] }) : openAIModelCapabilities,
-    ...(resolvedAzure ? {} : { modelCatalog: 'openai' }),
+    ...(resolvedAzure ? {} : { modelCatalog: 'openai', relay: true }),
   });
 }
