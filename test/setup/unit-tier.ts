@@ -18,6 +18,7 @@ export const UNIT_TIER_INCLUDE = [
   'test/providers/**/*.test.ts',
   'test/routing/**/*.test.ts',
   'test/testing/**/*.test.ts',
+  'test/docs/guide-pages.test.ts',
   'test/*.test.ts',
 ];
 
