@@ -114,7 +114,6 @@ describe('the guide in a real browser', () => {
     await page.getByRole('searchbox', { name: 'Search the guide' }).fill('zanzibar');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(`${fixture.origin}/docs/search?q=zanzibar`);
-    await screenshot(page, 'docs', 'search');
     await page.getByRole('link', { name: 'Configuration' }).last().click();
     await page.waitForURL(`${fixture.origin}/docs/configuration`);
     expect(await page.innerText('main')).toContain('the word zanzibar appears only on this page');
@@ -130,7 +129,6 @@ describe('the guide in a real browser', () => {
     expect(await page.innerText('body')).not.toContain('localhost:8787');
     await page.goto(`${fixture.origin}/docs/first-request`);
     expect(await page.innerText('pre')).toContain(`curl ${fixture.origin}/v1/chat/completions`);
-    await screenshot(page, 'docs', 'first-request');
     await page.close();
   });
 
@@ -149,8 +147,18 @@ describe('the guide in a real browser', () => {
     expectSound(result);
     expect(result.visited.get('/docs')).toBe(200);
     expect(result.beyond.get('/status')).toBe(200);
+    // The guide's screenshots (docs/screenshots/docs-*.png with SWITCHYARD_DOCS_SCREENSHOTS=1): its home, its
+    // first page after it and a search.
+    await page.setViewportSize({ width: 1100, height: 760 });
     await page.goto(`${standalone.root}/docs`);
     await screenshot(page, 'docs', 'home');
+    const first = [...result.visited.keys()].find((path) => path !== '/docs');
+    if (first !== undefined) {
+      await page.goto(`${standalone.root}${first}`);
+      await screenshot(page, 'docs', 'page');
+    }
+    await page.goto(`${standalone.root}/docs/search?q=key`);
+    await screenshot(page, 'docs', 'search');
     await page.close();
   });
 });
