@@ -9,7 +9,7 @@ import type { HttpRequest, Next } from '../http/types.js';
 import { consoleLogger } from '../logger.js';
 import { DOCS_CSS } from './docs-assets.js';
 import { docsLayout, type HeaderLinks } from './docs-layout.js';
-import { BASE_MARK, NOTE_MARK, ORIGIN_MARK, WRITTEN_ORIGIN } from './docs-markers.js';
+import { BASE_MARK, compileTemplate, fillTemplate, NOTE_MARK, ORIGIN_MARK, WRITTEN_ORIGIN } from './docs-markers.js';
 import type { DocsOptions } from './docs-options.js';
 import { PACKAGE_DOCS_ROOT } from './docs-root.js';
 import { IMAGE_TYPES, loadDocs, type DocsLibrary } from './load-docs.js';
@@ -122,17 +122,15 @@ export function switchyardDocs(options: DocsOptions = {}): DocsHandler {
         return;
       }
       const query = route === 'search' ? (url.searchParams.get('q') ?? '').replace(MARKS, '') : undefined;
-      const page = query !== undefined ? searchPage(docs, query, links) : docs.pages.get(route);
+      const page = query !== undefined ? compileTemplate(searchPage(docs, query, links)) : docs.pages.get(route);
       const signedIn = await signedInKeys(req, options.gateway).catch((error: unknown) => {
         logger.warn({ error }, 'switchyard: the guide could not read the console sign-in');
         return undefined;
       });
       const { scheme, host } = originOf(req, trustProxy);
       const origin = apiRoot ?? (PLAIN_HOST.test(host) ? `${scheme}://${host}` : WRITTEN_ORIGIN);
-      const text = (page ?? docsLayout('Not found', html`<h1>Not found</h1><p>The guide has no page here. <a href="${new Html(BASE_MARK)}/">The guide’s home</a></p>`, docs.navigation, links, undefined))
-        .replaceAll(BASE_MARK, () => escapeHtml(base))
-        .replaceAll(ORIGIN_MARK, () => escapeHtml(origin))
-        .replace(NOTE_MARK, () => keysNote(signedIn, links.console));
+      const template = page ?? compileTemplate(docsLayout('Not found', html`<h1>Not found</h1><p>The guide has no page here. <a href="${new Html(BASE_MARK)}/">The guide’s home</a></p>`, docs.navigation, links, undefined));
+      const text = fillTemplate(template, { [BASE_MARK]: escapeHtml(base), [ORIGIN_MARK]: escapeHtml(origin), [NOTE_MARK]: keysNote(signedIn, links.console) });
       sendHtml(res, page === undefined ? 404 : 200, new Html(text));
     })().catch((error: unknown) => {
       logger.error({ error, root }, 'switchyard: the guide could not be served');

@@ -13,3 +13,13 @@ export const WRITTEN_ORIGIN = 'http://localhost:8787';
 
 /** `http://localhost:8787` → the origin mark, wherever the text has it. */
 export const markOrigin = (text: string): string => text.replaceAll(WRITTEN_ORIGIN, ORIGIN_MARK);
+
+/** A page cut at its marks: text, then a mark, then text… (a mark alone at each odd index). */
+export type PageTemplate = readonly string[];
+
+export const compileTemplate = (page: string): PageTemplate => page.split(/([\uE000-\uE002])/);
+
+/** The page for one request: each mark replaced by its value (already HTML). */
+export function fillTemplate(template: PageTemplate, values: Readonly<Record<string, string>>): string {
+  return template.map((part, index) => (index % 2 === 1 ? (values[part] ?? '') : part)).join('');
+}

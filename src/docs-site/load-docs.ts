@@ -2,10 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { html, Html } from '../console/html.js';
 import { routeOfPage } from './docs-links.js';
+import { compileTemplate, type PageTemplate } from './docs-markers.js';
 import { docsLayout, type HeaderLinks } from './docs-layout.js';
 import { buildNavigation, type NavSection } from './docs-navigation.js';
 import { renderMarkdown } from './render-markdown.js';
-import type { SearchablePage } from './search-docs.js';
+import { searchable, type SearchablePage } from './search-docs.js';
 
 /** The files besides pages that the guide serves (its screenshots), by extension. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -19,8 +20,8 @@ export const IMAGE_TYPES: Readonly<Record<string, string>> = {
 
 /** The whole guide, rendered once: each page's HTML with the base, origin and note marks, ready to send. */
 export interface DocsLibrary {
-  /** Route (`configuration`, `clients/openai`; '' for the home) → the page's HTML. */
-  pages: ReadonlyMap<string, string>;
+  /** Route (`configuration`, `clients/openai`; '' for the home) → the page's HTML, cut at its marks. */
+  pages: ReadonlyMap<string, PageTemplate>;
   /** Route (`screenshots/console-keys.png`) → the image's file. */
   images: ReadonlyMap<string, string>;
   searchable: readonly SearchablePage[];
@@ -54,9 +55,9 @@ export async function loadDocs(root: string, links: HeaderLinks): Promise<DocsLi
   const routeOf = (page: { file: string }) => routeOfPage(page.file);
   const home = rendered.find((page) => routeOf(page) === '');
   const navigation = buildNavigation(home, rendered, routeOf);
-  const pages = new Map<string, string>();
-  for (const page of rendered) pages.set(routeOf(page), docsLayout(page.title, new Html(page.html), navigation, links, routeOf(page)));
-  if (home === undefined) pages.set('', docsLayout('Switchyard guide', emptyHome(root, rendered.length), navigation, links, ''));
+  const pages = new Map<string, PageTemplate>();
+  for (const page of rendered) pages.set(routeOf(page), compileTemplate(docsLayout(page.title, new Html(page.html), navigation, links, routeOf(page))));
+  if (home === undefined) pages.set('', compileTemplate(docsLayout('Switchyard guide', emptyHome(root, rendered.length), navigation, links, '')));
   const images = new Map(files.filter((file) => IMAGE_TYPES[extname(file).toLowerCase()] !== undefined).map((file) => [file, join(root, file)]));
-  return { pages, images, navigation, searchable: rendered.map((page) => ({ route: routeOf(page), title: page.title, text: page.text })) };
+  return { pages, images, navigation, searchable: rendered.map((page) => searchable(routeOf(page), page.title, page.text)) };
 }

@@ -4,7 +4,12 @@ export interface SearchablePage {
   route: string;
   title: string;
   text: string;
+  /** The title and text in lower case, made once (a search compares every page). */
+  lowerTitle: string;
+  lowerText: string;
 }
+
+export const searchable = (route: string, title: string, text: string): SearchablePage => ({ route, title, text, lowerTitle: title.toLowerCase(), lowerText: text.toLowerCase() });
 
 export interface SearchHit {
   route: string;
@@ -27,8 +32,7 @@ export const termsOf = (query: string) =>
 
 const occurrences = (text: string, term: string) => text.split(term).length - 1;
 
-function snippetOf(text: string, terms: readonly string[]): string {
-  const lower = text.toLowerCase();
+function snippetOf(text: string, lower: string, terms: readonly string[]): string {
   const first = Math.min(...terms.map((term) => lower.indexOf(term)).filter((at) => at !== -1));
   if (!Number.isFinite(first)) return escapeHtml(text.slice(0, CONTEXT * 2));
   // Whole words at both ends.
@@ -53,13 +57,13 @@ export function searchDocs(pages: readonly SearchablePage[], query: string): Sea
   if (terms.length === 0) return [];
   return pages
     .map((page) => {
-      const title = page.title.toLowerCase();
-      const text = page.text.toLowerCase();
+      const title = page.lowerTitle;
+      const text = page.lowerText;
       const found = terms.every((term) => title.includes(term) || text.includes(term));
       const score = terms.reduce((sum, term) => sum + occurrences(title, term) * 20 + occurrences(text, term), 0);
       return { page, found, score };
     })
     .filter((hit) => hit.found)
     .sort((a, b) => b.score - a.score || a.page.title.localeCompare(b.page.title))
-    .map(({ page }) => ({ route: page.route, title: page.title, snippet: snippetOf(page.text, terms) }));
+    .map(({ page }) => ({ route: page.route, title: page.title, snippet: snippetOf(page.text, page.lowerText, terms) }));
 }
