@@ -128,7 +128,7 @@ export function switchyardDocs(options: DocsOptions = {}): DocsHandler {
         return undefined;
       });
       const { scheme, host } = originOf(req, trustProxy);
-      const origin = apiRoot ?? (PLAIN_HOST.test(host) ? `${scheme}://${host}` : WRITTEN_ORIGIN);
+      const origin = apiRoot ?? (PLAIN_HOST.test(host) ? `${scheme === 'https' ? 'https' : 'http'}://${host}` : WRITTEN_ORIGIN);
       const template = page ?? compileTemplate(docsLayout('Not found', html`<h1>Not found</h1><p>The guide has no page here. <a href="${new Html(BASE_MARK)}/">The guide’s home</a></p>`, docs.navigation, links, undefined));
       const text = fillTemplate(template, { [BASE_MARK]: escapeHtml(base), [ORIGIN_MARK]: escapeHtml(origin), [NOTE_MARK]: keysNote(signedIn, links.console) });
       sendHtml(res, page === undefined ? 404 : 200, new Html(text));

@@ -28,9 +28,9 @@ async function get(url: string, init: RequestInit = {}) {
 }
 
 /** A GET with a Host header of our choosing (fetch sends the URL's). */
-function getWithHost(port: number, path: string, host: string): Promise<{ status: number; text: string }> {
+function getWithHost(port: number, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+    request({ host: '127.0.0.1', port, path, headers: { ...headers, host } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -77,6 +77,12 @@ describe('the guide at /docs', () => {
     expect(odd.text).not.toContain('a"b<c');
     expect(odd.text).not.toContain('a&#34;b');
     expect(odd.text).toContain('http://localhost:8787 unless');
+
+    // Behind a trusted proxy, its X-Forwarded-Host and X-Forwarded-Proto (http or https only).
+    const proxied = await serve({ trustProxy: true });
+    const forwarded = (proto: string) => getWithHost(proxied.port, '/docs/configuration', '127.0.0.1', { 'x-forwarded-host': 'llm.example.com', 'x-forwarded-proto': proto });
+    expect((await forwarded('https')).text).toContain('listens at https://llm.example.com unless');
+    expect((await forwarded('javascript')).text).toContain('listens at http://llm.example.com unless');
 
     const behind = await serve({ apiRoot: 'https://llm.example.com/gw/' });
     expect((await get(`${behind.origin}/docs/clients/openai`)).text).toContain('https://llm.example.com/gw/v1');
