@@ -220,7 +220,7 @@ export interface StoreMeasured {
   stall: { calm: { p50Ms: number; p99Ms: number; maxMs: number }; stalled: { p50Ms: number; p99Ms: number; maxMs: number; errors: number } };
 }
 
-/** The stored keys + ledger rows of the README table. */
+/** The stored keys + ledger rows of bench/RESULTS.md. */
 export function renderStoreTable(stores: StoreMeasured): string {
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
   const row = (name: string, measured: StoreConfigurationMeasured) =>
@@ -284,7 +284,7 @@ function renderAgainstBaseline(
   ].join('\n');
 }
 
-/** The per-key limits rows of the README table. */
+/** The per-key limits rows of bench/RESULTS.md. */
 export function renderLimitsTable(limits: LimitsMeasured): string {
   return renderAgainstBaseline(
     'Per-key limits — requests and tokens per minute and concurrency, none reached (chat path, non-streaming; ratios are per-round medians against the same gateway without limits, loaded at the same time):',

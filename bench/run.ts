@@ -37,6 +37,7 @@ import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind } from './callgrind-s
 import { instructionConfigurations } from './instruction-configurations.js';
 import { measureInstructions } from './instructions.js';
 import { renderInstructionTable } from './instructions-report.js';
+import { runFacts, writeResults } from './results-file.js';
 import { Redis } from 'ioredis';
 import { renderOpsTable, renderLimitsTable, renderRoutingTable, type RoutingMeasured, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
 
@@ -715,6 +716,14 @@ async function countInstructions(upstream: Started): Promise<void> {
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(join(benchDir, '.results/instructions-latest.json'), JSON.stringify({ warmup, requests, connections, rows }, null, 2));
   writeFileSync(join(benchDir, '.results/instructions-latest.md'), `${table}\n`);
+  writeResults(join(benchDir, 'RESULTS.md'), 'instructions', runFacts(benchDir), benchCommand(), table);
+  log(`results written to bench/RESULTS.md`);
+}
+
+/** The command line of this run, as a reader would type it. */
+function benchCommand(): string {
+  const args = process.argv.slice(2);
+  return args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
 }
 
 async function main(): Promise<void> {
@@ -768,6 +777,8 @@ async function main(): Promise<void> {
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing }, null, 2));
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
+  writeResults(join(benchDir, 'RESULTS.md'), 'timed', runFacts(benchDir), benchCommand(), table);
+  log(`results written to bench/RESULTS.md`);
   if (values.profile) for (const path of paths) await profile(upstream, path);
   await stopServer(upstream);
 }

@@ -5,17 +5,18 @@ import { gateway } from '../src/gateway/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { parseConfigText } from '../src/server/load-config.js';
 
-const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-const block = /<!-- providers-example:start -->\s*```yaml\n([\s\S]*?)```\s*<!-- providers-example:end -->/.exec(readme)?.[1];
+// The example lives in the guide's providers page (docs/providers-and-catalog.md).
+const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'providers-and-catalog.md'), 'utf8');
+const block = /<!-- providers-example:start -->\s*```yaml\n([\s\S]*?)```\s*<!-- providers-example:end -->/.exec(page)?.[1];
 const env = { OPENAI_API_KEY: 'sk-o', AZURE_OPENAI_API_KEY: 'az', ANTHROPIC_API_KEY: 'sk-a', GEMINI_API_KEY: 'AIza' };
 
-describe("README's provider configuration example", () => {
+describe("docs/providers-and-catalog.md's provider configuration example", () => {
   it('should be present between its markers', () => {
     expect(block).toBeDefined();
   });
 
   it('should load with the config loader and build a gateway serving every model it lists', async () => {
-    const config = parseConfigText(`apiKeys: [k]\n${block ?? ''}`, 'README.md', env);
+    const config = parseConfigText(`apiKeys: [k]\n${block ?? ''}`, 'docs/providers-and-catalog.md', env);
     const router = gateway({ ...config.gateway, logger: silentLogger });
     expect(typeof router).toBe('function');
     expect(config.gateway.models?.map((model) => model.id)).toEqual([

@@ -1,15 +1,14 @@
-import { GatewayError } from '../canonical/index.js';
 import { noteModel, noteRecorded } from '../http/answer-note.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import type { EndpointHandler } from '../http/types.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { resolveModel } from '../routing/resolve-model.js';
-import { compilePipeline, watchOf } from '../pipeline/compile-pipeline.js';
+import { answerRoute, failRequest } from '../pipeline/answer-route.js';
+import { compilePipeline } from '../pipeline/compile-pipeline.js';
 import type { OpenRequests } from '../pipeline/open-requests.js';
-import { setRateLimitHeaders } from '../pipeline/rate-limit-headers.js';
 import { RequestContext } from '../pipeline/request-context.js';
-import { addTimingHeaders, callProvider, sendStageAnswer, type Responder } from '../pipeline/respond.js';
+import type { AnswerSetup } from '../pipeline/respond.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 import type { EndpointRules } from './endpoint-rules.js';
@@ -29,7 +28,7 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
     { endpoint: 'generation', codec, acceptXApiKey: rules.acceptXApiKey, forwardedHeaders: rules.forwardedHeaders },
   );
-  const responder: Responder = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
+  const answering: AnswerSetup = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async (req, res) => {
     const started = new StartedRequest(res);
     noteRecorded(res);
@@ -41,23 +40,10 @@ export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSet
       if (rules.requireAnthropicVersion) checkAnthropicVersion(req.headers);
       context.request = codec.decodeRequest(await readBody(req));
       const model = resolveModel(setup.models, context.request.model, setup.unavailableModels);
-      context.resolved = model;
       noteModel(res, model.id);
-      const route = pipeline.routeOf(model);
-      context.stages = route.stages;
-      if (route.watching.length > 0) context.mayRelay = false;
-      const ran = runBefore(context);
-      const answer = ran instanceof Promise ? await ran : ran;
-      if (answer === undefined) await callProvider(context, responder, watchOf(route, context));
-      else await sendStageAnswer(context, responder, answer, watchOf(route, context));
+      await answerRoute(context, pipeline, answering, model);
     } catch (error) {
-      // A 429 from a limit carries the limits' standing, in headers as on any other answer.
-      const rateLimit = GatewayError.isInstance(error) ? error.rateLimit : undefined;
-      if (rateLimit !== undefined) setRateLimitHeaders(res, codec.protocol, rateLimit);
-      if (!res.headersSent) addTimingHeaders(context);
-      const ending = started.fail(res, codec, error, logger);
-      context.status = ending.status;
-      context.errorCode = ending.errorCode;
+      failRequest(context, codec, error, logger);
     } finally {
       open?.delete(started);
     }

@@ -1,12 +1,21 @@
-import { GatewayError, type Usage } from '../canonical/index.js';
-import { createRequestId } from '../http/request-id.js';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { GatewayError, type Caller } from '../canonical/index.js';
 import { chatCodec } from '../protocols/chat-completions/index.js';
-import { createProviderContext, RequestAbort } from '../providers/transport/request-abort.js';
-import { resolveRoute } from '../routing/resolve-route.js';
+import { resolveModel } from '../routing/resolve-model.js';
+import { answerRoute, failRequest } from '../pipeline/answer-route.js';
+import { compilePipeline } from '../pipeline/compile-pipeline.js';
+import { RequestContext } from '../pipeline/request-context.js';
+import type { AnswerSetup } from '../pipeline/respond.js';
+import { runAfter, runBefore } from '../pipeline/run-stages.js';
+import { StartedRequest } from '../pipeline/start-request.js';
 import type { EndpointSetup } from './stages.js';
 
 /** The caller id probe rows carry in the ledger (`key_public_id`), so they are told apart from real traffic. */
 export const PROBE_CALLER_ID = 'probe';
+
+const probeCaller: Caller = Object.freeze({ keyId: PROBE_CALLER_ID });
+const probeHeaders = Object.freeze({ 'user-agent': 'switchyard-probe' });
 
 /** How one probe went. */
 export interface ProbeResult {
@@ -26,59 +35,43 @@ export interface ProbeRequest {
 }
 
 /**
- * A tiny non-streaming request through the gateway's own call path — route, "call" stage, "record"
- * stage — as the caller `probe`, so its usage and cost land in the ledger like any request's. No key,
- * limit or request policy applies: the gateway itself is the caller.
+ * A tiny non-streaming Chat request through the gateway's own pipeline, compiled for the `probe`
+ * entry point: the record stages, fit (adapt policy, capability check, context window), the users'
+ * stages that ask for probes, the call — as the caller `probe`, so its usage and cost land in the
+ * ledger like any request's. No key, limit or request policy applies: the gateway itself is the
+ * caller. Its answer goes to a response with no connection: what the probe learns is read from the
+ * request's context.
  */
 export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) => Promise<ProbeResult> {
-  const { call, record } = setup.stages;
+  const { logger } = setup;
+  const pipeline = compilePipeline(
+    { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
+    { endpoint: 'probe', codec: chatCodec, acceptXApiKey: false, forwardedHeaders: [] },
+  );
+  const answering: AnswerSetup = { codec: chatCodec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async ({ model, maxOutputTokens, timeoutMs }) => {
-    const requestId = createRequestId();
-    const startedAt = Date.now();
-    const abort = new RequestAbort();
-    const timer = setTimeout(() => abort.abort(), timeoutMs);
-    let status = 200;
-    let errorCode: string | undefined;
-    let usage: Usage | undefined;
-    let attempts = 0;
-    let route;
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    const started = new StartedRequest(res);
+    const context = new RequestContext(started, res, probeHeaders, 'chat', 'probe', pipeline.prelude);
+    context.caller = probeCaller;
+    context.authenticated = true;
+    // Cancelled by its own timeout: the upstream's timeout, not a client leaving.
+    const timer = setTimeout(() => started.interrupt(probeTimedOut(model)), timeoutMs);
     try {
-      const request = chatCodec.decodeRequest({ model, max_tokens: maxOutputTokens, messages: [{ role: 'user', content: 'Reply with OK.' }] });
-      route = resolveRoute(setup.models, request, chatCodec, setup.unavailableModels);
-      const context = createProviderContext(abort, { requestId, gatewayModel: route.model.id, logger: setup.logger });
-      attempts = 1;
-      usage = (await call.generate(route, context)).response.usage;
+      void runBefore(context); // the prelude's record stages have no before-part
+      context.request = chatCodec.decodeRequest({ model, max_tokens: maxOutputTokens, messages: [{ role: 'user', content: 'Reply with OK.' }] });
+      await answerRoute(context, pipeline, answering, resolveModel(setup.models, model, setup.unavailableModels));
     } catch (error) {
-      const failure = GatewayError.isInstance(error)
-        ? error
-        : new GatewayError({ kind: 'internal', code: 'INTERNAL_ERROR', message: 'The probe failed.', cause: error });
-      // A probe cancelled by its own timeout is the upstream's timeout, not a client leaving.
-      const timedOut = abort.aborted;
-      status = timedOut ? 504 : failure.status;
-      errorCode = timedOut ? 'UPSTREAM_TIMEOUT' : failure.code;
+      failRequest(context, chatCodec, error, logger);
     } finally {
       clearTimeout(timer);
     }
-    const durationMs = Date.now() - startedAt;
-    record.record({
-      requestId,
-      caller: { keyId: PROBE_CALLER_ID },
-      protocol: 'chat',
-      model: route?.model.id ?? model,
-      provider: route?.model.providerId,
-      upstreamModel: route?.model.upstreamModel,
-      stream: false,
-      status,
-      errorCode,
-      usage,
-      upstream: undefined,
-      startedAt,
-      durationMs,
-      attempts,
-      firstOutputMs: undefined,
-      userAgent: 'switchyard-probe',
-      cut: undefined,
-    });
-    return { model, ok: errorCode === undefined, ...(errorCode === undefined ? {} : { errorCode }), durationMs };
+    runAfter(context, logger);
+    const { errorCode } = context;
+    return { model, ok: errorCode === undefined, ...(errorCode === undefined ? {} : { errorCode }), durationMs: Date.now() - context.startedAt };
   };
+}
+
+function probeTimedOut(model: string): GatewayError {
+  return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The probe of '${model}' got no answer in time.` });
 }

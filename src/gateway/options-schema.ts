@@ -174,7 +174,7 @@ const stagesSchema = z
           error: "must be { before: 'fit' | 'police' | 'admit' | 'call' } or { after: 'authenticate' | 'fit' | 'police' | 'admit' }",
         })
         .optional(),
-      endpoints: z.array(z.enum(['generation', 'count_tokens'])).optional(),
+      endpoints: z.array(z.enum(['generation', 'count_tokens', 'probe'])).optional(),
       before: stageHook,
       after: stageHook,
       watch: stageHook,

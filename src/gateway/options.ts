@@ -37,7 +37,7 @@ export interface UnavailableModel {
 export interface ModelConfig extends RoutedModelConfig {
   /**
    * This model's request policy, over the gateway's `requestPolicy` (a key's override wins over
-   * both), field by field. See the README's "Request policy".
+   * both), field by field. See docs/security.md, "Request policy".
    * @example requestPolicy: { maxOutputTokens: 8192, fields: { service_tier: 'allow' } }
    */
   requestPolicy?: RequestPolicy;
@@ -90,7 +90,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   /**
    * Requests and tokens per minute and concurrent requests, per key (and per key and model);
    * per-model limits go on `models[].limits`. Counted in Redis when `redis` is set (every instance
-   * shares them), else in this process. See the README's "Limits".
+   * shares them), else in this process. See docs/limits.md.
    */
   limits?: LimitsOptions;
   /**
@@ -107,7 +107,7 @@ export interface GatewayOptions extends ObservabilityOptions {
    * Which pass-through fields, hosted tools and `anthropic-beta` values callers may use, and the
    * largest `n` and output: its default for every model and key, plus `keys` overrides (by a stored
    * key's public id or name; `options` for the keys from `apiKeys`); `models[].requestPolicy`
-   * sits between them. Default: the built-in safe policy (see the README's "Request policy").
+   * sits between them. Default: the built-in safe policy (see docs/security.md, "Request policy").
    * @example requestPolicy: { tools: { web_search: 'allow' }, keys: { 'ci-bot': { maxOutputTokens: 4096 } } }
    */
   requestPolicy?: RequestPolicyOptions;
@@ -129,7 +129,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   /**
    * How long every model's upstream may take — to connect, to its first output, between two reads
    * once output began, in total — how long a stream's headers are held for failover, and how often
-   * a waiting stream gets a keep-alive. `models[].timeouts` overrides per model. See the README's "Timeouts".
+   * a waiting stream gets a keep-alive. `models[].timeouts` overrides per model. See docs/routing.md, "Timeouts".
    * @example timeouts: { firstTokenMs: 120000, idleMs: 60000 }
    */
   timeouts?: TimeoutOptions;

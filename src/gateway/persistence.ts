@@ -25,7 +25,7 @@ import type { Logger } from '../logger.js';
 export interface LedgerOptions {
   /** The durable outbox file rows wait in while the database is away. Default: `<database file>.outbox`, or `./switchyard-outbox.db` with PostgreSQL. */
   outbox?: string;
-  /** How a stream cut short is billed (README "Interrupted streams"). Default `'estimate'`. */
+  /** How a stream cut short is billed (docs/keys-usage-budgets.md, "Interrupted streams"). Default `'estimate'`. */
   interruptedStreams?: InterruptedStreamPolicy;
   /** Rows per database write. Default 500. */
   batchSize?: number;

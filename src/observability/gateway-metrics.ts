@@ -89,7 +89,7 @@ function addUsage(totals: LabelTotals<string>, value: number, model: string, key
   else totals.add(value, model, key, type);
 }
 
-/** Creates the metrics of one gateway (names in the README's "Metrics"). */
+/** Creates the metrics of one gateway (names in docs/operations.md, "Metrics"). */
 export function createGatewayMetrics(sources: MetricSources, options: MetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];

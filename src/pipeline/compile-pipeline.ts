@@ -49,7 +49,7 @@ export interface EndpointPipeline {
   readonly wantsUpstream: boolean;
 }
 
-/** What an endpoint is: its protocol, who may call it, and whether it generates. */
+/** What an entry point is: its protocol, who may call it, and whether it generates. */
 export interface EndpointShape {
   readonly endpoint: PipelineEndpoint;
   readonly codec: InboundCodec;
@@ -82,14 +82,17 @@ const slotOf = (stage: Stage): string => {
  */
 export function compilePipeline(setup: PipelineSetup, shape: EndpointShape): EndpointPipeline {
   const { services, logger } = setup;
-  const generates = shape.endpoint === 'generation';
+  const { endpoint } = shape;
+  // The probe generates, as the gateway itself: no key, no request policy, no admission.
+  const generates = endpoint !== 'count_tokens';
+  const callerCalls = endpoint !== 'probe';
   const prelude: PipelineStage[] = [];
   if (generates && services.record !== recordNothing) prelude.push(recordStage('record', services.record));
-  prelude.push(authenticateStage(services.authenticate, shape.acceptXApiKey));
-  const users = setup.userStages.filter((stage) => (stage.endpoints ?? ['generation']).includes(shape.endpoint)) as PipelineStage[];
+  if (callerCalls) prelude.push(authenticateStage(services.authenticate, shape.acceptXApiKey));
+  const users = setup.userStages.filter((stage) => (stage.endpoints ?? ['generation']).includes(endpoint)) as PipelineStage[];
   const placed = (slot: string) => users.filter((stage) => slotOf(stage) === slot);
-  const police = policeStage(setup.requestPolicy, shape.codec.protocol, shape.forwardedHeaders, logger);
-  const admit = generates && services.admit !== admitEverything ? admitStage(services.admit) : undefined;
+  const police = callerCalls ? policeStage(setup.requestPolicy, shape.codec.protocol, shape.forwardedHeaders, logger) : undefined;
+  const admit = endpoint === 'generation' && services.admit !== admitEverything ? admitStage(services.admit) : undefined;
   const routes = new Map<ResolvedModel, CompiledRoute>();
 
   const compile = (model: ResolvedModel): CompiledRoute => {

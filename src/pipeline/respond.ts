@@ -9,16 +9,15 @@ import { deploymentOf, type CallControl, type CallStage, type StreamCallControl 
 import { readEvents } from '../routing/event-reader.js';
 import { readAhead, type OpenedStream } from '../routing/read-ahead.js';
 import type { Route } from '../routing/resolve-route.js';
-import { HeldStream } from './held-stream.js';
 import type { RequestContext } from './request-context.js';
 import { eventsOfResponse } from './response-events.js';
-import { sendStream } from './send-stream.js';
 import type { StageAnswer } from './stage.js';
+import { StreamResponder } from './stream-responder.js';
 
 const noAdaptations: readonly string[] = [];
 
 /** What answering needs besides the request: how to call a provider, and what the route's stages ask of it. */
-export interface Responder {
+export interface AnswerSetup {
   readonly codec: InboundCodec;
   readonly call: CallStage;
   readonly logger: Logger;
@@ -34,8 +33,8 @@ export type WatchEvents = ((event: CanonicalStreamEvent) => void) | undefined;
  * sends it in the caller's protocol — a JSON body, or a stream with backpressure whose events the
  * route's stages watch as they go out.
  */
-export async function callProvider(context: RequestContext, responder: Responder, watch: WatchEvents): Promise<void> {
-  const { codec, call, logger } = responder;
+export async function callProvider(context: RequestContext, answering: AnswerSetup, watch: WatchEvents): Promise<void> {
+  const { codec, call, logger } = answering;
   const model = context.resolved!;
   const { started, res, requestId } = context;
   const route: Route = context.mayRelay
@@ -47,7 +46,7 @@ export async function callProvider(context: RequestContext, responder: Responder
     logger,
     ...(context.clientHeaders ? { clientHeaders: context.clientHeaders } : {}),
     ...(context.outputTokenLimit === undefined ? {} : { outputTokenLimit: context.outputTokenLimit }),
-    ...(responder.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (context.upstream = info) } : {}),
+    ...(answering.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (context.upstream = info) } : {}),
   });
   const encodeContext: EncodeContext = { requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
   context.attempts = 1;
@@ -75,32 +74,31 @@ export async function callProvider(context: RequestContext, responder: Responder
     return;
   }
   // Headers held for the failover window, then sent with keep-alives until the first output.
-  const held = new HeldStream(res, codec, encodeContext, model.timeouts, watch);
+  const responder = streamResponder(context, codec, encodeContext, logger, watch);
   const control: StreamCallControl = {
     mayCall,
     onAttempt,
-    committed: () => held.committed(),
-    reading: (reader) => held.reading(reader),
-    beforeOutput: (batch) => held.beforeOutput(batch),
+    committed: () => responder.committed(),
+    reading: (reader) => responder.reading(reader),
+    beforeOutput: (batch) => responder.beforeOutput(batch),
   };
-  const interruption = () => started.interruption;
-  const opened = await held.open(call.stream(route, providerContext, control), logger, interruption);
+  const opened = await responder.open(call.stream(route, providerContext, control), model.timeouts);
   context.upstreamMs = performance.now() - context.callStart;
   started.streaming = true;
   // Failed after the commit: the in-band error went out.
   if (opened === undefined) {
-    context.errorCode = held.errorCode;
+    context.errorCode = responder.outcome.errorCode;
     return;
   }
   context.deployment = servedBy(opened.deployment);
   // Too late for a stream committed during a silent start: its headers went out already.
   addTimingHeaders(context);
-  await streamOut(context, responder, opened, encodeContext, watch, held);
+  await streamOut(context, responder, opened);
 }
 
 /** Sends a stage's answer (a cache hit) as the provider's would have been: no provider is called. */
-export async function sendStageAnswer(context: RequestContext, responder: Responder, answer: StageAnswer, watch: WatchEvents): Promise<void> {
-  const { codec } = responder;
+export async function sendStageAnswer(context: RequestContext, answering: AnswerSetup, answer: StageAnswer, watch: WatchEvents): Promise<void> {
+  const { codec } = answering;
   const { response } = answer;
   const encodeContext: EncodeContext = { requestId: context.requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
   context.deployment = `stage:${context.answeredBy}`;
@@ -115,26 +113,21 @@ export async function sendStageAnswer(context: RequestContext, responder: Respon
   const opened = await readAhead(readEvents(replay(eventsOfResponse(response))));
   context.started.streaming = true;
   addTimingHeaders(context);
-  await streamOut(context, responder, opened, encodeContext, watch, undefined);
+  await streamOut(context, streamResponder(context, codec, encodeContext, answering.logger, watch), opened);
 }
 
 async function* replay(events: readonly CanonicalStreamEvent[]): AsyncGenerator<CanonicalStreamEvent> {
   yield* events;
 }
 
-async function streamOut(context: RequestContext, responder: Responder, opened: OpenedStream, encodeContext: EncodeContext, watch: WatchEvents, held: HeldStream | undefined): Promise<void> {
+function streamResponder(context: RequestContext, codec: InboundCodec, encodeContext: EncodeContext, logger: Logger, watch: WatchEvents): StreamResponder {
   const { started } = context;
-  const outcome = await sendStream({
-    res: context.res,
-    codec: responder.codec,
-    opened,
-    encodeContext,
-    abort: started.abort,
-    logger: responder.logger,
-    interruption: () => started.interruption,
-    held,
-    watch,
-  });
+  return new StreamResponder(context.res, { codec, encodeContext, abort: started.abort, logger, interruption: () => started.interruption, watch });
+}
+
+async function streamOut(context: RequestContext, responder: StreamResponder, opened: OpenedStream): Promise<void> {
+  await responder.send(opened);
+  const { outcome } = responder;
   context.usage = outcome.usage;
   context.firstOutputAt = outcome.firstOutputAt;
   context.errorCode = outcome.errorCode;

@@ -7,8 +7,12 @@ export type BuiltInStageName = 'authenticate' | 'fit' | 'police' | 'admit' | 'ca
 /** Where a stage runs: just before or just after a built-in one. Default: `{ before: 'call' }`. */
 export type StagePosition = { readonly before: Exclude<BuiltInStageName, 'authenticate'> } | { readonly after: Exclude<BuiltInStageName, 'call'> };
 
-/** Which entry points a stage runs on: generation requests, `POST /v1/messages/count_tokens`. */
-export type PipelineEndpoint = 'generation' | 'count_tokens';
+/**
+ * Which entry points a stage runs on: generation requests, `POST /v1/messages/count_tokens`, and
+ * the status page's probe (a tiny Chat request the gateway itself makes: no key, no request policy,
+ * no admission).
+ */
+export type PipelineEndpoint = 'generation' | 'count_tokens' | 'probe';
 
 /**
  * What a stage sees of one request. The same object goes through every stage, so what one stage

@@ -10,7 +10,7 @@ export interface DetectedProvider {
   models: readonly string[];
 }
 
-/** The zero-config model lists (README "Start"). The first model of each is its default. */
+/** The zero-config model lists (README "Start", docs/install.md). The first model of each is its default. */
 export const detectableProviders: readonly DetectedProvider[] = [
   { provider: 'openai', envVar: 'OPENAI_API_KEY', models: ['gpt-5.4', 'gpt-5.4-mini', 'gpt-4.1-mini'] },
   { provider: 'anthropic', envVar: 'ANTHROPIC_API_KEY', models: ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5'] },

@@ -102,7 +102,7 @@ async function spendOnPdfs(options: GatewayOptions, database: { url: string; sch
 
 /** One request's cost as billed. */
 const BILLED = BILLED_INPUT * 1_000 + BILLED_OUTPUT * 1_000;
-/** README: over the budget by at most one request's largest cost, the window's worth of input plus its output allowance. */
+/** docs/keys-usage-budgets.md: over the budget by at most one request's largest cost, the window's worth of input plus its output allowance. */
 const WINDOW_BOUND = BUDGET + maxCostOf(WINDOW, MAX_TOKENS, price);
 
 describe('budgets with input the body does not measure (a PDF by URL, billed far past any allowance)', () => {

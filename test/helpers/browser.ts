@@ -17,7 +17,7 @@ export function launchBrowser(): Promise<Browser> {
 const root = join(import.meta.dirname, '../..');
 /** Screenshots of every page a browser test visits, kept as artifacts (gitignored). */
 export const ARTIFACTS_DIR = join(root, 'test-artifacts');
-/** The README's screenshots: refreshed only when SWITCHYARD_DOCS_SCREENSHOTS=1 (they are committed). */
+/** The guide's screenshots (docs/screenshots/): refreshed only when SWITCHYARD_DOCS_SCREENSHOTS=1 (they are committed). */
 export const DOCS_SCREENSHOTS_DIR = join(root, 'docs/screenshots');
 
 /** Saves a screenshot of `page` as test-artifacts/<folder>/<name>.png, and in docs/screenshots when asked to. */

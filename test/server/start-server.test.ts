@@ -139,7 +139,7 @@ describe('startServer', () => {
     const port = Number(new URL(first.root).port);
     const error = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port, host: '127.0.0.1', shutdownTimeoutMs: 0 }).catch((caught: unknown) => caught);
     expect(GatewayError.isInstance(error) && error.code).toBe('CONFIG_LISTEN_FAILED');
-    // The wording the README's Troubleshooting table quotes.
+    // The wording docs/troubleshooting.md quotes.
     expect(String((error as Error).message)).toBe(`Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port.`);
   });
 });
