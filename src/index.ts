@@ -49,6 +49,10 @@ export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow
 export { switchyardConsole } from './console/console-handler.js';
 export type { ConsoleHandler } from './console/console-handler.js';
 export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, UserKeyCeiling } from './console/console-options.js';
+export { switchyardDocs } from './docs-site/docs-handler.js';
+export type { DocsHandler } from './docs-site/docs-handler.js';
+export type { DocsOptions } from './docs-site/docs-options.js';
+export type { DocsGateway } from './docs-site/signed-in-keys.js';
 export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
 export type { RetryOptions } from './routing/retry-policy.js';
 export type { CooldownOptions } from './routing/cooldown.js';

@@ -53,6 +53,8 @@ export interface ServerSettings {
   status?: false | StatusPageOptions;
   /** The web console at `/` (with a database): its options, or `false` for none (`--no-console`). Default: on, registration open. */
   console?: ServerConsoleSettings | false;
+  /** The guide (the package's docs/*.md) at `/docs` (on by default); `false` turns it off. */
+  docs?: false;
 }
 
 /** The console's options a config file can set (`server.console`); see `switchyardConsole`. */
@@ -114,6 +116,7 @@ export const configFileSchema = z
           ])
           .optional(),
         console: consoleSettingsSchema.optional(),
+        docs: z.literal(false).optional(),
       })
       .optional(),
     apiKeys: z.array(z.string().min(1)).min(1).optional(),
@@ -184,6 +187,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.logLevel !== undefined) settings.logLevel = server.logLevel;
   if (server.status !== undefined) settings.status = server.status;
   if (server.console !== undefined) settings.console = server.console;
+  if (server.docs !== undefined) settings.docs = server.docs;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
   return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
 }

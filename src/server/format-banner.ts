@@ -15,6 +15,8 @@ export interface BannerInfo {
   databaseReady?: boolean | undefined;
   /** Where the web console is; undefined when it is off. */
   consoleUrl?: string | undefined;
+  /** Where the guide is; undefined when it is off. */
+  docsUrl?: string | undefined;
   /** What loading the configuration decided that the operator should know (`ServerConfig.notes`). */
   notes?: readonly string[] | undefined;
 }
@@ -110,7 +112,7 @@ export function formatBanner(info: BannerInfo): string {
   OpenAI base URL:                        ${info.openAIBaseURL}
   API key:                                ${keyLine(info)}
   Models:                                 ${info.models.join(', ')}
-${databaseLine(info)}${info.consoleUrl === undefined ? '' : `  Console (register, keys, usage):        ${info.consoleUrl}\n`}${notesLines(info)}
+${databaseLine(info)}${info.consoleUrl === undefined ? '' : `  Console (register, keys, usage):        ${info.consoleUrl}\n`}${info.docsUrl === undefined ? '' : `  Guide (clients, troubleshooting):       ${info.docsUrl}\n`}${notesLines(info)}
 curl:
   curl ${info.openAIBaseURL}/chat/completions \\
     -H ${key.header} -H 'Content-Type: application/json' \\

@@ -90,6 +90,7 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
       database: describeDatabase(database),
       databaseReady: running.databaseReady,
       consoleUrl: running.consoleUrl,
+      docsUrl: running.docsUrl,
       notes: config.notes,
     }),
   );

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gateway } from '../gateway/gateway.js';
 import { statusPage } from '../status/status-page.js';
 import { switchyardConsole, type ConsoleHandler } from '../console/console-handler.js';
+import { switchyardDocs } from '../docs-site/docs-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -31,6 +32,8 @@ export interface RunningServer {
   openRequests(): number;
   /** The web console's address; undefined when it is off (no database, or `console: false`). */
   consoleUrl: string | undefined;
+  /** The guide's address (`root + '/docs'`); undefined when it is off (`server.docs: false`). */
+  docsUrl: string | undefined;
   /** Whether the database (if any) was open before the server began listening; undefined without one. */
   databaseReady: boolean | undefined;
   /**
@@ -145,6 +148,21 @@ export async function startServer(
   // The console is on by default wherever there is a database; the API keeps /v1 (and /health).
   const consoleHandler: ConsoleHandler | undefined =
     settings.console === false || options.database === undefined ? undefined : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  // The guide at /docs: its pages show this server's address (the console's apiRoot where set), link
+  // the status page and the console, and name a signed-in console user's keys.
+  const consoleSettings = settings.console === false ? undefined : settings.console;
+  const docs =
+    settings.docs === false
+      ? undefined
+      : switchyardDocs({
+          basePath: '/docs',
+          ...(consoleHandler === undefined ? {} : { gateway: handle }),
+          statusPath: status === undefined ? false : '/status',
+          consolePath: consoleHandler === undefined ? false : '/',
+          ...(consoleSettings?.apiRoot === undefined ? {} : { apiRoot: consoleSettings.apiRoot }),
+          ...(consoleSettings?.trustProxy === undefined ? {} : { trustProxy: consoleSettings.trustProxy }),
+          ...(options.logger === undefined ? {} : { logger: options.logger }),
+        });
   // Every path, /health included: a rebinding page must learn nothing from this server either.
   const hostAllowed = createHostCheck(settings.allowedHosts, settings.host);
   let open = 0;
@@ -159,6 +177,7 @@ export async function startServer(
     }
     const route = serverRoute(req, handle);
     if (route !== undefined) route(res);
+    else if (docs !== undefined && /^\/docs(\/|\?|$)/.test(req.url ?? '')) docs(req, res);
     else {
       // The status page takes /status and /status.json, the console the rest outside /v1, the gateway the API.
       const api = () => handle(req, res);
@@ -175,6 +194,7 @@ export async function startServer(
     root,
     openAIBaseURL: `${root}/v1`,
     consoleUrl: consoleHandler === undefined ? undefined : `${root}/`,
+    docsUrl: docs === undefined ? undefined : `${root}/docs`,
     openRequests: () => open,
     databaseReady,
     close: () => {

@@ -44,6 +44,12 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
     packages: /^(express|argon2|kysely|node:.*)$/,
   },
+  // The guide (docs/*.md at /docs): markdown rendered once with markdown-it and highlight.js, in the
+  // console's style and CSP, reading the console's sign-in for a user's key ids.
+  'docs-site': {
+    imports: ['canonical', 'http', 'console', 'logger.ts', 'docs-site'],
+    packages: /^(markdown-it|highlight\.js\/.*|github-slugger|node:.*)$/,
+  },
   // The service-check page (/status) over the ledger, and its probe's lock (Redis or a lease row).
   status: { imports: ['canonical', 'http', 'storage', 'usage', 'logger.ts', 'status'], packages: /^(ioredis|node:.*)$/ },
   // The admin HTTP API over stored keys and the ledger.
@@ -57,7 +63,7 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     packages: /^(zod|ioredis|node:.*)$/,
   },
   'index.ts': {
-    imports: ['canonical', 'access', 'catalog', 'console', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'pipeline', 'gateway', 'logger.ts'],
+    imports: ['canonical', 'access', 'catalog', 'console', 'docs-site', 'limits', 'observability', 'providers', 'routing', 'status', 'storage', 'usage', 'pipeline', 'gateway', 'logger.ts'],
     packages: /^$/,
   },
   // The standalone CLI imports anything; nothing imports it (checked below).

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +38,7 @@ beforeAll(async () => {
   const copy = join(scratch, 'package');
   await mkdir(copy);
   for (const file of ['package.json', 'README.md', 'LICENSE']) await copyFile(join(projectRoot, file), join(copy, file));
+  await cp(join(projectRoot, 'docs'), join(copy, 'docs'), { recursive: true });
   await run('npm', ['run', 'build', '--silent', '--', '--outDir', join(copy, 'dist')], { cwd: projectRoot, env: npmEnv() });
   await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', scratch], { cwd: copy, env: npmEnv() });
   const tarball = join(scratch, `${manifest.name}-${manifest.version}.tgz`);
@@ -70,7 +71,9 @@ describe('the packed package', () => {
     expect(packed).toContain('package/dist/testing/index.js');
     expect(packed).toContain('package/dist/server/cli.js');
     expect(packed.filter((path) => path.endsWith('.map'))).toEqual([]);
-    expect(packed.filter((path) => !/^package\/(dist\/|package\.json$|LICENSE$|README\.md$)/.test(path))).toEqual([]);
+    // The guide the server renders at /docs: docs/ beside dist/.
+    expect(packed.some((path) => path.startsWith('package/docs/'))).toBe(true);
+    expect(packed.filter((path) => !/^package\/(dist\/|docs\/|package\.json$|LICENSE$|README\.md$)/.test(path))).toEqual([]);
   });
 
   it('should not install express, which the gateway never imports', async () => {
@@ -159,6 +162,15 @@ describe('the bin', () => {
       });
       expect(answer.status).toBe(200);
       expect(((await answer.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+      // The guide at /docs is the installed package's docs/, found from dist/.
+      const docsFiles = packed.filter((path) => path.startsWith('package/docs/')).map((path) => path.slice('package/docs/'.length));
+      const home = await fetch(`${root}/docs`);
+      expect(home.status).toBe(200);
+      const page = docsFiles.find((file) => file.endsWith('.md') && file !== 'index.md');
+      if (page === undefined) expect(await home.text()).toContain(join(app, 'node_modules', manifest.name, 'docs'));
+      else expect((await fetch(`${root}/docs/${page.replace(/\.md$/, '')}`)).status).toBe(200);
+      const image = docsFiles.find((file) => file.endsWith('.png'));
+      if (image !== undefined) expect((await fetch(`${root}/docs/${image}`)).headers.get('content-type')).toBe('image/png');
       // SIGTERM to the npx process alone, as a process manager sends it: the server must not outlive it.
       process.kill(server.child.pid!, 'SIGTERM');
       await server.exited;

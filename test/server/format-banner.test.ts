@@ -28,6 +28,11 @@ describe('formatBanner', () => {
     expect(formatBanner(info)).not.toContain('Note:');
   });
 
+  it('should print where the guide is when it is on', () => {
+    expect(formatBanner({ ...info, docsUrl: 'http://127.0.0.1:8787/docs' })).toContain('  Guide (clients, troubleshooting):       http://127.0.0.1:8787/docs\n');
+    expect(formatBanner(info)).not.toContain('Guide');
+  });
+
   it('should give OpenAI clients the /v1 URL and Anthropic clients the API root', () => {
     const banner = formatBanner(info);
     expect(lineWith(banner, 'new OpenAI(')).toContain("baseURL: 'http://127.0.0.1:8787/v1'");

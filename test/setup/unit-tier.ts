@@ -12,6 +12,7 @@ export const UNIT_TIER_INCLUDE = [
   'test/pipeline/**/*.test.ts',
   'test/examples/**/*.test.ts',
   'test/http/**/*.test.ts',
+  'test/docs-site/**/*.test.ts',
   'test/observability/**/*.test.ts',
   'test/policy/**/*.test.ts',
   'test/protocols/**/*.test.ts',
@@ -22,8 +23,14 @@ export const UNIT_TIER_INCLUDE = [
   'test/*.test.ts',
 ];
 
-/** Files in those folders that use Redis. */
-export const UNIT_TIER_EXCLUDE = ['test/routing/redis-cooldown-store.test.ts', 'test/examples/response-cache.test.ts', 'test/examples/guardrail.test.ts'];
+/** Files in those folders that use Redis, chromium or a database. */
+export const UNIT_TIER_EXCLUDE = [
+  'test/routing/redis-cooldown-store.test.ts',
+  'test/examples/response-cache.test.ts',
+  'test/examples/guardrail.test.ts',
+  'test/docs-site/docs-site.browser.test.ts',
+  'test/docs-site/docs-in-server.test.ts',
+];
 
 /** What a file of the tier may not mention: the helpers and settings that reach a service. */
 export const SERVICE_MARKERS = /test-database|scratch\.js|helpers\/browser|console-visitor|redis-server-process|REDIS_URL|DATABASE_URL|CHROMIUM_PATH|:6379|:5432|postgres:\/\//;
