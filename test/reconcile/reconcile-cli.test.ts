@@ -5,7 +5,8 @@ import { openDatabase } from '../../src/storage/open-database.js';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { startFakeUsageReports, type FakeReportData } from '../helpers/fake-usage-reports.js';
 import { useScratch } from '../helpers/scratch.js';
-import { cleanEnv, spawnCli } from '../server/spawn-cli.js';
+import { ConsoleVisitor } from '../helpers/console-visitor.js';
+import { cleanEnv, readBanner, spawnCli } from '../server/spawn-cli.js';
 
 const scratch = useScratch();
 const ADMIN_KEY = 'sk-admin-reconcile-7f3a9c0d2e1b';
@@ -168,5 +169,27 @@ describe('switchyard reconcile', () => {
     expect(usagePages[0]?.query.getAll('group_by[]')).toEqual(['model', 'api_key_id']);
     expect(fake.requests.every((request) => request.headers['x-api-key'] === ADMIN_KEY && request.headers['anthropic-version'] === '2023-06-01')).toBe(true);
     expect(fake.requests.filter((request) => request.path === '/v1/organizations/cost_report')[0]?.query.getAll('group_by[]')).toEqual(['description']);
+  }, 120_000);
+
+  it("should give the standalone server's console the admin key from the config, for its Reconcile page", async () => {
+    const fake = await startFakeUsageReports({
+      provider: 'openai',
+      adminKey: ADMIN_KEY,
+      data: { usage: { '2026-11-01': [openAIResult({ model: 'gpt-4.1', api_key_id: 'key_x', input_tokens: 70, output_tokens: 7, num_model_requests: 1 })] }, costs: {} },
+    });
+    scratch.later(() => fake.close());
+    const { config } = await setUp(
+      [row('s1', '2026-11-01', { provider: 'openai', model: 'gpt-4.1', upstream_model: 'gpt-4.1', input_tokens: 70, output_tokens: 7, cost_nano_usd: 10 })],
+      `providers:\n  openai:\n    apiKey: sk-test\n    adminKey: \${RECONCILE_TEST_ADMIN_KEY}\n    adminBaseURL: ${fake.origin}/v1\nmodels:\n  - { id: gpt-4.1, provider: openai }\n`,
+    );
+    const server = spawnCli(['serve', '--config', config, '--port', '0', '--log-level', 'silent'], cleanEnv({ RECONCILE_TEST_ADMIN_KEY: ADMIN_KEY }));
+    scratch.later(() => server.stop());
+    const { root } = await readBanner(server);
+    const admin = new ConsoleVisitor(root);
+    expect((await admin.post('/register', { email: 'admin@example.com', password: 'a long enough password' })).status).toBe(303);
+    const page = await admin.get('/reconcile?provider=openai&from=2026-11-01&to=2026-11-01');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<td class="when">2026-11-01<\/td><td>gpt-4\.1<\/td><td><code>\*<\/code><\/td><td>input, uncached<\/td>\s*<td class="num">70<\/td><td class="num">70<\/td><td class="num">0<\/td>/);
+    expect(`${page.text}${server.stdout()}${server.stderr()}`).not.toContain(ADMIN_KEY);
   }, 120_000);
 });
