@@ -1,4 +1,4 @@
-import { configError } from '../canonical/index.js';
+import { GatewayError } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import { readAnthropicReport } from './anthropic-report.js';
 import { compareUsage, type Reconciliation } from './compare-usage.js';
@@ -20,10 +20,11 @@ export function sourceFor(sources: readonly ReportSource[], provider: ReportProv
   const source = sources.find((candidate) => candidate.provider === provider);
   if (source !== undefined) return source;
   const variable = provider === 'openai' ? 'OPENAI_ADMIN_KEY' : 'ANTHROPIC_ADMIN_KEY';
-  throw configError(
-    'CONFIG_RECONCILE_NO_ADMIN_KEY',
-    `Reconciling with ${provider === 'openai' ? 'OpenAI' : 'Anthropic'} reads its usage report with an admin key: give one in the config file, e.g. providers: { ${provider}: { type: ${provider}, apiKey: …, adminKey: \${${variable}} } }.`,
-  );
+  throw new GatewayError({
+    kind: 'internal',
+    code: 'RECONCILE_NO_ADMIN_KEY',
+    message: `Reconciling with ${provider === 'openai' ? 'OpenAI' : 'Anthropic'} reads its usage report with an admin key: give one in the config file, e.g. providers: { ${provider}: { type: ${provider}, apiKey: …, adminKey: \${${variable}} } }.`,
+  });
 }
 
 /** Reads the provider's usage and cost reports for the range and compares them with the ledger. */

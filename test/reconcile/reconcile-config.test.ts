@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { parseCliArgs } from '../../src/server/parse-cli-args.js';
 import { parseConfigText } from '../../src/server/load-config.js';
+import { sourceFor } from '../../src/reconcile/reconcile.js';
 
 const flagError = (argv: string[]) => {
   try {
@@ -33,6 +34,9 @@ describe('reconcile configuration and flags', () => {
     ]);
     expect(config.gateway.providers?.openai).toEqual({ apiKey: 'sk-a' });
     expect(config.gateway.providers?.claude).toEqual({ type: 'anthropic', apiKey: 'sk-ant' });
+    // Without an admin key for the provider asked for: how to give one.
+    expect(() => sourceFor(config.reportSources ?? [], 'openai')).not.toThrow();
+    expect(() => sourceFor([], 'anthropic')).toThrow(expect.objectContaining({ code: 'RECONCILE_NO_ADMIN_KEY', message: expect.stringContaining('adminKey: ${ANTHROPIC_ADMIN_KEY}') }));
     expect(() => parseConfigText('providers:\n  openai: { apiKey: sk-a, adminKey: "" }\nmodels: [{ id: m, provider: openai }]\n', 'c.yaml', {})).toThrow(/providers\.openai\.adminKey/);
   });
 
