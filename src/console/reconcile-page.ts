@@ -32,7 +32,7 @@ function tokenTable(result: Reconciliation): Html {
       const difference = line.tokens[kind];
       return html`<tr${difference.flagged ? html` class="flagged"` : ''}><td class="when">${line.day}</td><td>${line.model}</td><td><code>${line.apiKey}</code></td><td>${TOKEN_KIND_NAMES[kind]}</td>
 <td class="num">${formatCount(difference.ledger)}</td><td class="num">${formatCount(difference.report)}</td><td class="num">${signedCount(difference.difference)}</td><td class="num">${percentText(difference)}</td>${flagCell(difference)}
-<td>${SEEN_NOTES[line.seen]}</td><td>${factsText(line.ledger)}${line.reportRequests === undefined ? '' : `; report: ${formatCount(line.reportRequests)} requests`}</td></tr>`;
+<td>${SEEN_NOTES[line.seen]}</td><td>${factsText(line.ledger)}${line.reportRequests === undefined ? '' : `; report: ${formatCount(line.reportRequests)} request${line.reportRequests === 1 ? '' : 's'}`}</td></tr>`;
     });
   })}
   </tbody>
@@ -47,7 +47,7 @@ function costTable(result: Reconciliation): Html {
   ${result.costs.map(
     (line) => html`<tr${line.cost.flagged ? html` class="flagged"` : ''}><td class="when">${line.day}</td><td>${line.model}</td><td><code>${line.apiKey}</code></td>
 <td class="num">${formatUsd(line.cost.ledger)}</td><td class="num">${formatUsd(line.cost.report)}</td><td class="num">${signedUsd(line.cost.difference)}</td><td class="num">${percentText(line.cost)}</td>${flagCell(line.cost)}
-<td>${SEEN_NOTES[line.seen]}</td><td>${line.unpricedRows > 0 ? `${formatCount(line.unpricedRows)} unpriced ledger rows not in the ledger's cost` : ''}</td></tr>`,
+<td>${SEEN_NOTES[line.seen]}</td><td>${line.unpricedRows > 0 ? `${formatCount(line.unpricedRows)} unpriced ledger row${line.unpricedRows === 1 ? '' : 's'}, not in the ledger's cost` : ''}</td></tr>`,
   )}
   </tbody>
 </table></div>`;

@@ -69,7 +69,7 @@ export async function readAnthropicReport(source: ReportSource, range: ReportRan
       // The amount is in cents, as a decimal string ("123.45" is $1.23); a cent is 1e7 nano-USD.
       const cents = typeof result.amount === 'string' ? Number(result.amount) : Number.NaN;
       if (!Number.isFinite(cents)) continue;
-      costs.push({ day, model: textOf(result.model) ?? undefined, apiKeyId: undefined, nanoUsd: Math.round(cents * 1e7) });
+      costs.push({ day, model: textOf(result.model) ?? undefined, apiKeyId: null, nanoUsd: Math.round(cents * 1e7) });
     }
   }
   return { usage, costs, costGrain: { byModel: true, byKey: false } };

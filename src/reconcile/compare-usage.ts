@@ -133,7 +133,7 @@ const byLine = (a: { day: string; model: string; apiKey: string }, b: { day: str
 export function compareUsage(ledger: readonly LedgerUsage[], report: ProviderReport, options: CompareOptions): Reconciliation {
   const { threshold } = options;
   const namedKeys = new Set(options.apiKeyIdOf.values());
-  const keyOfReport = (id: string | null | undefined) => (id !== null && id !== undefined && namedKeys.has(id) ? id : ANY_KEY);
+  const keyOfReport = (id: string | null) => (id !== null && namedKeys.has(id) ? id : ANY_KEY);
   const keyOfLedger = (provider: string) => options.apiKeyIdOf.get(provider) ?? ANY_KEY;
   const ledgerModel = modelMatcher(ledger.map((row) => row.model));
 

@@ -86,7 +86,7 @@ export function formatReconciliation(result: Reconciliation): string {
       percentText(line.cost),
       flag(line.cost),
       SEEN_NOTES[line.seen],
-      line.unpricedRows > 0 ? `${count(line.unpricedRows)} unpriced ledger rows not in the ledger's cost` : '',
+      line.unpricedRows > 0 ? `${count(line.unpricedRows)} unpriced ledger row${line.unpricedRows === 1 ? '' : 's'}, not in the ledger's cost` : '',
     ]);
     out.push('\nCOST\n', table(['DAY', 'MODEL', 'KEY', 'LEDGER', 'REPORT', 'DIFFERENCE', '%', '', 'SEEN', 'NOTE'], costRows));
   }

@@ -39,8 +39,8 @@ export interface ReportCost {
   day: string;
   /** Undefined when the report does not break costs down by model (OpenAI). */
   model: string | undefined;
-  /** Undefined when the report does not break costs down by key (Anthropic). */
-  apiKeyId: string | undefined | null;
+  /** Null when the report does not break costs down by key (Anthropic), or gives a cost no key made. */
+  apiKeyId: string | null;
   nanoUsd: number;
 }
 

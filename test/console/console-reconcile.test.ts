@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportSource } from '../../src/reconcile/provider-report.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { ConsoleVisitor, startConsole, type RunningConsole } from '../helpers/console-visitor.js';
 import { startFakeUsageReports, type FakeUsageReports } from '../helpers/fake-usage-reports.js';
 
@@ -92,4 +93,31 @@ describe('the Reconcile page when the provider refuses the admin key', () => {
     expect(page.text).toContain('OpenAI&#39;s usage report answered 401: Invalid authorization header');
     expect(page.text).not.toContain('sk-admin-not-this-one');
   });
+});
+
+describe('the Reconcile page in a browser', () => {
+  it('should let an admin pick a provider and range, mark what is above the threshold in words, and fit a phone', async () => {
+    const { started } = await setUp('sqlite');
+    const browser = await launchBrowser();
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage();
+    await page.goto(`${started.origin}/sign-in`);
+    await page.getByLabel('E-mail').fill('admin@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/keys$/);
+    await page.getByRole('link', { name: 'Reconcile' }).click();
+    await page.getByLabel('From (UTC day)').fill('2026-11-01');
+    await page.getByLabel('To (UTC day, included)').fill('2026-11-03');
+    await page.getByLabel('Flag above (%)').fill('5');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL(/provider=openai/);
+    expect(await page.getByRole('status').textContent()).toContain('OpenAI, 2026-11-01 to 2026-11-03: 3 lines differ by more than 5 %');
+    // Flagged rows say so in words, not only in colour.
+    expect(await page.locator('tr.flagged').count()).toBe(await page.locator('tr.flagged td.flag', { hasText: 'above threshold' }).count());
+    expect(await page.locator('tr.flagged').count()).toBe(5);
+    await screenshot(page, 'console', 'reconcile');
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+  }, 60_000);
 });

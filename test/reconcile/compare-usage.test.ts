@@ -81,7 +81,7 @@ describe('compareUsage', () => {
 
   it("should compare cost at the grain of the provider's cost report: per model (Anthropic) or per key (OpenAI)", () => {
     const ledger = [ledgerRow('2026-11-01', 'claude-sonnet-4', { provider: 'anthropic', costNanoUsd: 2_000_000, unpricedRows: 1 }), ledgerRow('2026-11-01', 'claude-haiku-4', { provider: 'anthropic', costNanoUsd: 1_000_000 })];
-    const anthropic = compareUsage(ledger, { usage: [], costs: [{ day: '2026-11-01', model: 'claude-sonnet-4-20250514', apiKeyId: undefined, nanoUsd: 2_000_000 }], costGrain: { byModel: true, byKey: false } }, { ...options, provider: 'anthropic' });
+    const anthropic = compareUsage(ledger, { usage: [], costs: [{ day: '2026-11-01', model: 'claude-sonnet-4-20250514', apiKeyId: null, nanoUsd: 2_000_000 }], costGrain: { byModel: true, byKey: false } }, { ...options, provider: 'anthropic' });
     expect(anthropic.costs.map((line) => [line.model, line.apiKey, line.seen, line.cost.difference, line.unpricedRows])).toEqual([
       ['claude-haiku-4', '*', 'ledger-only', 1_000_000, 0],
       ['claude-sonnet-4', '*', 'both', 0, 1],
