@@ -6,6 +6,8 @@ import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { ReportSource } from '../reconcile/provider-report.js';
 
+export type { ReportSource } from '../reconcile/provider-report.js';
+
 /** Who may register: anyone, only people with an admin's invitation link, or no one (the first user always may). */
 export type RegistrationMode = 'open' | 'invite' | 'closed';
 

@@ -37,7 +37,10 @@ export async function startFakeUsageReports(options: {
   adminKey: string;
   data: FakeReportData;
   bucketsPerPage?: number;
+  /** The first this many requests are answered 429 with `retry-after: 0` (the admin APIs are rate-limited). */
+  rateLimitFirst?: number;
 }): Promise<FakeUsageReports> {
+  let rateLimited = 0;
   const { provider, adminKey, data } = options;
   const perPage = options.bucketsPerPage ?? 2;
   const requests: SeenRequest[] = [];
@@ -61,6 +64,11 @@ export async function startFakeUsageReports(options: {
           ? { error: { message: 'Invalid authorization header', type: 'invalid_request_error', code: null, param: null } }
           : { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
       );
+    }
+    if (rateLimited < (options.rateLimitFirst ?? 0)) {
+      rateLimited += 1;
+      res.setHeader('retry-after', '0');
+      return send(429, provider === 'openai' ? { error: { message: 'Rate limit reached', type: 'rate_limit_error' } } : { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } });
     }
     const report = routes[url.pathname];
     if (report === undefined) return send(404, { error: { message: `no route ${url.pathname}` } });
