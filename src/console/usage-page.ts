@@ -48,7 +48,7 @@ ${
     ? html`<p>No requests in this range.</p>`
     : html`<div class="table-scroll"><table>
   <caption class="visually-hidden">Usage per day, key and model</caption>
-  <thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Model</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Input tokens</th><th scope="col" class="num">Cached</th><th scope="col" class="num">Output tokens</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Failed requests</th><th scope="col" class="num">429 attempts</th></tr></thead>
+  <thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Model</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Input tokens</th><th scope="col" class="num">Cached</th><th scope="col" class="num">Output tokens</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Failed requests</th><th scope="col" class="num">429s</th></tr></thead>
   <tbody>
   ${state.rows.map(
     (row) => html`<tr>

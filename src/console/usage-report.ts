@@ -23,7 +23,7 @@ export interface UsageReportRow {
   unpriced: number;
   /** Requests that failed (nothing delivered), as `switchyard usage` counts them: an attempt that failed before another answered is not one. */
   errors: number;
-  /** Attempts answered 429 (the provider's rate limit, or the gateway's own limits and budgets). */
+  /** Rows answered 429: the provider's rate limit met by an attempt, or the gateway's own limits and budgets (a row of attempt 0). */
   rateLimited: number;
 }
 

@@ -132,7 +132,7 @@ describe('the console in a real browser', () => {
       }, { timeout: 10_000 })
       .toBe(1);
     const cells = await row.locator('td').allTextContents();
-    // Day, key, model, requests, attempts, input, cached, output, cost, failed requests, 429 attempts.
+    // Day, key, model, requests, attempts, input, cached, output, cost, failed requests, 429s.
     expect(cells.slice(2, 11).map((cell) => cell.trim())).toEqual(['mock', '1', '1', String(inputTokens), '0', String(outputTokens), usd(cost), '0', '0']);
     expect(await page.locator('svg[role=img] rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
