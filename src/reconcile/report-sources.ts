@@ -29,6 +29,12 @@ export function withoutReportFields<T extends Record<string, unknown>>(config: T
  * admin key), covering every configured provider of that family, with their `apiKeyId`s.
  */
 export function reportSourcesOf(providers: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined): ReportSource[] {
+  for (const [name, config] of Object.entries(providers ?? {})) {
+    const field = REPORT_FIELDS.find((candidate) => config[candidate] !== undefined);
+    if (field !== undefined && reportProviderOf(name, config) === undefined) {
+      throw configError('CONFIG_FILE_INVALID', `providers.${name}.${field}: only OpenAI's (types openai without azure, openai-responses) and Anthropic's (type anthropic) usage reports can be reconciled.`);
+    }
+  }
   const sources: ReportSource[] = [];
   for (const family of ['openai', 'anthropic'] as const) {
     const members = Object.entries(providers ?? {}).filter(([name, config]) => reportProviderOf(name, config) === family);

@@ -37,6 +37,7 @@ describe('reconcile configuration and flags', () => {
     // Without an admin key for the provider asked for: how to give one.
     expect(() => sourceFor(config.reportSources ?? [], 'openai')).not.toThrow();
     expect(() => sourceFor([], 'anthropic')).toThrow(expect.objectContaining({ code: 'RECONCILE_NO_ADMIN_KEY', message: expect.stringContaining('adminKey: ${ANTHROPIC_ADMIN_KEY}') }));
+    expect(() => parseConfigText('providers:\n  g: { type: gemini, apiKey: k, adminKey: a }\nmodels: [{ id: m, provider: g }]\n', 'c.yaml', {})).toThrow(/providers\.g\.adminKey: only OpenAI's/);
     expect(() => parseConfigText('providers:\n  openai: { apiKey: sk-a, adminKey: "" }\nmodels: [{ id: m, provider: openai }]\n', 'c.yaml', {})).toThrow(/providers\.openai\.adminKey/);
   });
 
