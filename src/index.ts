@@ -48,7 +48,7 @@ export type { StatusPage, StatusPageOptions } from './status/status-page.js';
 export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow } from './status/status-report.js';
 export { switchyardConsole } from './console/console-handler.js';
 export type { ConsoleHandler } from './console/console-handler.js';
-export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, UserKeyCeiling } from './console/console-options.js';
+export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, ReportSource, UserKeyCeiling } from './console/console-options.js';
 export { switchyardDocs } from './docs-site/docs-handler.js';
 export type { DocsHandler } from './docs-site/docs-handler.js';
 export type { DocsOptions } from './docs-site/docs-options.js';

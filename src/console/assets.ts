@@ -9,7 +9,7 @@ body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, s
 a { color: var(--accent); }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; padding: .6rem 1.5rem; border-bottom: 1px solid var(--line); background: var(--soft); }
 header .brand { font-weight: 700; margin-right: 1rem; text-decoration: none; color: var(--fg); }
-nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
 nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
 header form { margin-left: auto; }
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
@@ -33,6 +33,8 @@ button.danger { background: var(--danger); border-color: var(--danger); }
 .hint { color: var(--muted); font-size: .9rem; margin: .25rem 0; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); background: var(--soft); padding: .75rem 1rem; margin: 1rem 0; }
 .error { border-left-color: var(--danger); }
+tr.flagged td { background: #fce8e6; }
+.flag strong { color: var(--danger); }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .secret output { font-family: ui-monospace, Menlo, Consolas, monospace; padding: .4rem .5rem; border: 1px solid var(--line); background: #fff; word-break: break-all; }
 .inline { display: inline; }

@@ -23,6 +23,7 @@ import { LoginThrottle } from './login-limits.js';
 import { modelsPage } from './models-page.js';
 import { endSession } from './sessions.js';
 import { showUsage } from './usage-routes.js';
+import { showReconcile } from './reconcile-routes.js';
 import { countUsers, listUsers } from './users.js';
 import { usersPage } from './users-page.js';
 import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visit.js';
@@ -66,6 +67,7 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     basePath,
     hostAllowed: createHostCheck(options.allowedHosts ?? true),
     userKeys: options.userKeys,
+    reportSources: options.reportSources ?? [],
     logger: options.logger ?? consoleLogger,
   };
 }
@@ -151,7 +153,7 @@ type Route = 'asset' | 'page' | 'form';
 function routeOf(method: string, path: string): Route | undefined {
   const get = method === 'GET' || method === 'HEAD';
   if (get && (path === '/assets/console.css' || path === '/assets/console.js')) return 'asset';
-  if (get && /^\/(|sign-in|register|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|connect|users)$/.test(path)) return 'page';
+  if (get && /^\/(|sign-in|register|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|reconcile|connect|users)$/.test(path)) return 'page';
   if (method === 'POST' && /^\/(sign-in|sign-out|register|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite)$/.test(path)) return 'form';
   return undefined;
 }
@@ -187,6 +189,7 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     return sendHtml(res, 200, connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }), visit.cookies);
   }
   if (path === '/users' && user.isAdmin) return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration), visit.cookies);
+  if (path === '/reconcile' && user.isAdmin) return showReconcile(visit, options);
   return notFound(visit);
 }
 

@@ -4,6 +4,9 @@ import type { ModelPrice } from '../canonical/index.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
+import type { ReportSource } from '../reconcile/provider-report.js';
+
+export type { ReportSource } from '../reconcile/provider-report.js';
 
 /** Who may register: anyone, only people with an admin's invitation link, or no one (the first user always may). */
 export type RegistrationMode = 'open' | 'invite' | 'closed';
@@ -67,6 +70,12 @@ export interface ConsoleOptions {
    * its Host policy; the standalone server checks its own `allowedHosts` before the console).
    */
   allowedHosts?: AllowedHosts;
+  /**
+   * The providers' usage reports the admins' Reconcile page compares with the ledger: each with the
+   * organisation's admin key (kept on the server; never shown). The standalone server fills these
+   * from `providers.<name>.adminKey` in its config. Default none.
+   */
+  reportSources?: readonly ReportSource[];
   /** The path the console is mounted at when a plain `node:http` server routes to it (Express's mount path is read from the request). */
   basePath?: string;
   logger?: Logger;
@@ -94,5 +103,6 @@ export interface ResolvedConsoleOptions {
   basePath: string;
   hostAllowed: (host: string | undefined) => boolean;
   userKeys: UserKeyCeiling | undefined;
+  reportSources: readonly ReportSource[];
   logger: Logger;
 }

@@ -1,7 +1,7 @@
 import { html, type Html } from './html.js';
 import type { ConsoleUser } from './users.js';
 
-export type Section = 'keys' | 'usage' | 'models' | 'connect' | 'users' | 'none';
+export type Section = 'keys' | 'usage' | 'models' | 'connect' | 'users' | 'reconcile' | 'none';
 
 /** What every page needs: where the console is mounted, who is signed in and the form token. */
 export interface PageContext {
@@ -21,7 +21,7 @@ export function layout(ctx: PageContext, title: string, section: Section, body: 
     ctx.user === undefined
       ? ''
       : html`<nav aria-label="Console"><ul>
-          ${link('keys', '/keys', 'Keys')}${link('usage', '/usage', 'Usage')}${link('models', '/models', 'Models')}${link('connect', '/connect', 'Connect')}${ctx.user.isAdmin ? link('users', '/users', 'Users') : ''}
+          ${link('keys', '/keys', 'Keys')}${link('usage', '/usage', 'Usage')}${link('models', '/models', 'Models')}${link('connect', '/connect', 'Connect')}${ctx.user.isAdmin ? html`${link('users', '/users', 'Users')}${link('reconcile', '/reconcile', 'Reconcile')}` : ''}
         </ul></nav>
         <form method="post" action="${ctx.base}/sign-out" class="inline">${csrfField(ctx)}<span class="hint">${ctx.user.email}${ctx.user.isAdmin ? ' (admin)' : ''}</span> <button type="submit" class="secondary">Sign out</button></form>`;
   return html`<!doctype html>

@@ -11,7 +11,7 @@ export type ChartMetric = 'requests' | 'tokens' | 'cost';
 export const CHART_METRICS: Record<ChartMetric, string> = { requests: 'Requests', tokens: 'Tokens (input + output)', cost: 'Cost (USD)' };
 
 /**
- * One bar per day of `metric` (for requests, errors and 429s are the red part of each bar), each
+ * One bar per day of `metric` (for requests, the failed requests are the red part of each bar), each
  * bar's title giving the day's numbers: an SVG drawn on the server, so it needs no script. The
  * table under it carries the same numbers for screen readers.
  */
@@ -21,7 +21,7 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
     const day = perDay.get(row.day);
     if (day === undefined) continue;
     day.requests += row.requests;
-    day.failed += row.errors + row.rateLimited;
+    day.failed += row.errors;
     day.cost += row.costNanoUsd;
     day.unpriced += row.unpriced;
     day.tokens += row.inputTokens + row.outputTokens;
@@ -41,7 +41,7 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
     const x = PAD.left + index * slot + (slot - barWidth) / 2;
     const label = index % labelEvery === 0 ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${dayName.slice(5)}</text>` : '';
     if (value === 0) return label;
-    return html`<g><title>${dayName}: ${day.requests} requests, ${day.tokens} tokens, ${formatCost(day.cost, day.unpriced)}, ${day.failed} errors or 429s</title>
+    return html`<g><title>${dayName}: ${day.requests} requests, ${day.tokens} tokens, ${formatCost(day.cost, day.unpriced)}, ${day.failed} failed</title>
 <rect x="${x.toFixed(1)}" y="${y(value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(value) - PAD.top)).toFixed(1)}" fill="#0b57d0"></rect>
 ${metric === 'requests' && day.failed > 0 ? html`<rect x="${x.toFixed(1)}" y="${y(day.failed).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(day.failed) - PAD.top)).toFixed(1)}" fill="#a50e0e"></rect>` : ''}</g>${label}`;
   });
@@ -53,6 +53,6 @@ ${metric === 'requests' && day.failed > 0 ? html`<rect x="${x.toFixed(1)}" y="${
 <text x="${PAD.left - 6}" y="${PAD.top + plotHeight}" text-anchor="end">0</text>
 ${bars}
 </svg>
-<figcaption class="hint">${CHART_METRICS[metric]} per day (UTC)${metric === 'requests' ? '; the red part of a bar: errors and 429s' : ''}. Hover a bar for the day’s numbers.</figcaption>
+<figcaption class="hint">${CHART_METRICS[metric]} per day (UTC)${metric === 'requests' ? '; the red part of a bar: failed requests' : ''}. Hover a bar for the day’s numbers.</figcaption>
 </figure>`;
 }

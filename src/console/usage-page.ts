@@ -48,12 +48,12 @@ ${
     ? html`<p>No requests in this range.</p>`
     : html`<div class="table-scroll"><table>
   <caption class="visually-hidden">Usage per day, key and model</caption>
-  <thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Model</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Input tokens</th><th scope="col" class="num">Cached</th><th scope="col" class="num">Output tokens</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Errors</th><th scope="col" class="num">429s</th></tr></thead>
+  <thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Model</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Input tokens</th><th scope="col" class="num">Cached</th><th scope="col" class="num">Output tokens</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Failed requests</th><th scope="col" class="num">429s</th></tr></thead>
   <tbody>
   ${state.rows.map(
     (row) => html`<tr>
     <td class="when">${row.day}</td><td>${row.keyId === null ? html`<span class="hint">configured key</span>` : html`${state.keyNames.get(row.keyId) ?? ''} <code>${row.keyId}</code>`}</td><td>${row.model ?? '—'}</td>
-    <td class="num">${formatCount(row.requests)}</td><td class="num">${formatCount(row.inputTokens)}</td><td class="num">${formatCount(row.cachedInputTokens)}</td><td class="num">${formatCount(row.outputTokens)}</td>
+    <td class="num">${formatCount(row.requests)}</td><td class="num">${formatCount(row.attempts)}</td><td class="num">${formatCount(row.inputTokens)}</td><td class="num">${formatCount(row.cachedInputTokens)}</td><td class="num">${formatCount(row.outputTokens)}</td>
     <td class="num">${cost(row.costNanoUsd, row.unpriced)}</td><td class="num">${formatCount(row.errors)}</td><td class="num">${formatCount(row.rateLimited)}</td>
   </tr>`,
   )}
@@ -73,9 +73,9 @@ const csvField = (value: string | number | null): string => {
 const typedText = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 export function usageCsv(rows: readonly UsageReportRow[], keyNames: ReadonlyMap<string, string>): string {
-  const header = ['day', 'key_id', 'key_name', 'model', 'requests', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd', 'unpriced_requests', 'errors', 'rate_limited_429'];
+  const header = ['day', 'key_id', 'key_name', 'model', 'requests', 'attempts', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd', 'unpriced_requests', 'errors', 'rate_limited_429'];
   const lines = rows.map((row) =>
-    [row.day, row.keyId, row.keyId === null ? null : typedText(keyNames.get(row.keyId) ?? null), row.model, row.requests, row.inputTokens, row.cachedInputTokens, row.outputTokens, (row.costNanoUsd / 1e9).toFixed(9), row.unpriced, row.errors, row.rateLimited]
+    [row.day, row.keyId, row.keyId === null ? null : typedText(keyNames.get(row.keyId) ?? null), row.model, row.requests, row.attempts, row.inputTokens, row.cachedInputTokens, row.outputTokens, (row.costNanoUsd / 1e9).toFixed(9), row.unpriced, row.errors, row.rateLimited]
       .map(csvField)
       .join(','),
   );

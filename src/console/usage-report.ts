@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { readsOf } from '../storage/reads-of.js';
 import type { StorageDb } from '../storage/schema.js';
+import { lastOfRequest } from '../usage/usage-queries.js';
 
 /** One key's use of one model on one UTC day. */
 export interface UsageReportRow {
@@ -9,7 +10,10 @@ export interface UsageReportRow {
   /** The key's public id; null for requests with a key from the gateway's options. */
   keyId: string | null;
   model: string | null;
+  /** Requests, each counted once, under the model of its last attempt (the one that answered, when a fallback did). */
   requests: number;
+  /** Upstream attempts: a retried or fallen-back request makes several. */
+  attempts: number;
   inputTokens: number;
   cachedInputTokens: number;
   outputTokens: number;
@@ -17,12 +21,9 @@ export interface UsageReportRow {
   costNanoUsd: number;
   /** Rows that delivered something without a price: their cost is unknown, not 0. */
   unpriced: number;
-  /** Attempts that failed (nothing delivered), other than 429s. */
+  /** Requests that failed (nothing delivered), as `switchyard usage` counts them: an attempt that failed before another answered is not one. */
   errors: number;
-  /**
-   * Attempts answered 429 (the provider's rate limit). Requests the gateway refused itself (its
-   * limits, a budget) before calling a provider have no ledger row, so they are not counted.
-   */
+  /** Rows answered 429: the provider's rate limit met by an attempt, or the gateway's own limits and budgets (a row of attempt 0). */
   rateLimited: number;
 }
 
@@ -45,13 +46,14 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
       sql<number | string>`at / ${sql.lit(DAY_MS)}`.as('day'),
       'key_public_id',
       'model',
-      sql<number | string>`count(distinct request_id)`.as('requests'),
+      sql<number | string>`sum(case when ${lastOfRequest} then 1 else 0 end)`.as('requests'),
+      sql<number | string>`sum(case when attempt > 0 then 1 else 0 end)`.as('attempts'),
       sql<number | string | null>`sum(input_tokens)`.as('input_tokens'),
       sql<number | string | null>`sum(cached_input_tokens)`.as('cached_input_tokens'),
       sql<number | string | null>`sum(output_tokens)`.as('output_tokens'),
       sql<number | string | null>`sum(cost_nano_usd)`.as('cost'),
       sql<number | string>`sum(case when cost_nano_usd is null and billing <> 'failed' then 1 else 0 end)`.as('unpriced'),
-      sql<number | string>`sum(case when billing = 'failed' and status <> 429 then 1 else 0 end)`.as('errors'),
+      sql<number | string>`sum(case when billing = 'failed' and ${lastOfRequest} then 1 else 0 end)`.as('errors'),
       sql<number | string>`sum(case when status = 429 then 1 else 0 end)`.as('rate_limited'),
     ])
     .where('at', '>=', query.from)
@@ -70,6 +72,7 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
     keyId: row.key_public_id,
     model: row.model,
     requests: Number(row.requests),
+    attempts: Number(row.attempts),
     inputTokens: Number(row.input_tokens ?? 0),
     cachedInputTokens: Number(row.cached_input_tokens ?? 0),
     outputTokens: Number(row.output_tokens ?? 0),

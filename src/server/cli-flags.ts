@@ -10,6 +10,7 @@ export const USAGE = `Usage:
   switchyard keys revoke PUBLIC_ID
   switchyard users reset-password EMAIL
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
+  switchyard reconcile --provider openai|anthropic --from DAY [--to DAY] [--threshold PERCENT] [--json]
   switchyard migrate
   switchyard config check FILE
   switchyard models [--config FILE] [--json]
@@ -23,6 +24,12 @@ export const USAGE = `Usage:
   Keys and usage live in the database: --database, else the config file's 'database', else
   SWITCHYARD_DATABASE, else ./switchyard.db (SQLite). A postgres:// URL shares one database
   between instances. keys, users, usage and migrate read the same settings (and --config) as serve.
+
+  reconcile reads the provider's own usage and cost reports with the admin key the config gives
+  (providers.NAME.adminKey) and compares them with the ledger per UTC day, model and API key:
+  tokens by kind (uncached input, cache read, cache write, output) and cost, each difference in
+  tokens and percent, marked above --threshold (default 0.5 %). --from and --to are UTC days,
+  both included (--to defaults to today). It reads; it changes nothing.
 
   users reset-password EMAIL gives a console account a new random password, printed once, and
   ends its sessions: the way back in for a forgotten password.
@@ -78,6 +85,8 @@ export const cliOptions = {
   to: { type: 'string' },
   key: { type: 'string' },
   model: { type: 'string' },
+  provider: { type: 'string' },
+  threshold: { type: 'string' },
   json: { type: 'boolean' },
   'base-url': { type: 'string' },
   protocol: { type: 'string' },

@@ -8,6 +8,8 @@ import { LOG_LEVELS, type LogLevel } from './log-level.js';
 import type { ConsoleOptions } from '../console/console-options.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import { BUDGET_MAX_USD } from '../access/key-bounds.js';
+import type { ReportSource } from '../reconcile/provider-report.js';
+import { reportSourcesOf, withoutReportFields } from '../reconcile/report-sources.js';
 
 const consoleSettingsSchema = z.union([
   z.literal(false),
@@ -68,6 +70,8 @@ export interface ServerConfig {
   withoutDatabase?: boolean;
   /** What loading decided that the operator should be told at start (the banner), e.g. that default models are served. */
   notes?: readonly string[];
+  /** The providers' usage reports `switchyard reconcile` and the console read (providers with an `adminKey`). */
+  reportSources?: readonly ReportSource[];
 }
 
 /** The one message for any bad port: `server.port must be a port number 0–65535 (got 'eighty')`. */
@@ -84,8 +88,16 @@ function suggested(name: string, known: Iterable<string>): string {
   return closest === undefined ? '' : ` Did you mean '${closest}'?`;
 }
 
-/** A built-in provider's configuration; its own options are checked by that provider's schema. */
-const providerSchema = z.looseObject({ type: z.string().min(1).optional() });
+/**
+ * A built-in provider's configuration; its own options are checked by that provider's schema. The
+ * reconciliation fields (`adminKey`, `adminBaseURL`, `apiKeyId`) are the server's: the provider never sees them.
+ */
+const providerSchema = z.looseObject({
+  type: z.string().min(1).optional(),
+  adminKey: z.string().min(1).optional(),
+  adminBaseURL: z.url({ protocol: /^https?$/ }).optional(),
+  apiKeyId: z.string().min(1).optional(),
+});
 
 /** The config file: `gateway()`'s serialisable options plus a `server` section. Unknown keys are errors. */
 export const configFileSchema = z
@@ -178,7 +190,9 @@ export type ConfigFile = z.output<typeof configFileSchema>;
 
 /** Splits a validated file into server settings and the options object `gateway()` takes. */
 export function splitConfigFile(file: ConfigFile): ServerConfig {
-  const { server = {}, database, ...rest } = file;
+  const { server = {}, database, providers, ...others } = file;
+  const reportSources = reportSourcesOf(providers);
+  const rest = providers === undefined ? others : { ...others, providers: Object.fromEntries(Object.entries(providers).map(([name, config]) => [name, withoutReportFields(config)])) };
   const settings: Partial<ServerSettings> = {};
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
@@ -189,5 +203,5 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.console !== undefined) settings.console = server.console;
   if (server.docs !== undefined) settings.docs = server.docs;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
-  return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}) };
+  return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}), ...(reportSources.length === 0 ? {} : { reportSources }) };
 }

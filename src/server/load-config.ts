@@ -5,6 +5,7 @@ import { createProviderFromConfig } from '../providers/create-provider.js';
 import { configError, configIssueMessage, fieldPath, formatConfigIssue, GatewayError } from '../canonical/index.js';
 import { configFileSchema, splitConfigFile, type ConfigFile, type ServerConfig } from './config-schema.js';
 import { interpolateEnv } from './interpolate-env.js';
+import { withoutReportFields } from '../reconcile/report-sources.js';
 import { detectableProviders } from './zero-config.js';
 
 function parseText(text: string, source: string): unknown {
@@ -25,7 +26,7 @@ function parseText(text: string, source: string): unknown {
 function checkProviders(providers: ConfigFile['providers'], source: string): void {
   for (const [key, provider] of Object.entries(providers ?? {})) {
     try {
-      createProviderFromConfig(key, provider);
+      createProviderFromConfig(key, withoutReportFields(provider));
     } catch (error) {
       if (!GatewayError.isInstance(error)) throw error;
       throw new GatewayError({ kind: 'internal', code: error.code, message: `${source}: ${error.message}`, param: `providers.${key}`, cause: error });

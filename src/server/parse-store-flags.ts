@@ -1,6 +1,8 @@
 import { BUDGET_MAX_USD, budgetUsdProblem, KEY_NAME_MAX } from '../access/key-bounds.js';
 import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
 import type { UsageGrouping } from '../usage/usage-queries.js';
+import { DAY_MS, dayOf, REPORT_PROVIDERS, type ReportProvider } from '../reconcile/provider-report.js';
+import { DEFAULT_THRESHOLD_PERCENT } from '../reconcile/reconcile.js';
 import { allowOnly, flagError, type CliFlags } from './cli-flags.js';
 
 /** Where a store command finds the database: the same settings `serve` reads. */
@@ -24,6 +26,7 @@ export type StoreCommand =
   | { command: 'keys-revoke'; store: StoreFlags; publicId: string }
   | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
   | { command: 'migrate'; store: StoreFlags }
+  | { command: 'reconcile'; store: StoreFlags; provider: ReportProvider; from: string; to: string; threshold: number; json: boolean }
   | { command: 'users-reset-password'; store: StoreFlags; email: string };
 
 const storeFlags = ['config', 'database'];
@@ -117,11 +120,42 @@ function parseUsers(action: string | undefined, rest: readonly string[], values:
   throw flagError(action === 'reset-password' ? "'users reset-password' takes the account's e-mail address, e.g. switchyard users reset-password ada@example.com" : `Unknown command 'users ${[action, ...rest].join(' ').trim()}'; did you mean 'users reset-password EMAIL'?`);
 }
 
-/** `keys …`, `users …`, `usage` and `migrate`: the commands that work on the database. */
-export function parseStoreFlags(command: 'keys' | 'users' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
+/** Longest range `reconcile` reads: a year of daily buckets. */
+const RECONCILE_MAX_DAYS = 366;
+
+/** A UTC day given to `reconcile` (`2026-11-27`). */
+function parseDay(text: string, flag: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)) || dayOf(Date.parse(`${text}T00:00:00Z`)) !== text) {
+    throw flagError(`${flag} takes a UTC day like 2026-11-01; got '${text}'.`);
+  }
+  return text;
+}
+
+/** `reconcile --provider openai|anthropic --from DAY [--to DAY] [--threshold PERCENT] [--json]`: both days included. */
+function parseReconcile(values: CliFlags): StoreCommand {
+  allowOnly(values, new Set([...storeFlags, 'provider', 'from', 'to', 'threshold', 'json']), 'reconcile');
+  const provider = values.provider;
+  if (provider === undefined || !(REPORT_PROVIDERS as readonly string[]).includes(provider)) {
+    throw flagError(`'reconcile' needs --provider ${REPORT_PROVIDERS.join(' or ')}${provider === undefined ? '' : `; got '${provider}'`}.`);
+  }
+  if (values.from === undefined) throw flagError("'reconcile' needs --from, the first UTC day to compare, e.g. --from 2026-11-01 (--to defaults to today).");
+  const from = parseDay(values.from, '--from');
+  const to = values.to === undefined ? dayOf(Date.now()) : parseDay(values.to, '--to');
+  if (from > to) throw flagError(`--from (${from}) is after --to (${to}).`);
+  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > RECONCILE_MAX_DAYS) throw flagError(`'reconcile' compares at most ${RECONCILE_MAX_DAYS} days at once; got ${from} to ${to}.`);
+  const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD_PERCENT : Number(values.threshold.replace(/%$/, ''));
+  if (values.threshold !== undefined && (!/^\d+(\.\d+)?%?$/.test(values.threshold) || !Number.isFinite(threshold))) {
+    throw flagError(`--threshold takes a percentage, e.g. --threshold 1 or --threshold 0.5%; got '${values.threshold}'.`);
+  }
+  return { command: 'reconcile', store: storeOf(values), provider: provider as ReportProvider, from, to, threshold, json: values.json === true };
+}
+
+/** `keys …`, `users …`, `usage`, `reconcile` and `migrate`: the commands that work on the database. */
+export function parseStoreFlags(command: 'keys' | 'users' | 'usage' | 'migrate' | 'reconcile', positionals: readonly string[], values: CliFlags): StoreCommand {
   if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
   if (command === 'users') return parseUsers(positionals[0], positionals.slice(1), values);
   if (positionals.length > 0) throw flagError(`Unknown command '${[command, ...positionals].join(' ')}'.`);
+  if (command === 'reconcile') return parseReconcile(values);
   if (command === 'migrate') {
     allowOnly(values, new Set(storeFlags), 'migrate');
     return { command: 'migrate', store: storeOf(values) };

@@ -74,6 +74,8 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...(command.logLevel === undefined ? {} : { logLevel: command.logLevel }),
     ...(command.noConsole === true ? { console: false as const } : {}),
   };
+  // The admins' Reconcile page reads the providers' usage reports with the admin keys from the config.
+  if (settings.console !== false && config.reportSources !== undefined) settings.console = { ...settings.console, reportSources: config.reportSources };
   const database = resolveServerDatabase(config, env, command.database);
   const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };
   const { options, key, source } = resolveServerKey(withDatabase, env);

@@ -11,6 +11,8 @@ import { resetPassword } from './reset-password.js';
 import { resolveServerDatabase } from './resolve-database.js';
 import { formatTable } from './format-table.js';
 import { createZeroConfig } from './zero-config.js';
+import { formatReconciliation } from '../reconcile/format-reconciliation.js';
+import { reconcile, sourceFor } from '../reconcile/reconcile.js';
 
 type Write = (text: string) => void;
 
@@ -138,7 +140,14 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
   write(formatTable([heading, 'REQUESTS', 'ATTEMPTS', 'FAILED', 'PARTIAL', 'INPUT', 'CACHED', 'OUTPUT', 'REASONING', 'COST'], rows));
 }
 
-/** Runs `keys …`, `users …`, `usage` or `migrate` against the database `serve` would use. */
+/** The provider's usage report against the ledger; the admin key goes to the report's address only. */
+async function reconcileCommand(command: Extract<StoreCommand, { command: 'reconcile' }>, database: Database, config: ServerConfig, write: Write): Promise<void> {
+  const source = sourceFor(config.reportSources ?? [], command.provider);
+  const result = await reconcile(database.reads, source, command);
+  write(command.json ? `${JSON.stringify(result)}\n` : formatReconciliation(result));
+}
+
+/** Runs `keys …`, `users …`, `usage`, `reconcile` or `migrate` against the database `serve` would use. */
 export async function runStoreCommand(command: StoreCommand, env: NodeJS.ProcessEnv, write: Write = (text) => void process.stdout.write(text)): Promise<void> {
   const { database, config } = await openStore(command, env);
   try {
@@ -149,6 +158,7 @@ export async function runStoreCommand(command: StoreCommand, env: NodeJS.Process
     else if (command.command === 'keys-list') await keysList(command, database, write);
     else if (command.command === 'keys-revoke') await keysRevoke(command, database, config, write);
     else if (command.command === 'users-reset-password') await resetPassword(database.db, command.email, write);
+    else if (command.command === 'reconcile') await reconcileCommand(command, database, config, write);
     else await usage(command, database, write);
   } finally {
     await database.close();

@@ -45,7 +45,7 @@ export interface UsageTotals {
 const DAY_MS = 86_400_000;
 
 /** Whether a row is its request's last: the one that says how the request ended (read from the ledger's key). */
-const lastOfRequest = sql<boolean>`not exists (select 1 from usage_ledger later where later.request_id = usage_ledger.request_id and later.attempt > usage_ledger.attempt)`;
+export const lastOfRequest = sql<boolean>`not exists (select 1 from usage_ledger later where later.request_id = usage_ledger.request_id and later.attempt > usage_ledger.attempt)`;
 
 /** Usage totals per key, model or UTC day, most recent day first, otherwise by most requests. */
 export async function queryUsage(db: StorageDb, query: UsageQuery): Promise<UsageTotals[]> {

@@ -40,8 +40,10 @@ const rules: Record<string, { imports: string[]; packages: RegExp }> = {
     imports: ['canonical', 'http', 'protocols', 'providers', 'routing', 'access', 'limits', 'usage', 'catalog', 'observability', 'policy', 'pipeline', 'logger.ts', 'endpoints'],
     packages: /^node:.*$/,
   },
+  // Reconciliation: the providers' own usage reports (read over HTTP with an admin key) against the ledger.
+  reconcile: { imports: ['canonical', 'storage', 'usage', 'reconcile'], packages: /^(kysely|node:.*)$/ },
   console: {
-    imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'logger.ts', 'console'],
+    imports: ['canonical', 'http', 'catalog', 'storage', 'access', 'limits', 'usage', 'observability', 'reconcile', 'logger.ts', 'console'],
     packages: /^(express|argon2|kysely|node:.*)$/,
   },
   // The guide (docs/*.md at /docs): markdown rendered once with markdown-it and highlight.js, in the

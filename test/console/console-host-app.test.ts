@@ -162,8 +162,8 @@ describe('the console mounted in a host app (Express, /console, SQLite, registra
     expect((await api.keys?.get(adminId))?.revokedAt).toBeUndefined();
 
     await expect.poll(async () => (await first.get('/console/usage.csv')).text.includes(`,${adminId},admin key,busy,`), { timeout: 5_000 }).toBe(true);
-    // The provider's 429 is counted as a 429, not as an error, and has no cost.
-    expect((await first.get('/console/usage.csv')).text).toMatch(new RegExp(`,${adminId},admin key,busy,1,0,0,0,0\\.000000000,0,0,1\\r\\n`));
+    // The provider's 429 is one attempt answered 429, and its request failed; it has no cost.
+    expect((await first.get('/console/usage.csv')).text).toMatch(new RegExp(`,${adminId},admin key,busy,1,1,0,0,0,0\\.000000000,0,1,1\\r\\n`));
     const theirs = (await second.get('/console/usage.csv')).text;
     expect(theirs).toContain(publicIdOf(userKey));
     expect(theirs).not.toContain(adminId);

@@ -41,7 +41,7 @@ describe('console pieces', () => {
   });
 
   it('should count unpriced requests on the usage page, never showing their cost as $0', () => {
-    const row = { day: '2026-11-27', keyId: 'abc', model: 'm', requests: 2, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 0, unpriced: 2, errors: 0, rateLimited: 0 };
+    const row = { day: '2026-11-27', keyId: 'abc', model: 'm', requests: 2, attempts: 2, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 0, unpriced: 2, errors: 0, rateLimited: 0 };
     const ctx = { base: '', csrf: 'x', user: { id: 'u', email: 'a@example.com', isAdmin: true, createdAt: NOW } };
     const state = { days: ['2026-11-27'], from: '2026-11-27', to: '2026-11-27', metric: 'requests' as const, keyNames: new Map([['abc', 'k']]) };
     const unpriced = usagePage(ctx, { ...state, rows: [row] }).text;
@@ -63,12 +63,12 @@ describe('console pieces', () => {
   });
 
   it('should write CSV a spreadsheet reads safely: quoted fields, formulas defused, unknown key as empty', () => {
-    const row = { day: '2026-11-27', model: 'm', requests: 1, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 1500, unpriced: 0, errors: 0, rateLimited: 1 };
+    const row = { day: '2026-11-27', model: 'm', requests: 1, attempts: 1, inputTokens: 2, cachedInputTokens: 0, outputTokens: 3, costNanoUsd: 1500, unpriced: 0, errors: 0, rateLimited: 1 };
     const csv = usageCsv([{ ...row, keyId: 'abc' }, { ...row, keyId: null }, { ...row, keyId: '-Ntc8GB7z09aRDRG' }], new Map([['abc', '=HYPERLINK("x", "y")']]));
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[1]).toBe(`2026-11-27,abc,"'=HYPERLINK(""x"", ""y"")",m,1,2,0,3,0.000001500,0,0,1`);
-    expect(lines[2]).toBe('2026-11-27,,,m,1,2,0,3,0.000001500,0,0,1');
+    expect(lines[1]).toBe(`2026-11-27,abc,"'=HYPERLINK(""x"", ""y"")",m,1,1,2,0,3,0.000001500,0,0,1`);
+    expect(lines[2]).toBe('2026-11-27,,,m,1,1,2,0,3,0.000001500,0,0,1');
     // A public id may start with '-' (base64url): ids are written as they are.
-    expect(lines[3]).toBe('2026-11-27,-Ntc8GB7z09aRDRG,,m,1,2,0,3,0.000001500,0,0,1');
+    expect(lines[3]).toBe('2026-11-27,-Ntc8GB7z09aRDRG,,m,1,1,2,0,3,0.000001500,0,0,1');
   });
 });

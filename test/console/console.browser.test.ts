@@ -132,8 +132,8 @@ describe('the console in a real browser', () => {
       }, { timeout: 10_000 })
       .toBe(1);
     const cells = await row.locator('td').allTextContents();
-    // Day, key, model, requests, input, cached, output, cost, errors, 429s.
-    expect(cells.slice(2, 10).map((cell) => cell.trim())).toEqual(['mock', '1', String(inputTokens), '0', String(outputTokens), usd(cost), '0', '0']);
+    // Day, key, model, requests, attempts, input, cached, output, cost, failed requests, 429s.
+    expect(cells.slice(2, 11).map((cell) => cell.trim())).toEqual(['mock', '1', '1', String(inputTokens), '0', String(outputTokens), usd(cost), '0', '0']);
     expect(await page.locator('svg[role=img] rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
     await screenshot(page, 'console', 'usage');
@@ -141,8 +141,8 @@ describe('the console in a real browser', () => {
     const csv = await page.request.get(`${server.root}/usage.csv`);
     expect(csv.headers()['content-type']).toContain('text/csv');
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('day,key_id,key_name,model,requests,input_tokens,cached_input_tokens,output_tokens,cost_usd,unpriced_requests,errors,rate_limited_429');
-    expect(lines[1]).toContain(`,${publicId},laptop — scripts,mock,1,${inputTokens},0,${outputTokens},${(cost / 1e9).toFixed(9)},0,0,0`);
+    expect(lines[0]).toBe('day,key_id,key_name,model,requests,attempts,input_tokens,cached_input_tokens,output_tokens,cost_usd,unpriced_requests,errors,rate_limited_429');
+    expect(lines[1]).toContain(`,${publicId},laptop — scripts,mock,1,1,${inputTokens},0,${outputTokens},${(cost / 1e9).toFixed(9)},0,0,0`);
   }, 30_000);
 
   it('should list the models with their prices, and snippets that never hold part of a key', async () => {

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { usageReport } from '../../src/console/usage-report.js';
+import type { Database } from '../../src/storage/open-database.js';
+import type { UsageLedgerRow } from '../../src/storage/schema.js';
+import { testDatabase } from '../helpers/test-database.js';
+
+const opened: Array<{ database: Database; remove(): Promise<void> }> = [];
+
+afterEach(async () => {
+  for (const { database, remove } of opened.splice(0)) {
+    await database.close();
+    await remove();
+  }
+});
+
+const at = Date.parse('2026-11-26T10:00:00Z');
+const range = { from: Date.parse('2026-11-26T00:00:00Z'), to: Date.parse('2026-11-27T00:00:00Z') };
+const base = { at, key_public_id: 'k1', protocol: 'chat', model: 'm', provider: 'p', stream: 0, status: 200, billing: 'complete', input_tokens: 10, output_tokens: 2, cost_nano_usd: 100 } as const;
+const failed = { status: 503, error_code: 'UPSTREAM_UNAVAILABLE', billing: 'failed', input_tokens: null, output_tokens: null, cost_nano_usd: null } as const;
+
+describe.each(['sqlite', 'postgres'] as const)('the console usage report on %s', (engine) => {
+  async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
+    const store = testDatabase(engine);
+    const database = await store.open();
+    opened.push({ database, remove: () => store.remove() });
+    await database.db.insertInto('usage_ledger').values(rows).execute();
+    return database;
+  }
+
+  it('should count a retried request once, its attempts apart, and its failed attempt as no failed request', async () => {
+    const database = await ledger([
+      { ...base, ...failed, request_id: 'retried', attempt: 1 },
+      { ...base, request_id: 'retried', attempt: 2, at: at + 1 },
+      { ...base, ...failed, request_id: 'failed', attempt: 1 },
+      { ...base, ...failed, request_id: 'limited', attempt: 1, status: 429, error_code: 'UPSTREAM_RATE_LIMITED' },
+    ]);
+    const rows = await usageReport(database.reads, range);
+    expect(rows.map(({ requests, attempts, errors, rateLimited }) => ({ requests, attempts, errors, rateLimited }))).toEqual([{ requests: 3, attempts: 4, errors: 2, rateLimited: 1 }]);
+  });
+
+  it('should count a fallen-back request under the model that answered only, the failed model keeping its attempt', async () => {
+    const database = await ledger([
+      { ...base, ...failed, request_id: 'fell-back', attempt: 1, model: 'first' },
+      { ...base, request_id: 'fell-back', attempt: 2, model: 'second', at: at + 1 },
+    ]);
+    const rows = await usageReport(database.reads, range);
+    expect(rows.map(({ model, requests, attempts, errors }) => ({ model, requests, attempts, errors }))).toEqual([
+      { model: 'first', requests: 0, attempts: 1, errors: 0 },
+      { model: 'second', requests: 1, attempts: 1, errors: 0 },
+    ]);
+  });
+});
