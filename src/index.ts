@@ -21,7 +21,7 @@ export type { GeminiProviderOptions } from './providers/gemini/index.js';
 export { costOf, lookupModel } from './catalog/index.js';
 export type { CatalogCapabilities, CatalogModel, CatalogPrice, ReasoningControl } from './catalog/index.js';
 
-export { GatewayError } from './canonical/index.js';
+export { GatewayError, customErrorCode, errorCodes } from './canonical/index.js';
 export type * from './canonical/index.js';
 
 export { openDatabase } from './storage/open-database.js';

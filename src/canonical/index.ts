@@ -51,3 +51,7 @@ export type { Caller } from './caller.js';
 export type { UpstreamAttempt } from './upstream-attempt.js';
 export type { EventBatches, RelayBatch, RelayBatches } from './event-batches.js';
 export type { UpstreamResponseInfo } from './upstream-response-info.js';
+export { customErrorCode, errorCodes, isErrorCode, openaiErrorCode, upstreamErrorCode } from './error-codes.js';
+export type { ErrorCode, ErrorCodeEntry, UnregisteredErrorCode } from './error-codes.js';
+export { streamEndedEarly } from './stream-ended-early.js';
+export { storeUnavailable } from './store-unavailable.js';

@@ -51,7 +51,7 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
     } catch (error) {
       const failure = GatewayError.isInstance(error)
         ? error
-        : new GatewayError({ kind: 'internal', code: 'INTERNAL_ERROR', message: 'The probe failed.', cause: error });
+        : new GatewayError({ code: 'INTERNAL_ERROR', message: 'The probe failed.', cause: error });
       // A probe cancelled by its own timeout is the upstream's timeout, not a client leaving.
       const timedOut = abort.aborted;
       status = timedOut ? 504 : failure.status;

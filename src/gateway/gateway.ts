@@ -130,7 +130,7 @@ function sendGatewayError(req: HttpRequest, res: ServerResponse, path: string, e
 function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, allowed: string): void {
   res.setHeader('Allow', allowed);
   const message = `${req.method ?? 'This method'} is not allowed on ${path}; use ${allowed}.`;
-  sendGatewayError(req, res, path, new GatewayError({ kind: 'invalid_request', code: 'METHOD_NOT_ALLOWED', status: 405, message }));
+  sendGatewayError(req, res, path, new GatewayError({ code: 'METHOD_NOT_ALLOWED', message }));
 }
 
 /**
@@ -247,7 +247,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     },
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
-        throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });
+        throw new GatewayError({ code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });
       }
       return persistence.usage(query);
     },

@@ -1,4 +1,4 @@
-import type { CanonicalStreamEvent, GatewayError, Usage } from '../canonical/index.js';
+import { streamEndedEarly, type CanonicalStreamEvent, type GatewayError, type Usage } from '../canonical/index.js';
 import { noteErrorCode } from '../http/answer-note.js';
 import { toGatewayError } from '../http/send-error.js';
 import { SseWriter, startSse } from '../http/sse-writer.js';
@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
 import type { StreamBatch } from '../routing/event-reader.js';
-import { streamEndedEarly, type OpenedStream } from '../routing/read-ahead.js';
+import type { OpenedStream } from '../routing/read-ahead.js';
 import type { HeldStream } from './held-stream.js';
 import { repeatedErrorLogOf } from './repeated-error-log.js';
 

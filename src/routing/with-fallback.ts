@@ -45,7 +45,7 @@ type ModelOutcome<T> = { value: T } | { error: GatewayError; action: FailureActi
 /** The standings of deployments nobody asked about (no cooldowns, or nowhere else to go): none. */
 const NO_STANDINGS: ReadonlyMap<string, Standing> = new Map();
 
-const abortError = () => new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.' });
+const abortError = () => new GatewayError({ code: 'REQUEST_ABORTED', message: 'The request was cancelled.' });
 
 /** Adds `listener` to `listeners`; returns its removal. */
 function subscribe<T>(listeners: T[], listener: T): () => void {
@@ -190,7 +190,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         if (tracked) load.ended(deployment.name);
         // Not a GatewayError: a bug, not an upstream's state; the endpoint answers it as one.
         const failure = GatewayError.isInstance(error) ? error : undefined;
-        report(model, deployment, startedAt, failure ?? new GatewayError({ kind: 'internal', code: 'INTERNAL_ERROR', message: 'unexpected error' }));
+        report(model, deployment, startedAt, failure ?? new GatewayError({ code: 'INTERNAL_ERROR', message: 'unexpected error' }));
         if (failure === undefined) throw error;
         return { error: failure };
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
 import { createProviderContext, RequestAbort } from '../../src/providers/transport/request-abort.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
@@ -10,9 +10,9 @@ import type { Route } from '../../src/routing/resolve-route.js';
 import { createRoutingCall, type RoutingCallOptions } from '../../src/routing/with-fallback.js';
 
 type Step = 'ok' | GatewayError;
-const overloaded = () => new GatewayError({ kind: 'overloaded', code: 'OVERLOADED', message: 'busy' });
+const overloaded = () => new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('OVERLOADED'), message: 'busy' });
 const limited = (retryAfter: number) => new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'slow down', retryAfter });
-const invalid = () => new GatewayError({ kind: 'invalid_request', code: 'INVALID_VALUE', message: 'bad' });
+const invalid = () => new GatewayError({ kind: 'invalid_request', code: upstreamErrorCode('INVALID_VALUE'), message: 'bad' });
 
 /** A provider answering each call with the next step of its script (the last repeats), recording the models it was called for. */
 function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: string[] } {

@@ -79,7 +79,7 @@ function parseBody(body: unknown): MessagesRequest {
   if (described.success) return described.data;
   const { param, message } = describeRequestIssue(described.error.issues);
   const hint = misspeltFieldHint(body, param, messagesFields.known);
-  throw new GatewayError({ kind: 'invalid_request', code: 'INVALID_REQUEST_BODY', param, message: `${message}${hint}` });
+  throw new GatewayError({ code: 'INVALID_REQUEST_BODY', param, message: `${message}${hint}` });
 }
 
 /**

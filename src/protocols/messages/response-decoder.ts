@@ -30,10 +30,8 @@ export function decodeMessagesUpstreamFinish(stopReason: string | null | undefin
 
 function invalidResponse(cause: unknown): GatewayError {
   return new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_INVALID_RESPONSE',
     message: 'Anthropic answered with a body that is not a Messages response.',
-    retryable: true,
     cause,
   });
 }

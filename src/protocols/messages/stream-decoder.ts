@@ -1,4 +1,4 @@
-import { GatewayError, type CanonicalStreamEvent, type Usage } from '../../canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, type Usage, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeMessagesUpstreamFinish } from './response-decoder.js';
 import { unmappedFields } from './unmapped-fields.js';
@@ -22,8 +22,8 @@ type OpenBlock =
 
 const messageFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'];
 
-function streamError(code: string, message: string, cause?: unknown): CanonicalStreamEvent {
-  return { type: 'error', error: new GatewayError({ kind: 'upstream', code, message, retryable: true, cause }) };
+function streamError(code: 'UPSTREAM_INVALID_STREAM', message: string, cause?: unknown): CanonicalStreamEvent {
+  return { type: 'error', error: new GatewayError({ code, message, cause }) };
 }
 
 function parseData(data: string): unknown {
@@ -205,7 +205,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       if (done) return [];
       if (started && stopReason !== undefined) return finish();
       done = true;
-      return [streamError('STREAM_ENDED_EARLY', "Anthropic's stream ended before the answer was finished.")];
+      return [{ type: 'error', error: streamEndedEarly("Anthropic's stream ended before the answer was finished.") }];
     },
   };
 }
