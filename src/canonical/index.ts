@@ -55,3 +55,5 @@ export { customErrorCode, errorCodes, isErrorCode, openaiErrorCode, upstreamErro
 export type { ErrorCode, ErrorCodeEntry, UnregisteredErrorCode } from './error-codes.js';
 export { streamEndedEarly } from './stream-ended-early.js';
 export { storeUnavailable } from './store-unavailable.js';
+export type { ModelCapabilities } from './model-capabilities.js';
+export type { ModelSummary } from './model-summary.js';

@@ -13,8 +13,10 @@ import { createAdminApi } from '../admin/admin-api.js';
 import { createTokenEndpoint } from '../admin/token-endpoint.js';
 import { createCors } from '../http/cors.js';
 import type { UsageQuery, UsageTotals } from '../usage/usage-queries.js';
-import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
-import type { ModelPrice } from '../canonical/index.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import type { ModelSummary } from '../canonical/index.js';
+
+export type { ModelSummary } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { chatCodec } from '../protocols/chat-completions/index.js';
@@ -91,17 +93,6 @@ export interface Gateway {
    * 'police', 'admit', 'call']`. Throws the 404 GatewayError for a model it does not serve.
    */
   stagesFor(model: string): readonly string[];
-}
-
-/** A served model as people see it: its id, who serves it, its price, its context and what it can do. */
-export interface ModelSummary {
-  id: string;
-  ownedBy: string;
-  /** USD per million tokens; undefined when no price is configured (requests are then recorded unpriced). */
-  price: ModelPrice | undefined;
-  contextWindow: number | undefined;
-  maxOutputTokens: number | undefined;
-  capabilities: ModelCapabilities;
 }
 
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */

@@ -1,5 +1,5 @@
 import { GatewayError, type UpstreamAttempt } from '../canonical/index.js';
-import type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
+import type { CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
 import { upstreamSignal } from '../providers/transport/request-abort.js';
 import { pause, within } from './pause.js';
 import { trackedStream } from './tracked-stream.js';
@@ -12,7 +12,7 @@ import type { ModelTable, ResolvedModel } from './resolve-model.js';
 import type { Route } from './resolve-route.js';
 import { backoffMs, failureActionOf, resolveRetries, type FailureAction, type ResolvedRetries, type RetryOptions } from './retry-policy.js';
 
-export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
+export type { CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
 
 /** The routing "call" stage: deployments, retries, fallbacks and cooldowns, with hooks for metrics. */
 export interface RoutingCall extends CallStage, RoutingEvents {
@@ -81,7 +81,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
   const onStoreError = options.onStoreError ?? (() => undefined);
   const load = new DeploymentLoad();
   const counters: RoutingCounters = { attempts: 0, failedAttempts: 0, retries: 0, fallbacks: 0, cooldowns: 0 };
-  const attemptListeners: ((event: AttemptEvent) => void)[] = [];
+  const attemptListeners: ((attempt: UpstreamAttempt) => void)[] = [];
   const cooldownListeners: ((event: CooldownEvent) => void)[] = [];
   const retriesByModel = new Map<string, ResolvedRetries>();
   const retriesOf = (model: ResolvedModel) => {
@@ -152,6 +152,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       counters.attempts += 1;
       if (error !== undefined) counters.failedAttempts += 1;
       const upstream: UpstreamAttempt = {
+        requestId: context.requestId,
+        attempt,
         model: model.id,
         deployment: deployment.name,
         provider: deployment.providerId,
@@ -161,21 +163,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         error: error === undefined ? undefined : { status: error.status, code: error.code },
       };
       control?.onAttempt?.(upstream);
-      if (attemptListeners.length > 0) {
-        // Every field named: on Node 20, adding fields to a spread copy costs about a microsecond.
-        const event: AttemptEvent = {
-          model: upstream.model,
-          deployment: upstream.deployment,
-          provider: upstream.provider,
-          upstreamModel: upstream.upstreamModel,
-          startedAt,
-          durationMs: upstream.durationMs,
-          error: upstream.error,
-          requestId: context.requestId,
-          attempt,
-        };
-        for (const listener of attemptListeners) listener(event);
-      }
+      for (const listener of attemptListeners) listener(upstream);
     };
 
     /** One attempt on one deployment: its value, or its error (after counting it). */

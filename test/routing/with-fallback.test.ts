@@ -5,7 +5,7 @@ import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_COOLDOWNS, MemoryCooldownStore } from '../../src/routing/cooldown.js';
 import { createModelTable } from '../../src/routing/create-model-table.js';
-import type { ModelConfig } from '../../src/routing/model-config.js';
+import type { RoutedModelConfig } from '../../src/routing/model-config.js';
 import type { Route } from '../../src/routing/resolve-route.js';
 import { createRoutingCall, type RoutingCallOptions } from '../../src/routing/with-fallback.js';
 
@@ -33,7 +33,7 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
   };
 }
 
-function setup(models: ModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
+function setup(models: RoutedModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
   const { table } = createModelTable(models, providers);
   const call = createRoutingCall({ models: table, retries: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 100 }, random: () => 0, ...options });
   const abort = new RequestAbort();
