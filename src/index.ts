@@ -32,7 +32,7 @@ export type { KeyService } from './access/key-service.js';
 export { queryUsage } from './usage/usage-queries.js';
 export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
 export type { LedgerOptions } from './gateway/persistence.js';
-export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
+export type { InterruptedStreamPolicy } from './usage/cut-stream-usage.js';
 export type { Gateway } from './gateway/gateway.js';
 export type { Stage, StageAnswer, StageContext, StagePosition, BuiltInStageName, PipelineEndpoint } from './pipeline/stage.js';
 

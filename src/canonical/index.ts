@@ -31,9 +31,9 @@ export type {
 export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
 export type { ModelPrice, PriceTier } from './model-price.js';
-export type { CutShort } from './cut-short.js';
+export type { CutStream } from './cut-stream.js';
 export type { RateLimitReading, RateLimitState } from './rate-limit-state.js';
-export { estimateCutOutputTokens, estimateCutReasoningTokens } from './cut-short.js';
+export { estimateCutOutputTokens, estimateCutReasoningTokens } from './cut-stream.js';
 export type { CanonicalResponse, RelayedAnswer } from './response.js';
 export type { CanonicalStreamEvent, CanonicalStreamEventType } from './stream-event.js';
 export { GatewayError } from './errors.js';

@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutShort, type Usage, storeUnavailable } from '../canonical/index.js';
+import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutStream, type Usage, storeUnavailable } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
@@ -160,7 +160,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     };
 
     /** The real cost; a count that is unknown keeps its share of the reservation. */
-    function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
+    function actualCost(usage: Usage | undefined, cut: CutStream | undefined): number {
       if (cut !== undefined) {
         const reasoningTokens = estimateCutReasoningTokens(cut);
         const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut), ...(reasoningTokens === undefined ? {} : { reasoningTokens }) };

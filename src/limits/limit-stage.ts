@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, GatewayError, type CutShort, type RateLimitReading, type RateLimitState, type Usage, storeUnavailable } from '../canonical/index.js';
+import { estimateCutOutputTokens, GatewayError, type CutStream, type RateLimitReading, type RateLimitState, type Usage, storeUnavailable } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
@@ -89,7 +89,7 @@ function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number,
 const limitsUnavailable = (cause: unknown) => storeUnavailable('LIMITS_UNAVAILABLE', cause);
 
 /** Tokens a finished request really used; its reservation stands for what is unknown. */
-function usedTokens(reserved: number, usage: Usage | undefined, cut: CutShort | undefined): number {
+function usedTokens(reserved: number, usage: Usage | undefined, cut: CutStream | undefined): number {
   if (cut !== undefined) {
     const input = cut.startUsage?.inputTokens;
     return input === undefined ? reserved : input + estimateCutOutputTokens(cut);
@@ -174,7 +174,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     const rateLimit = stateOf(applied, result);
     const { leaseKeys, tokenChecks } = applied;
     if (leaseKeys.length > 0) hold(request.requestId, leaseKeys);
-    const release = (usage: Usage | undefined, cut?: CutShort) => {
+    const release = (usage: Usage | undefined, cut?: CutStream) => {
       admission.release(usage, cut);
       if (leaseKeys.length > 0) held.delete(request.requestId);
       const adjustments: RateAdjustment[] = [];
