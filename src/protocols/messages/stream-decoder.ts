@@ -1,7 +1,7 @@
 import { GatewayError, type CanonicalStreamEvent, type Usage, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeMessagesUpstreamFinish } from './response-decoder.js';
-import { unmappedFields } from './unmapped-fields.js';
+import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
 import { messagesUpstreamEventSchema, type MessagesUpstreamEvent } from './upstream-schema.js';
 import { decodeMessagesUsage, type MessagesWireUsage } from './usage.js';
@@ -103,7 +103,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     switch (block.type) {
       case 'text': {
         open = { kind: 'text', id };
-        const rest = unmappedFields(block, ['type', 'text', 'citations']);
+        const rest = pickUnknownAnswerFields(block, ['type', 'text', 'citations']);
         const text = typeof block.text === 'string' ? block.text : '';
         return [
           ...before,
@@ -157,7 +157,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
         started = true;
         const { message } = event;
         addUsage(message.usage);
-        const rest = unmappedFields(message, messageFields);
+        const rest = pickUnknownAnswerFields(message, messageFields);
         return [
           {
             type: 'start',
