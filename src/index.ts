@@ -21,7 +21,7 @@ export type { GeminiProviderOptions } from './providers/gemini/index.js';
 export { costOf, lookupModel } from './catalog/index.js';
 export type { CatalogCapabilities, CatalogModel, CatalogPrice, ReasoningControl } from './catalog/index.js';
 
-export { GatewayError } from './canonical/index.js';
+export { GatewayError, customErrorCode, errorCodes } from './canonical/index.js';
 export type * from './canonical/index.js';
 
 export { openDatabase } from './storage/open-database.js';
@@ -32,8 +32,8 @@ export type { KeyService } from './access/key-service.js';
 export { queryUsage } from './usage/usage-queries.js';
 export type { UsageQuery, UsageTotals, UsageGrouping } from './usage/usage-queries.js';
 export type { LedgerOptions } from './gateway/persistence.js';
-export type { InterruptedStreamPolicy } from './usage/interrupted-usage.js';
-export type { Gateway, ModelSummary } from './gateway/gateway.js';
+export type { InterruptedStreamPolicy } from './usage/cut-stream-usage.js';
+export type { Gateway } from './gateway/gateway.js';
 export type { Stage, StageAnswer, StageContext, StagePosition, BuiltInStageName, PipelineEndpoint } from './pipeline/stage.js';
 
 export { metricsHandler } from './observability/metrics-handler.js';
@@ -42,13 +42,13 @@ export type { RequestLogOptions, TracingOptions } from './observability/resolve-
 export type { RequestLogger } from './observability/request-log-stage.js';
 export type { PromptLogging, LoggedMessage } from './observability/prompt-summary.js';
 export type { Readiness, ReadinessCheck } from './observability/readiness.js';
-export type { UpstreamAttempt, UpstreamObserver, UpstreamOutcome } from './observability/upstream-observer.js';
+export type { UpstreamAttemptMetric, UpstreamObserver, UpstreamOutcome } from './observability/upstream-observer.js';
 export { statusPage } from './status/status-page.js';
 export type { StatusPage, StatusPageOptions } from './status/status-page.js';
 export type { StatusReport, ModelStatus, WindowFigures, ModelState, StatusWindow } from './status/status-report.js';
 export { switchyardConsole } from './console/console-handler.js';
 export type { ConsoleHandler } from './console/console-handler.js';
-export type { ConsoleOptions, ConsoleGateway, ConsoleModel, RegistrationMode, ReportSource, UserKeyCeiling } from './console/console-options.js';
+export type { ConsoleOptions, ConsoleGateway, RegistrationMode, ReportSource, UserKeyCeiling } from './console/console-options.js';
 export { switchyardDocs } from './docs-site/docs-handler.js';
 export type { DocsHandler } from './docs-site/docs-handler.js';
 export type { DocsOptions } from './docs-site/docs-options.js';
@@ -56,4 +56,4 @@ export type { DocsGateway } from './docs-site/signed-in-keys.js';
 export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
 export type { RetryOptions } from './routing/retry-policy.js';
 export type { CooldownOptions } from './routing/cooldown.js';
-export type { AttemptEvent, CooldownEvent, RoutingCounters, RoutingEvents } from './routing/routing-events.js';
+export type { CooldownEvent, RoutingCounters, RoutingEvents } from './routing/routing-events.js';

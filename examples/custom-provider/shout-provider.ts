@@ -1,6 +1,6 @@
 // A custom provider: a "model" that answers with the caller's last message in capitals.
-// In your own project: import { GatewayError, type ProviderAdapter, … } from 'switchyard-gateway';
-import { GatewayError, type CanonicalRequest, type CanonicalStreamEvent, type ProviderAdapter } from '../../src/index.js';
+// In your own project: import { customErrorCode, GatewayError, type ProviderAdapter, … } from 'switchyard-gateway';
+import { customErrorCode, GatewayError, type CanonicalRequest, type CanonicalStreamEvent, type ProviderAdapter } from '../../src/index.js';
 
 function lastUserText(request: CanonicalRequest): string {
   const last = request.messages.findLast((message) => message.role === 'user');
@@ -11,7 +11,7 @@ function lastUserText(request: CanonicalRequest): string {
 function answer(request: CanonicalRequest): string {
   const text = lastUserText(request);
   if (text.trim() === '') {
-    throw new GatewayError({ kind: 'invalid_request', code: 'NOTHING_TO_SHOUT', message: 'Send a user message with some text.' });
+    throw new GatewayError({ kind: 'invalid_request', code: customErrorCode('NOTHING_TO_SHOUT'), message: 'Send a user message with some text.' });
   }
   return text.toUpperCase();
 }

@@ -1,7 +1,7 @@
 // A guardrail stage: refuses (or redacts) payment card numbers in a request's text before any
 // limit is spent or any provider sees it. In your own project:
 //   import { GatewayError, type Stage } from 'switchyard-gateway';
-import { GatewayError, type CanonicalRequest, type Stage, type TextPart } from '../../src/index.js';
+import { customErrorCode, GatewayError, type CanonicalRequest, type Stage, type TextPart } from '../../src/index.js';
 
 /** 13 to 19 digits, optionally grouped by single spaces or dashes. */
 const CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
@@ -53,7 +53,7 @@ export function cardNumberGuardrail({ mode = 'refuse' }: CardNumberGuardrailOpti
         if (mode === 'refuse') {
           throw new GatewayError({
             kind: 'invalid_request',
-            code: 'card_number_in_input',
+            code: customErrorCode('card_number_in_input'),
             status: 400,
             message: 'The request contains what looks like a payment card number; remove it and send the request again.',
           });

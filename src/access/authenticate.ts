@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { GatewayError } from '../canonical/index.js';
+import { GatewayError, type ErrorCode } from '../canonical/index.js';
 import { readApiKey, type PresentedKey } from './read-api-key.js';
 
 /** Decides whether a presented key may use the gateway. */
 export type ApiKeyVerifier = (key: string) => boolean | Promise<boolean>;
 
-export function authError(code: string, message: string): GatewayError {
-  return new GatewayError({ kind: 'authentication', code, message });
+export function authError(code: ErrorCode, message: string): GatewayError {
+  return new GatewayError({ code, message });
 }
 
 export const invalidKey = () => authError('INVALID_API_KEY', 'The API key is not valid for this gateway.');

@@ -4,7 +4,6 @@ import { GatewayError, type Caller } from '../canonical/index.js';
 export function refuseUnlistedModel(caller: Caller, model: string): void {
   if (caller.models === undefined || caller.models.includes(model)) return;
   throw new GatewayError({
-    kind: 'permission',
     code: 'MODEL_NOT_ALLOWED',
     param: 'model',
     message: `The key ${caller.keyId ?? ''} may not call the model '${model}'. It may call: ${caller.models.join(', ') || 'no model'}.`,

@@ -1,5 +1,5 @@
 import type { Caller } from '../canonical/index.js';
-import { GatewayError } from '../canonical/index.js';
+import { GatewayError, storeUnavailable } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { AuthenticateStage } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
@@ -32,15 +32,7 @@ const refusals: Record<Exclude<KeyLookup, { ok: true }>['reason'], () => Gateway
   expired: () => authError('API_KEY_EXPIRED', 'The API key has expired. Create a new key in the console.'),
 };
 
-function keyStoreUnavailable(cause: unknown): GatewayError {
-  return new GatewayError({
-    kind: 'overloaded',
-    code: 'KEY_STORE_UNAVAILABLE',
-    message: 'The gateway cannot check the API key right now: its key store is unreachable. Retry shortly.',
-    retryAfter: 1,
-    cause,
-  });
-}
+const keyStoreUnavailable = (cause: unknown) => storeUnavailable('KEY_STORE_UNAVAILABLE', cause);
 
 /** A key-store read that failed (the database is away) as the caller's 503. */
 function orUnavailable<T>(pending: Promise<T>): Promise<T> {

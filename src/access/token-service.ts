@@ -22,8 +22,8 @@ export interface MintedToken {
 
 const DEFAULT_LIFETIME_S = 600;
 
-const refused = (code: string, message: string, param?: string) =>
-  new GatewayError({ kind: code === 'TOKEN_NEEDS_STORED_KEY' ? 'permission' : 'invalid_request', code, message, ...(param ? { param } : {}) });
+const refused = (code: 'TOKEN_NEEDS_STORED_KEY' | 'TOKEN_REQUEST_INVALID', message: string, param?: string) =>
+  new GatewayError({ code, message, ...(param ? { param } : {}) });
 
 /** Mints browser tokens for callers holding a stored key, signed with the shared secret. */
 export class TokenService {

@@ -31,7 +31,7 @@ export interface AdminApiOptions {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-const invalid = (message: string, param?: string) => new GatewayError({ kind: 'invalid_request', code: 'ADMIN_REQUEST_INVALID', message, ...(param ? { param } : {}) });
+const invalid = (message: string, param?: string) => new GatewayError({ code: 'ADMIN_REQUEST_INVALID', message, ...(param ? { param } : {}) });
 
 function readNewKey(body: unknown): NewKey {
   if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "name": "…" }.');
@@ -115,7 +115,7 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
     const header = req.headers.authorization ?? '';
     const presented = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
     if (presented === '' || !timingSafeEqual(digest(presented), expected)) {
-      throw new GatewayError({ kind: 'authentication', code: 'INVALID_ADMIN_KEY', message: "The admin API needs 'Authorization: Bearer <admin key>' (the adminKey option; gateway keys are not accepted)." });
+      throw new GatewayError({ code: 'INVALID_ADMIN_KEY', message: "The admin API needs 'Authorization: Bearer <admin key>' (the adminKey option; gateway keys are not accepted)." });
     }
   };
 
@@ -132,7 +132,7 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
     } else if (path.startsWith('/admin/keys/') && method === 'DELETE') {
       const publicId = decodePathSegment(path.slice('/admin/keys/'.length), 'public id');
       if (!(await backend.keys.revoke(publicId))) {
-        throw new GatewayError({ kind: 'not_found', code: 'KEY_NOT_FOUND', message: `No active stored key has the public id '${publicId}'.` });
+        throw new GatewayError({ code: 'KEY_NOT_FOUND', message: `No active stored key has the public id '${publicId}'.` });
       }
       sendJson(res, 200, { publicId, revoked: true }, requestId);
     } else if (path === '/admin/usage' && method === 'GET') {
@@ -141,7 +141,7 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
     } else if (path === '/admin/ledger' && method === 'GET') {
       sendJson(res, 200, backend.ledgerCounters() ?? { written: 0, waiting: 0, failedWrites: 0, enabled: false }, requestId);
     } else {
-      throw new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}. The admin API has /admin/keys, /admin/keys/{id}, /admin/usage and /admin/ledger.` });
+      throw new GatewayError({ code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}. The admin API has /admin/keys, /admin/keys/{id}, /admin/usage and /admin/ledger.` });
     }
   };
 

@@ -9,7 +9,7 @@ import type { EndpointHandler } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { InboundCodec } from '../protocols/codec.js';
 
-const invalid = (message: string, param: string) => new GatewayError({ kind: 'invalid_request', code: 'TOKEN_REQUEST_INVALID', message, param });
+const invalid = (message: string, param: string) => new GatewayError({ code: 'TOKEN_REQUEST_INVALID', message, param });
 
 function readTokenRequest(body: unknown): TokenRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('The body must be a JSON object, e.g. { "expires_in": 600 }.', 'body');

@@ -1,11 +1,13 @@
 import { findClosestId } from './closest-id.js';
+import type { ErrorCode } from './error-codes.js';
 import { GatewayError } from './errors.js';
 
 /**
  * A problem with the gateway's or a provider's configuration: a `CONFIG_*` GatewayError of kind
  * `internal`. The message says what is wrong and shows a correct value.
  */
-export function configError(code: string, message: string, cause?: unknown): GatewayError {
+export function configError(code: ErrorCode, message: string, cause?: unknown): GatewayError {
+  // Kind `internal` even for a code the HTTP API answers with its own kind (KEY_NOT_FOUND): here it is a command's refusal, never an answer.
   return new GatewayError({ kind: 'internal', code, message, ...(cause === undefined ? {} : { cause }) });
 }
 
@@ -141,12 +143,11 @@ const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
  * const parsed = schema.safeParse(options);
  * if (!parsed.success) throw configIssueError('CONFIG_PROVIDER_INVALID', 'OpenAI provider option', parsed.error.issues[0]);
  */
-export function configIssueError(code: string, subject: string, issue: ConfigIssue | undefined, example?: string): GatewayError {
+export function configIssueError(code: ErrorCode, subject: string, issue: ConfigIssue | undefined, example?: string): GatewayError {
   const path = issue === undefined ? '' : fieldPath(issue.path);
   const message = issue?.message ?? 'invalid value';
   const text = path !== '' && predicate.test(message) ? `Invalid ${subject}: ${path} ${message}` : `Invalid ${subject} '${path}': ${message}`;
   return new GatewayError({
-    kind: 'internal',
     code,
     message: `${sentence(text)}${example === undefined ? '' : ` Example: ${example}.`}`,
     ...(path === '' ? {} : { param: path }),

@@ -1,28 +1,12 @@
 import type { RateLimitState } from './rate-limit-state.js';
+import { errorCodes, type ErrorCode, type ErrorCodeEntry, type GatewayErrorKind, type UnregisteredErrorCode } from './error-codes.js';
 
-export type GatewayErrorKind =
-  | 'invalid_request'
-  | 'authentication'
-  | 'permission'
-  | 'not_found'
-  | 'rate_limit'
-  /** A spend limit (a key's budget) is used up: not worth retrying until it resets. */
-  | 'quota'
-  | 'overloaded'
-  | 'upstream'
-  | 'timeout'
-  | 'internal';
+export type { GatewayErrorKind } from './error-codes.js';
 
-export interface GatewayErrorInit {
-  kind: GatewayErrorKind;
-  /** Stable SNAKE_CASE identifier for docs and tests, e.g. `UNKNOWN_MODEL`. */
-  code: string;
+interface GatewayErrorFields {
   message: string;
-  /** HTTP status; defaults from `kind`. */
-  status?: number;
   /** The request field at fault, as the caller's protocol names it. */
   param?: string;
-  retryable?: boolean;
   /** Seconds the caller should wait before retrying. */
   retryAfter?: number;
   /** The limits' standing, sent as the protocol's rate-limit headers with the error (a 429 from a limit). */
@@ -30,6 +14,17 @@ export interface GatewayErrorInit {
   cause?: unknown;
 }
 
+/**
+ * A registered code takes its kind, status and retryability from the registry (error-codes.ts);
+ * a throw site overrides one only where the same condition is answered differently and says why.
+ * A code with no row (a provider's own, `upstreamErrorCode`; a stage's or adapter's,
+ * `customErrorCode`) brings its kind.
+ */
+export type GatewayErrorInit =
+  | (GatewayErrorFields & { code: ErrorCode; kind?: GatewayErrorKind; status?: number; retryable?: boolean })
+  | (GatewayErrorFields & { code: ErrorCode | UnregisteredErrorCode; kind: GatewayErrorKind; status?: number; retryable?: boolean });
+
+/** The status of a provider's own code, from its kind, when the provider gave none. */
 const defaultStatus: Record<GatewayErrorKind, number> = {
   invalid_request: 400,
   authentication: 401,
@@ -54,7 +49,7 @@ const bounded = (text: string, max: number) => (text.length <= max ? text : `${t
 /** The one error type of Switchyard; each protocol renders it in its own error body. */
 export class GatewayError extends Error {
   readonly kind: GatewayErrorKind;
-  readonly code: string;
+  readonly code: ErrorCode | UnregisteredErrorCode;
   readonly status: number;
   readonly param: string | undefined;
   readonly retryable: boolean;
@@ -65,12 +60,14 @@ export class GatewayError extends Error {
   constructor(init: GatewayErrorInit) {
     super(bounded(init.message, MESSAGE_MAX), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'GatewayError';
-    this.kind = init.kind;
+    const registered: ErrorCodeEntry | undefined = Object.hasOwn(errorCodes, init.code) ? errorCodes[init.code as ErrorCode] : undefined;
+    this.kind = init.kind ?? registered?.kind ?? 'internal';
+    // A site that answers a registered condition as another kind gets that kind's status and retryability.
+    const row = registered?.kind === this.kind ? registered : undefined;
     this.code = init.code;
-    this.status = init.status ?? defaultStatus[init.kind];
+    this.status = init.status ?? row?.status ?? defaultStatus[this.kind];
     this.param = init.param === undefined ? undefined : bounded(init.param, PARAM_MAX);
-    this.retryable =
-      init.retryable ?? (init.kind === 'rate_limit' || init.kind === 'overloaded' || init.kind === 'timeout');
+    this.retryable = init.retryable ?? row?.retryable ?? (this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'timeout');
     this.retryAfter = init.retryAfter;
     this.rateLimit = init.rateLimit;
   }

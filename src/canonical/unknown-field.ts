@@ -61,5 +61,5 @@ export function unknownFieldError(field: string, api: ApiFields, model: string):
       : suggestion !== undefined
         ? `${name}. Did you mean '${suggestion}'? The ${extra}.`
         : `${name}, and the ${extra}. Remove it from the request.`;
-  return new GatewayError({ kind: 'invalid_request', code: 'UNKNOWN_FIELD', param: field, message });
+  return new GatewayError({ code: 'UNKNOWN_FIELD', param: field, message });
 }

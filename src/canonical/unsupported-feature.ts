@@ -17,7 +17,6 @@ export interface UnsupportedFeatureDetail {
 export function unsupportedFeatureError(feature: string, model: string, detail: UnsupportedFeatureDetail = {}): GatewayError {
   const reason = detail.reason === undefined ? '' : `: ${detail.reason}`;
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'UNSUPPORTED_FEATURE',
     ...(detail.param === undefined ? {} : { param: detail.param }),
     message: `The model '${model}' does not support ${feature}${reason}. Remove it from the request or choose another model.`,

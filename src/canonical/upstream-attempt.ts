@@ -1,5 +1,12 @@
-/** One call to an upstream on behalf of a request: where it went and how it ended. */
+/**
+ * One call to an upstream on behalf of a request: where it went and how it ended. The request's
+ * log, its ledger rows and `gateway.routing.onAttempt` listeners all get this one record.
+ */
 export interface UpstreamAttempt {
+  /** The request it was made for. */
+  readonly requestId: string;
+  /** 1-based, across every model the request tried. */
+  readonly attempt: number;
   /** The configured id of the model called (a fallback's id when one was tried). */
   readonly model: string;
   /** The deployment's name, e.g. `openai-east/gpt-4.1-mini`. */

@@ -1,6 +1,6 @@
 import type { KeyService } from '../access/key-service.js';
 import type { BudgetPeriod, KeyOwnLimits } from '../access/stored-keys.js';
-import type { ModelPrice } from '../canonical/index.js';
+import type { ModelSummary } from '../canonical/index.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { Logger } from '../logger.js';
 import type { StorageDb } from '../storage/schema.js';
@@ -11,21 +11,11 @@ export type { ReportSource } from '../reconcile/provider-report.js';
 /** Who may register: anyone, only people with an admin's invitation link, or no one (the first user always may). */
 export type RegistrationMode = 'open' | 'invite' | 'closed';
 
-/** What the console shows of a model (a `Gateway`'s `models`). */
-export interface ConsoleModel {
-  id: string;
-  ownedBy: string;
-  price: ModelPrice | undefined;
-  contextWindow: number | undefined;
-  maxOutputTokens: number | undefined;
-  capabilities: { streaming: boolean; tools: boolean; images: boolean; files: boolean; audio: boolean; reasoning: boolean; structuredOutput: boolean };
-}
-
 /** The part of a `gateway()` the console works on: its stored keys, its database and its models. */
 export interface ConsoleGateway {
   readonly keys: KeyService | undefined;
   readonly storage: (() => Promise<StorageDb>) | undefined;
-  readonly models: readonly ConsoleModel[];
+  readonly models: readonly ModelSummary[];
 }
 
 export interface ConsoleOptions {
@@ -90,7 +80,7 @@ export interface UserKeyCeiling {
 export interface ResolvedConsoleOptions {
   keys: KeyService;
   db: () => Promise<StorageDb>;
-  models: readonly ConsoleModel[];
+  models: readonly ModelSummary[];
   registration: RegistrationMode;
   admins: ReadonlySet<string>;
   secureCookies: boolean | 'auto';

@@ -1,9 +1,12 @@
-import type { ConsoleModel } from './console-options.js';
+import type { ModelCapabilities, ModelSummary } from '../canonical/index.js';
+
+/** The capabilities the page lists (provider tools are per protocol, not a yes or no). */
+type ListedCapability = Exclude<keyof ModelCapabilities, 'providerTools'>;
 import { formatCount, formatPrice } from './format.js';
 import { html, type Html } from './html.js';
 import { layout, type PageContext } from './layout.js';
 
-const CAPABILITY_NAMES: Record<keyof ConsoleModel['capabilities'], string> = {
+const CAPABILITY_NAMES: Record<ListedCapability, string> = {
   streaming: 'streaming',
   tools: 'tools',
   images: 'image input',
@@ -13,7 +16,7 @@ const CAPABILITY_NAMES: Record<keyof ConsoleModel['capabilities'], string> = {
   structuredOutput: 'structured output',
 };
 
-export function modelsPage(ctx: PageContext, models: readonly ConsoleModel[]): Html {
+export function modelsPage(ctx: PageContext, models: readonly ModelSummary[]): Html {
   return layout(
     ctx,
     'Models',
@@ -28,7 +31,7 @@ export function modelsPage(ctx: PageContext, models: readonly ConsoleModel[]): H
     <td><code>${model.id}</code></td><td>${model.ownedBy}</td>
     <td class="num">${formatPrice(model.price?.input)}</td><td class="num">${formatPrice(model.price === undefined ? undefined : (model.price.cachedInput ?? model.price.input))}</td><td class="num">${formatPrice(model.price?.output)}</td>
     <td class="num">${model.contextWindow === undefined ? '—' : formatCount(model.contextWindow)}</td><td class="num">${model.maxOutputTokens === undefined ? '—' : formatCount(model.maxOutputTokens)}</td>
-    <td>${(Object.keys(CAPABILITY_NAMES) as (keyof ConsoleModel['capabilities'])[]).filter((name) => model.capabilities[name]).map((name) => CAPABILITY_NAMES[name]).join(', ')}</td>
+    <td>${(Object.keys(CAPABILITY_NAMES) as ListedCapability[]).filter((name) => model.capabilities[name]).map((name) => CAPABILITY_NAMES[name]).join(', ')}</td>
   </tr>`,
   )}
   </tbody>

@@ -73,5 +73,5 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
 }
 
 function probeTimedOut(model: string): GatewayError {
-  return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The probe of '${model}' got no answer in time.` });
+  return new GatewayError({ code: 'UPSTREAM_TIMEOUT', message: `The probe of '${model}' got no answer in time.` });
 }

@@ -13,8 +13,10 @@ import { createAdminApi } from '../admin/admin-api.js';
 import { createTokenEndpoint } from '../admin/token-endpoint.js';
 import { createCors } from '../http/cors.js';
 import type { UsageQuery, UsageTotals } from '../usage/usage-queries.js';
-import type { ModelCapabilities, ProviderAdapter } from '../providers/types.js';
-import type { ModelPrice } from '../canonical/index.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import type { ModelSummary } from '../canonical/index.js';
+
+export type { ModelSummary } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { chatCodec } from '../protocols/chat-completions/index.js';
@@ -93,17 +95,6 @@ export interface Gateway {
   stagesFor(model: string): readonly string[];
 }
 
-/** A served model as people see it: its id, who serves it, its price, its context and what it can do. */
-export interface ModelSummary {
-  id: string;
-  ownedBy: string;
-  /** USD per million tokens; undefined when no price is configured (requests are then recorded unpriced). */
-  price: ModelPrice | undefined;
-  contextWindow: number | undefined;
-  maxOutputTokens: number | undefined;
-  capabilities: ModelCapabilities;
-}
-
 /** Errors outside an endpoint are answered in Anthropic's shape on Messages paths, OpenAI's elsewhere. */
 const codecFor = (req: HttpRequest, path: string): InboundCodec =>
   path.includes('/messages') || req.headers['anthropic-version'] !== undefined ? messagesCodec : chatCodec;
@@ -130,7 +121,7 @@ function sendGatewayError(req: HttpRequest, res: ServerResponse, path: string, e
 function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, allowed: string): void {
   res.setHeader('Allow', allowed);
   const message = `${req.method ?? 'This method'} is not allowed on ${path}; use ${allowed}.`;
-  sendGatewayError(req, res, path, new GatewayError({ kind: 'invalid_request', code: 'METHOD_NOT_ALLOWED', status: 405, message }));
+  sendGatewayError(req, res, path, new GatewayError({ code: 'METHOD_NOT_ALLOWED', message }));
 }
 
 /**
@@ -247,7 +238,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     },
     async usage(query: UsageQuery) {
       if (persistence === undefined) {
-        throw new GatewayError({ kind: 'invalid_request', code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });
+        throw new GatewayError({ code: 'NO_DATABASE', message: 'Usage is kept only with a database: pass gateway({ database }).' });
       }
       return persistence.usage(query);
     },

@@ -11,7 +11,7 @@ import type { Logger, ProviderAdapter } from '../providers/types.js';
 import type { CooldownOptions } from '../routing/cooldown.js';
 import type { RetryOptions } from '../routing/retry-policy.js';
 import { createModelTable } from '../routing/create-model-table.js';
-import type { ModelConfig as RoutedModelConfig } from '../routing/model-config.js';
+import type { RoutedModelConfig } from '../routing/model-config.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from '../routing/timeouts.js';
 import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
 import type { ObservabilityOptions } from '../observability/resolve-observability.js';

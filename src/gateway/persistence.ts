@@ -14,7 +14,7 @@ import type { Database } from '../storage/open-database.js';
 import { Outbox } from '../storage/outbox.js';
 import { SqliteLedgerAppender } from '../storage/sqlite-ledger-appender.js';
 import type { StorageDb, UsageLedgerRow } from '../storage/schema.js';
-import type { InterruptedStreamPolicy } from '../usage/interrupted-usage.js';
+import type { InterruptedStreamPolicy } from '../usage/cut-stream-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from '../usage/ledger-stage.js';
 import { LedgerWriter, type LedgerCounters } from '../usage/ledger-writer.js';
 import { queryUsage, spentByToken, spentSince, type UsageQuery, type UsageTotals } from '../usage/usage-queries.js';

@@ -52,7 +52,6 @@ export function sendHostNotAllowed(req: HttpRequest, res: HttpResponse, setting:
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   const shown = (req.headers.host ?? '').slice(0, 255);
   const error = new GatewayError({
-    kind: 'permission',
     code: 'HOST_NOT_ALLOWED',
     message: `This server does not answer to the host name '${shown}'. If it is this server's name, add it to ${setting} (or set it to true to allow any name).`,
   });

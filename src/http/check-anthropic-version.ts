@@ -11,7 +11,6 @@ export function checkAnthropicVersion(headers: IncomingHttpHeaders): void {
   const version = headers['anthropic-version'];
   if (version === undefined || version === '') {
     throw new GatewayError({
-      kind: 'invalid_request',
       code: 'MISSING_ANTHROPIC_VERSION',
       param: 'anthropic-version',
       message: "The 'anthropic-version' header is required on /v1/messages, e.g. 'anthropic-version: 2023-06-01'.",
@@ -19,7 +18,6 @@ export function checkAnthropicVersion(headers: IncomingHttpHeaders): void {
   }
   if (typeof version !== 'string' || !versionShape.test(version.trim())) {
     throw new GatewayError({
-      kind: 'invalid_request',
       code: 'INVALID_ANTHROPIC_VERSION',
       param: 'anthropic-version',
       message: `The 'anthropic-version' header must be a date such as 2023-06-01; got '${String(version).slice(0, 40)}'.`,

@@ -23,10 +23,8 @@ function looksLikeApiCall(req: HttpRequest, path: string): boolean {
  * `invalid_request_error` is printed as `API Error: 400 {…our message…}`. So in Anthropic's shape
  * the diagnosis is a 400.
  */
-function diagnosis(protocol: ProtocolName, code: string, message: string): GatewayError {
-  return protocol === 'messages'
-    ? new GatewayError({ kind: 'invalid_request', status: 400, code, message })
-    : new GatewayError({ kind: 'not_found', code, message });
+function diagnosis(protocol: ProtocolName, code: 'DOUBLE_V1_PATH' | 'MISSING_V1_PATH', message: string): GatewayError {
+  return protocol === 'messages' ? new GatewayError({ kind: 'invalid_request', status: 400, code, message }) : new GatewayError({ code, message });
 }
 
 /**

@@ -56,7 +56,6 @@ function deepMemberOfValue(value: unknown, max: number): string | undefined | nu
 function tooDeep(member: string | undefined, max: number): GatewayError {
   const where = member === undefined ? '' : ` in '${quoteCallerText(member)}'`;
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'JSON_TOO_DEEP',
     ...(member === undefined ? {} : { param: member }),
     message: `The request body nests objects or arrays more than ${max} levels deep${where}; no field of a request needs that many.`,

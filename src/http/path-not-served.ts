@@ -43,7 +43,6 @@ export function pathNotServed(method: string | undefined, path: string, served: 
   const api = apiNotOffered(path);
   if (api !== undefined) {
     return new GatewayError({
-      kind: 'not_found',
       code: 'ENDPOINT_NOT_SUPPORTED',
       message: `${request} is not served: this gateway serves text generation only, not ${api}. ${offered}`,
     });
@@ -54,5 +53,5 @@ export function pathNotServed(method: string | undefined, path: string, served: 
   const closest = path.startsWith('/v1/') && path.length > '/v1/'.length ? findClosestId(path.slice(4), endpoints.map((endpoint) => endpoint.slice(4))) : undefined;
   const entry = closest === undefined ? undefined : served.find((line) => line.endsWith(` /v1/${closest}`));
   const hint = entry === undefined ? '' : ` Did you mean ${entry}?`;
-  return new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${request}.${hint} ${offered}` });
+  return new GatewayError({ code: 'NOT_FOUND', message: `Nothing is served at ${request}.${hint} ${offered}` });
 }

@@ -6,23 +6,19 @@ import type { HttpRequest } from './types.js';
 
 function tooLarge(limit: number): GatewayError {
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'REQUEST_TOO_LARGE',
-    status: 413,
     message: `The request body is larger than this gateway's limit of ${limit} bytes.`,
   });
 }
 
 function unsupported(what: string): GatewayError {
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'UNSUPPORTED_ENCODING',
-    status: 415,
     message: `The request body's ${what} is not supported; send UTF-8 JSON, optionally gzip, deflate or br compressed.`,
   });
 }
 
-const missingBody = () => new GatewayError({ kind: 'invalid_request', code: 'MISSING_BODY', message: 'The request has no JSON body.' });
+const missingBody = () => new GatewayError({ code: 'MISSING_BODY', message: 'The request has no JSON body.' });
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') throw missingBody();
@@ -33,7 +29,6 @@ function parseJson(text: string): unknown {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new GatewayError({
-      kind: 'invalid_request',
       code: 'INVALID_JSON',
       message: `The request body is not valid JSON: ${(error as Error).message}.`,
     });
@@ -116,10 +111,10 @@ export function createJsonBodyReader(limit: number): (req: HttpRequest) => Promi
       source.on('data', onData);
       source.once('end', onEnd);
       source.once('error', (error: Error) => {
-        stop(new GatewayError({ kind: 'invalid_request', code: 'UNREADABLE_BODY', message: `The request body could not be read: ${error.message}.` }));
+        stop(new GatewayError({ code: 'UNREADABLE_BODY', message: `The request body could not be read: ${error.message}.` }));
       });
       req.once('close', () => {
-        if (!req.complete) stop(new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.' }));
+        if (!req.complete) stop(new GatewayError({ code: 'REQUEST_ABORTED', message: 'The request was cancelled.' }));
       });
     });
 }

@@ -10,7 +10,6 @@ export function toGatewayError(error: unknown, logger: Logger, requestId: string
   if (GatewayError.isInstance(error)) return error;
   logger.error({ requestId, err: error }, 'unexpected error');
   return new GatewayError({
-    kind: 'internal',
     code: 'INTERNAL_ERROR',
     message: `The gateway failed unexpectedly. Quote request id ${requestId} when reporting this.`,
     cause: error,

@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, CutShort, RateLimitState, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutStream, RateLimitState, Usage } from '../canonical/index.js';
 
 /** What the "admit" stage sees of a request: who asks, for which model, and what. */
 export interface AdmissionRequest {
@@ -19,7 +19,7 @@ export interface Admission {
    * `usage` is what the answer reported (counts unknown stay `undefined`), or undefined when it
    * failed first or was cut short; `cut` says what was sent of a stream cut short.
    */
-  release(usage: Usage | undefined, cut?: CutShort): void;
+  release(usage: Usage | undefined, cut?: CutStream): void;
   /** Where the caller's rate limits stand, for the answer's rate-limit headers; absent without limits. */
   readonly rateLimit?: RateLimitState;
 }

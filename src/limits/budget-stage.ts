@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutShort, type Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutStream, type Usage, storeUnavailable } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
@@ -38,20 +38,16 @@ const BUSY_RETRY_AFTER_S = 2;
 function budgetExceeded(caller: Caller, limit: number, spent: number, resetsAt: number | undefined, now: number): GatewayError {
   const when = resetsAt === undefined ? 'It does not reset; ask for a new key or a larger budget.' : `It resets at ${new Date(resetsAt).toISOString()}.`;
   return new GatewayError({
-    kind: 'quota',
     code: 'BUDGET_EXCEEDED',
     message: `The key ${caller.keyId ?? ''} has used ${dollars(spent)} of its ${dollars(limit)} budget, and this request could cost more than is left. ${when}`,
     ...(resetsAt === undefined ? {} : { retryAfter: Math.max(1, Math.ceil((resetsAt - now) / 1000)) }),
-    retryable: false,
   });
 }
 
 function tokenCapReached(tokenId: string, cap: number, spent: number): GatewayError {
   return new GatewayError({
-    kind: 'quota',
     code: 'BUDGET_EXCEEDED',
     message: `The browser token ${tokenId} has used ${dollars(spent)} of its ${dollars(cap)} spend cap, and this request could cost more than is left. Ask your server for a new token.`,
-    retryable: false,
   });
 }
 
@@ -61,28 +57,17 @@ function tokenCapReached(tokenId: string, cap: number, spent: number): GatewayEr
  */
 function budgetBusy(owner: string, left: number, others: number): GatewayError {
   return new GatewayError({
-    kind: 'rate_limit',
     code: 'BUDGET_BUSY',
     message: `${owner} has ${dollars(left)} of its budget left, but requests under way hold ${dollars(others)} of it until they finish, and this request could cost more than the rest. Retry shortly.`,
     retryAfter: BUSY_RETRY_AFTER_S,
-    retryable: true,
   });
 }
 
 /** The counters (Redis) or the ledger they start from cannot be reached: the budget cannot be checked, so nothing is spent. */
-function budgetUnavailable(cause: unknown): GatewayError {
-  return new GatewayError({
-    kind: 'overloaded',
-    code: 'BUDGET_UNAVAILABLE',
-    message: "The gateway cannot check this key's budget right now (its store is unreachable). Retry shortly.",
-    retryAfter: 1,
-    cause,
-  });
-}
+const budgetUnavailable = (cause: unknown) => storeUnavailable('BUDGET_UNAVAILABLE', cause);
 
 function unpricedModel(caller: Caller, model: string): GatewayError {
   return new GatewayError({
-    kind: 'permission',
     code: 'MODEL_UNPRICED',
     param: 'model',
     message: `The key ${caller.keyId ?? ''} has a budget, and the model '${model}' has no price, so its cost cannot be held to it. Give the model a price, or use a key without a budget.`,
@@ -175,7 +160,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     };
 
     /** The real cost; a count that is unknown keeps its share of the reservation. */
-    function actualCost(usage: Usage | undefined, cut: CutShort | undefined): number {
+    function actualCost(usage: Usage | undefined, cut: CutStream | undefined): number {
       if (cut !== undefined) {
         const reasoningTokens = estimateCutReasoningTokens(cut);
         const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut), ...(reasoningTokens === undefined ? {} : { reasoningTokens }) };

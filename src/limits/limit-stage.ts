@@ -1,4 +1,4 @@
-import { estimateCutOutputTokens, GatewayError, type CutShort, type RateLimitReading, type RateLimitState, type Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, GatewayError, type CutStream, type RateLimitReading, type RateLimitState, type Usage, storeUnavailable } from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
@@ -60,7 +60,7 @@ function stateOf(applied: AppliedLimits, result: AcquireResult): RateLimitState 
 
 /** The 429 for the first limit that refused, in words a user can act on. */
 function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number, rateLimit: RateLimitState | undefined, waitedMs: number): GatewayError {
-  const common = { kind: 'rate_limit' as const, code: 'RATE_LIMITED', ...(rateLimit === undefined ? {} : { rateLimit }) };
+  const common = { code: 'RATE_LIMITED' as const, ...(rateLimit === undefined ? {} : { rateLimit }) };
   if (subject.what === 'concurrency') {
     const waited = waitedMs > 0 ? ` It waited ${waitedMs} ms for a slot.` : '';
     return new GatewayError({
@@ -86,18 +86,10 @@ function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number,
   });
 }
 
-function limitsUnavailable(cause: unknown): GatewayError {
-  return new GatewayError({
-    kind: 'overloaded',
-    code: 'LIMITS_UNAVAILABLE',
-    message: "The gateway cannot check this key's rate limits right now (their store is unreachable). Retry shortly.",
-    retryAfter: 1,
-    cause,
-  });
-}
+const limitsUnavailable = (cause: unknown) => storeUnavailable('LIMITS_UNAVAILABLE', cause);
 
 /** Tokens a finished request really used; its reservation stands for what is unknown. */
-function usedTokens(reserved: number, usage: Usage | undefined, cut: CutShort | undefined): number {
+function usedTokens(reserved: number, usage: Usage | undefined, cut: CutStream | undefined): number {
   if (cut !== undefined) {
     const input = cut.startUsage?.inputTokens;
     return input === undefined ? reserved : input + estimateCutOutputTokens(cut);
@@ -182,7 +174,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
     const rateLimit = stateOf(applied, result);
     const { leaseKeys, tokenChecks } = applied;
     if (leaseKeys.length > 0) hold(request.requestId, leaseKeys);
-    const release = (usage: Usage | undefined, cut?: CutShort) => {
+    const release = (usage: Usage | undefined, cut?: CutStream) => {
       admission.release(usage, cut);
       if (leaseKeys.length > 0) held.delete(request.requestId);
       const adjustments: RateAdjustment[] = [];

@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { RecordStage, RequestRecord } from '../usage/record-stage.js';
-import type { UpstreamAttempt, UpstreamObserver } from './upstream-observer.js';
+import type { UpstreamAttemptMetric, UpstreamObserver } from './upstream-observer.js';
 
 /** The instrumentation scope the gateway's spans carry. */
 export const TRACER_NAME = 'switchyard-gateway';
@@ -56,7 +56,7 @@ const MAX_PENDING_REQUESTS = 10_000;
 export interface TraceStage extends RecordStage, UpstreamObserver {}
 
 /** An attempt as a child span of the request's. */
-function attemptSpan(tracer: Tracer, parent: Span, attempt: UpstreamAttempt & { startedAt: number; durationMs: number }, model: string | undefined): void {
+function attemptSpan(tracer: Tracer, parent: Span, attempt: UpstreamAttemptMetric & { startedAt: number; durationMs: number }, model: string | undefined): void {
   const attributes: Attributes = { 'gen_ai.operation.name': OPERATION, 'switchyard.deployment': attempt.deployment, 'switchyard.outcome': attempt.outcome, 'switchyard.retry': attempt.retry };
   put(attributes, 'gen_ai.request.model', model);
   put(attributes, 'http.response.status_code', attempt.status);
@@ -73,7 +73,7 @@ function attemptSpan(tracer: Tracer, parent: Span, attempt: UpstreamAttempt & { 
  * it. Only `@opentelemetry/api`: without an SDK registered, spans go nowhere.
  */
 export function createTraceStage(tracer: Tracer = trace.getTracer(TRACER_NAME)): TraceStage {
-  const pending = new Map<string, (UpstreamAttempt & { startedAt: number; durationMs: number })[]>();
+  const pending = new Map<string, (UpstreamAttemptMetric & { startedAt: number; durationMs: number })[]>();
   return {
     upstreamAttempt(attempt) {
       const { requestId, startedAt, durationMs } = attempt;

@@ -5,7 +5,8 @@
  */
 export type UpstreamOutcome = 'ok' | 'rate_limited' | 'overloaded' | 'server_error' | 'client_error' | 'timeout' | 'connect_error' | 'stream_error';
 
-export interface UpstreamAttempt {
+/** An upstream attempt as the metrics and traces see it: a bounded outcome label, not the whole record (`UpstreamAttempt`). */
+export interface UpstreamAttemptMetric {
   /** The deployment called, e.g. `openai-east/gpt-4.1-mini`. */
   readonly deployment: string;
   readonly outcome: UpstreamOutcome;
@@ -26,7 +27,7 @@ export interface UpstreamAttempt {
  * out of or put back into service. The metrics implement it; the default does nothing.
  */
 export interface UpstreamObserver {
-  upstreamAttempt(attempt: UpstreamAttempt): void;
+  upstreamAttempt(attempt: UpstreamAttemptMetric): void;
   cooldown(deployment: string, active: boolean): void;
 }
 

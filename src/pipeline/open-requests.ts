@@ -4,7 +4,6 @@ import type { StartedRequest } from './start-request.js';
 /** The error requests still open when the gateway shuts down end with: retryable, 503 (Anthropic's 529 `overloaded_error`). */
 export function shuttingDown(): GatewayError {
   return new GatewayError({
-    kind: 'overloaded',
     code: 'SHUTTING_DOWN',
     message: 'The gateway is shutting down; retry the request.',
   });

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Caller, CanonicalRequest, CanonicalResponse, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CanonicalResponse, CutStream, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 import { addAnswerHeaders } from '../http/answer-headers.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Admission } from '../limits/admit-stage.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
-import type { CutStream, RequestRecord } from '../usage/record-stage.js';
+import type { RequestRecord } from '../usage/record-stage.js';
 import type { StartedRequest } from '../pipeline/start-request.js';
 import type { PipelineStage } from './run-stages.js';
 import type { PipelineEndpoint, StageContext } from './stage.js';

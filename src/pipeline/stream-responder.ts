@@ -1,4 +1,4 @@
-import type { CanonicalStreamEvent, GatewayError, Usage } from '../canonical/index.js';
+import { streamEndedEarly, type CanonicalStreamEvent, type GatewayError, type Usage } from '../canonical/index.js';
 import { noteErrorCode } from '../http/answer-note.js';
 import { toGatewayError } from '../http/send-error.js';
 import { SseWriter, startSse } from '../http/sse-writer.js';
@@ -8,7 +8,7 @@ import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/co
 import { keepAliveFrame } from '../protocols/keep-alive.js';
 import type { RequestAbort } from '../providers/transport/request-abort.js';
 import type { EventReader, StreamBatch } from '../routing/event-reader.js';
-import { streamEndedEarly, type OpenedStream, type StreamCallControl } from '../routing/read-ahead.js';
+import type { OpenedStream, StreamCallControl } from '../routing/read-ahead.js';
 import type { ResolvedTimeouts } from '../routing/timeouts.js';
 import { repeatedErrorLogOf } from './repeated-error-log.js';
 

@@ -44,7 +44,6 @@ export function policyRefusalError(part: RefusedPart): GatewayError {
         ? `requestPolicy.anthropicBetas['${name}']`
         : `requestPolicy.tools['${part.family}']`;
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'REQUEST_POLICY_REFUSED',
     param: part.kind === 'field' ? part.name : part.kind === 'beta' ? 'anthropic-beta' : part.kind === 'tool' ? 'tools' : 'tool_choice',
     message: `This gateway's request policy refuses ${what}${reason === undefined ? '' : ` (${reason})`}. Remove it, or ask the gateway's operator to allow it (${setting}: 'allow').`,
@@ -54,7 +53,6 @@ export function policyRefusalError(part: RefusedPart): GatewayError {
 /** The 400 for a Chat `n` over the policy's cap: fewer choices than asked would break the caller. */
 export function choicesOverCapError(asked: number, cap: number): GatewayError {
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'REQUEST_POLICY_OVER_CAP',
     param: 'n',
     message: `This gateway's request policy allows at most ${cap} choice${cap === 1 ? '' : 's'} per request ('n'); the request asks for ${asked}. Ask for n <= ${cap}, or ask the gateway's operator to raise requestPolicy.maxChoices.`,

@@ -66,7 +66,6 @@ export function misdirectedBodyError(body: unknown, endpoint: ProtocolName): Gat
   if (intended === undefined) return undefined;
   const { path, name } = endpoints[intended];
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'WRONG_ENDPOINT',
     param: intended === 'responses' ? 'input' : 'messages',
     message: `This looks like a ${name} body: send it to ${path}, ${onThisEndpoint(endpoint, intended)}.`,

@@ -57,7 +57,6 @@ export function createProviderFromConfig(key: string, config: ProviderConfig): P
   const provider = builtInProviders[type];
   if (!provider) {
     throw new GatewayError({
-      kind: 'internal',
       code: 'CONFIG_UNKNOWN_PROVIDER_TYPE',
       message: `Provider '${key}' has type '${type}', which is not built in. Built-in types: ${builtInProviderTypes().join(', ')}. Example: providers: { ${key}: { type: 'mock' } }.`,
     });

@@ -21,7 +21,6 @@ export function sourceFor(sources: readonly ReportSource[], provider: ReportProv
   if (source !== undefined) return source;
   const variable = provider === 'openai' ? 'OPENAI_ADMIN_KEY' : 'ANTHROPIC_ADMIN_KEY';
   throw new GatewayError({
-    kind: 'internal',
     code: 'RECONCILE_NO_ADMIN_KEY',
     message: `Reconciling with ${provider === 'openai' ? 'OpenAI' : 'Anthropic'} reads its usage report with an admin key: give one in the config file, e.g. providers: { ${provider}: { type: ${provider}, apiKey: …, adminKey: \${${variable}} } }.`,
   });

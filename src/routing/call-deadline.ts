@@ -12,30 +12,22 @@ function timeoutError(limit: Limit, ms: number, model: string, provider: string)
   switch (limit) {
     case 'connect':
       return new GatewayError({
-        kind: 'timeout',
         code: 'UPSTREAM_CONNECT_TIMEOUT',
-        retryable: true,
         message: `The provider '${provider}' could not be connected to within ${seconds(ms)} (timeouts.connectMs).`,
       });
     case 'first-token':
       return new GatewayError({
-        kind: 'timeout',
         code: 'UPSTREAM_FIRST_TOKEN_TIMEOUT',
-        retryable: true,
         message: `The model '${model}' (provider '${provider}') wrote nothing within ${seconds(ms)} (timeouts.firstTokenMs).`,
       });
     case 'idle':
       return new GatewayError({
-        kind: 'timeout',
         code: 'UPSTREAM_IDLE_TIMEOUT',
-        retryable: true,
         message: `The model '${model}' (provider '${provider}') went silent for ${seconds(ms)} in the middle of its answer (timeouts.idleMs).`,
       });
     case 'total':
       return new GatewayError({
-        kind: 'timeout',
-        code: 'UPSTREAM_TOTAL_TIMEOUT',
-        retryable: false, // the call's time is spent
+        code: 'UPSTREAM_TOTAL_TIMEOUT', // the call's time is spent
         message: `The model '${model}' (provider '${provider}') did not finish its answer within ${seconds(ms)} (timeouts.totalMs).`,
       });
   }

@@ -8,13 +8,11 @@ import { GatewayError, type ProtocolName } from '../canonical/index.js';
 export function contextLengthError(protocol: ProtocolName, modelId: string, tokens: number, window: number): GatewayError {
   if (protocol === 'messages') {
     return new GatewayError({
-      kind: 'invalid_request',
       code: 'CONTEXT_LENGTH_EXCEEDED',
       message: `prompt is too long: ${tokens} tokens > ${window} maximum`,
     });
   }
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'CONTEXT_LENGTH_EXCEEDED',
     param: protocol === 'chat' ? 'messages' : 'input',
     message:

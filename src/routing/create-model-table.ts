@@ -3,7 +3,7 @@ import { configuredPrice, lookupModel, type CatalogModel, type SourcedPrice } fr
 import type { ProviderAdapter } from '../providers/types.js';
 import { modelCapabilities } from './model-capabilities.js';
 import type { DeploymentConfig, ResolvedDeployment } from './deployment.js';
-import type { ModelConfig } from './model-config.js';
+import type { RoutedModelConfig } from './model-config.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts, type ResolvedTimeouts } from './timeouts.js';
 
@@ -14,7 +14,7 @@ export interface ModelTableAndList {
   list: readonly ResolvedModel[];
 }
 
-function deploymentsOf(config: ModelConfig): readonly DeploymentConfig[] {
+function deploymentsOf(config: RoutedModelConfig): readonly DeploymentConfig[] {
   const { deployments, provider } = config;
   if (deployments !== undefined && provider !== undefined) {
     throw configError(
@@ -30,7 +30,7 @@ function deploymentsOf(config: ModelConfig): readonly DeploymentConfig[] {
   );
 }
 
-function resolveDeployment(config: ModelConfig, deployment: DeploymentConfig, providers: Readonly<Record<string, ProviderAdapter>>): ResolvedDeployment {
+function resolveDeployment(config: RoutedModelConfig, deployment: DeploymentConfig, providers: Readonly<Record<string, ProviderAdapter>>): ResolvedDeployment {
   const adapter = providers[deployment.provider];
   if (!adapter) {
     throw configError(
@@ -69,7 +69,7 @@ function configuredIdOf(table: ModelTable, id: string, from: string, field: stri
  * alias or deployment name used twice, `CONFIG_UNKNOWN_FALLBACK_MODEL` for a fallback that is not configured.
  */
 export function createModelTable(
-  models: readonly ModelConfig[],
+  models: readonly RoutedModelConfig[],
   providers: Readonly<Record<string, ProviderAdapter>>,
   defaults: { adapt?: boolean | undefined; timeouts?: ResolvedTimeouts } = {},
 ): ModelTableAndList {

@@ -4,8 +4,11 @@ import type { TimeoutOptions } from './timeouts.js';
 import type { DeploymentConfig, DeploymentStrategy } from './deployment.js';
 import type { RetryOptions } from './retry-policy.js';
 
-/** One model callers can name. */
-export interface ModelConfig {
+/**
+ * What routing reads of a model's configuration: the public `ModelConfig` (gateway/options.ts)
+ * is this plus the model's request policy, which routing does not see.
+ */
+export interface RoutedModelConfig {
   /** The id callers send as `model`. */
   id: string;
   /**

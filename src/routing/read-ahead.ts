@@ -1,4 +1,4 @@
-import { GatewayError, type CanonicalStreamEvent } from '../canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, streamEndedEarly } from '../canonical/index.js';
 import type { EventReader, StreamBatch } from './event-reader.js';
 
 /** A stream read up to its first output event (see `isOutput`): nothing has reached the client yet. */
@@ -15,14 +15,6 @@ export interface OpenedStream {
   readonly rest: EventReader;
   /** The deployment that answered, when the "call" stage names it (a router); default: the route's model's. */
   readonly deployment?: string;
-}
-
-export function streamEndedEarly(): GatewayError {
-  return new GatewayError({
-    kind: 'upstream',
-    code: 'STREAM_ENDED_EARLY',
-    message: "The provider's stream ended before the answer was finished.",
-  });
 }
 
 const ends = (event: CanonicalStreamEvent) => event.type === 'finish' || event.type === 'error';

@@ -60,7 +60,6 @@ export function resolveModel(table: ModelTable, id: string, unavailable?: Unavai
   const reason = unavailable?.get(id);
   if (reason !== undefined) {
     throw new GatewayError({
-      kind: 'not_found',
       code: 'UNKNOWN_MODEL',
       param: 'model',
       message: `The model '${id}' is known to this gateway but not available. ${reason} GET /v1/models lists the models you can use.`,
@@ -69,7 +68,6 @@ export function resolveModel(table: ModelTable, id: string, unavailable?: Unavai
   const suggestion = findClosestId(id, table.keys());
   const hint = suggestion === undefined ? '' : ` Did you mean '${suggestion}'?`;
   throw new GatewayError({
-    kind: 'not_found',
     code: 'UNKNOWN_MODEL',
     param: 'model',
     message: `The model '${quoteCallerText(id)}' does not exist on this gateway.${hint} GET /v1/models lists the models you can use.`,

@@ -1,12 +1,5 @@
 import type { UpstreamAttempt } from '../canonical/index.js';
 
-/** One upstream attempt as it ended, for metrics and logs (`RoutingCall.onAttempt`). */
-export interface AttemptEvent extends UpstreamAttempt {
-  readonly requestId: string;
-  /** 1-based, across every model the request tried. */
-  readonly attempt: number;
-}
-
 /** A deployment taken out of service, or back in it (`RoutingCall.onCooldown`). */
 export interface CooldownEvent {
   readonly deployment: string;
@@ -30,7 +23,7 @@ export interface RoutingCounters {
 /** What routing tells the world: each attempt, each cooldown, running totals (metrics and logs read them). */
 export interface RoutingEvents {
   /** Calls `listener` for every upstream attempt as it ends; returns the unsubscribe. */
-  onAttempt(listener: (event: AttemptEvent) => void): () => void;
+  onAttempt(listener: (attempt: UpstreamAttempt) => void): () => void;
   /** Calls `listener` when this process takes a deployment out or sees it back; returns the unsubscribe. */
   onCooldown(listener: (event: CooldownEvent) => void): () => void;
   counters(): RoutingCounters;

@@ -61,7 +61,6 @@ function defaultModels(file: ConfigFile, source: string): { models: NonNullable<
   if (unguessable.length > 0) {
     const examples = providers.map(([key]) => `    - { id: MODEL_ID, provider: ${key} }`).join('\n');
     throw new GatewayError({
-      kind: 'internal',
       code: 'CONFIG_FILE_INVALID',
       param: 'models',
       message:
@@ -92,7 +91,6 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
     if (issues.length > MAX_LISTED_ISSUES) lines.push(`  … and ${issues.length - MAX_LISTED_ISSUES} more`);
     const first = issues[0];
     throw new GatewayError({
-      kind: 'internal',
       code: 'CONFIG_FILE_INVALID',
       message: `${source} has ${issues.length === 1 ? 'an invalid field' : 'invalid fields'}:\n${lines.join('\n')}`,
       ...(first ? { param: fieldPath(first.path) || '(top level)' } : {}),

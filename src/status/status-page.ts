@@ -64,7 +64,7 @@ function pathOf(url: string | undefined): string {
 export function statusPage(gateway: object, options: StatusPageOptions = {}): StatusPage {
   const source = statusSourceOf(gateway);
   if (source === undefined) {
-    throw new GatewayError({ kind: 'internal', code: 'CONFIG_INVALID', message: 'statusPage() takes the gateway that gateway() returned.' });
+    throw new GatewayError({ code: 'CONFIG_INVALID', message: 'statusPage() takes the gateway that gateway() returned.' });
   }
   const cacheMs = options.cacheMs ?? 5_000;
   const version = packageVersion();

@@ -83,5 +83,5 @@ export class DatabaseHandle {
 }
 
 function closedError(): GatewayError {
-  return new GatewayError({ kind: 'overloaded', code: 'DATABASE_CLOSED', message: 'The gateway was closed before its database opened.' });
+  return new GatewayError({ code: 'DATABASE_CLOSED', message: 'The gateway was closed before its database opened.' });
 }

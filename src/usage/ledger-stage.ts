@@ -1,5 +1,5 @@
 import type { Usage } from '../canonical/index.js';
-import { interruptedUsage, reportedCutUsage, type InterruptedStreamPolicy } from './interrupted-usage.js';
+import { cutStreamUsage, reportedCutUsage, type InterruptedStreamPolicy } from './cut-stream-usage.js';
 import { failedAttemptRowOf, ledgerRowOf, type RowCost } from './ledger-row.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import type { RecordStage, RequestRecord } from './record-stage.js';
@@ -63,7 +63,7 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
         write(record, record.usage, false);
         return;
       }
-      const pending = interruptedUsage(cut, policy)
+      const pending = cutStreamUsage(cut, policy)
         .then(({ usage, estimated }) => write(record, usage, estimated))
         .catch((error: unknown) => {
           onError(error);

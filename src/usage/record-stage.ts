@@ -1,4 +1,4 @@
-import type { Caller, CanonicalRequest, CutShort, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type { Caller, CanonicalRequest, CutStream, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {
@@ -60,14 +60,6 @@ export interface RequestRecord {
   readonly overheadMs?: number;
   /** The stage that answered instead of a provider (a cache hit), by name: no provider was called. */
   readonly answeredBy?: string;
-}
-
-/** What is known of a stream cut short. */
-export interface CutStream extends CutShort {
-  /** True when the client left; false when the stream failed. */
-  readonly clientLeft: boolean;
-  /** The request, to estimate its input when the provider did not report it. */
-  readonly request: CanonicalRequest;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockProvider, gateway, GatewayError, switchyardConsole, type Gateway } from '../../src/index.js';
+import { createMockProvider, gateway, GatewayError, customErrorCode, switchyardConsole, type Gateway } from '../../src/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { testDatabase } from '../helpers/test-database.js';
 
@@ -49,7 +49,7 @@ let server: Server;
 let origin = '';
 
 beforeAll(async () => {
-  const busy = createMockProvider({ error: new GatewayError({ kind: 'rate_limit', code: 'UPSTREAM_RATE_LIMITED', message: 'The provider is busy.' }) });
+  const busy = createMockProvider({ error: new GatewayError({ kind: 'rate_limit', code: customErrorCode('UPSTREAM_RATE_LIMITED'), message: 'The provider is busy.' }) });
   api = gateway({
     database: await database.open(),
     providers: { busy },

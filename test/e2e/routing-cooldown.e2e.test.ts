@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayOptions } from '../../src/gateway/options.js';
-import type { AttemptEvent, CooldownEvent } from '../../src/routing/with-fallback.js';
+import type { UpstreamAttempt } from '../../src/canonical/index.js';
+import type { CooldownEvent } from '../../src/routing/with-fallback.js';
 import { startFaultUpstream, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 
@@ -54,7 +55,7 @@ const ask = (running: RunningGateway) =>
 describe('cooldowns shared through Redis', () => {
   it('should take a failing deployment out on every instance, then let one trial request bring it back', async () => {
     const cooldowns: CooldownEvent[] = [];
-    const attempts: AttemptEvent[] = [];
+    const attempts: UpstreamAttempt[] = [];
     first.gateway.routing.onCooldown((event) => cooldowns.push(event));
     second.gateway.routing.onAttempt((event) => attempts.push(event));
     east.script({ kind: 'status', status: 503 });

@@ -5,7 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayOptions } from '../../src/gateway/options.js';
-import type { AttemptEvent } from '../../src/routing/with-fallback.js';
+import type { UpstreamAttempt } from '../../src/canonical/index.js';
 import { refusedUrl, startFaultUpstream, type Fault, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 
@@ -16,7 +16,7 @@ let large: FaultUpstream;
 let running: RunningGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
-const attempts: AttemptEvent[] = [];
+const attempts: UpstreamAttempt[] = [];
 
 /** Small delays: the test checks what happens, not how long a production backoff is. */
 const options = (refused: string): GatewayOptions => ({

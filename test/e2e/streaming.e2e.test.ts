@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { RequestHandler } from 'express';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, upstreamErrorCode } from '../../src/canonical/index.js';
 import type { ProviderContext } from '../../src/providers/types.js';
 import { createScriptedProvider, gate } from '../helpers/scripted-provider.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
@@ -194,7 +194,7 @@ describe('streaming through the gateway', () => {
   it('should turn a failure before the first output into an HTTP status with retry-after', async () => {
     const { root } = await withProvider(async function* () {
       yield { type: 'start', id: 's', model: 'scripted' };
-      throw new GatewayError({ kind: 'rate_limit', code: 'UPSTREAM_RATE_LIMITED', message: 'Slow down.', retryAfter: 7 });
+      throw new GatewayError({ kind: 'rate_limit', code: upstreamErrorCode('UPSTREAM_RATE_LIMITED'), message: 'Slow down.', retryAfter: 7 });
     });
     const response = await chatStream(root);
     expect(response.status).toBe(429);
@@ -207,7 +207,7 @@ describe('streaming through the gateway', () => {
       yield { type: 'start', id: 's', model: 'scripted' };
       yield { type: 'text-start', id: 't' };
       yield { type: 'text-delta', id: 't', delta: 'partial' };
-      throw new GatewayError({ kind: 'upstream', code: 'UPSTREAM_FAILED', message: 'The upstream went away.' });
+      throw new GatewayError({ kind: 'upstream', code: upstreamErrorCode('UPSTREAM_FAILED'), message: 'The upstream went away.' });
     });
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${root}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({
@@ -229,7 +229,7 @@ describe('streaming through the gateway', () => {
       yield { type: 'start', id: 's', model: 'scripted' };
       yield { type: 'text-start', id: 't' };
       yield { type: 'text-delta', id: 't', delta: 'partial' };
-      throw new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'Overloaded.' });
+      throw new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded.' });
     });
     const client = new Anthropic({ apiKey: TEST_KEY, baseURL: root, maxRetries: 0 });
     const failure = await client.messages

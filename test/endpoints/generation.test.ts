@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayError, type Usage } from '../../src/canonical/index.js';
+import { GatewayError, type Usage, upstreamErrorCode } from '../../src/canonical/index.js';
 import type { RequestStages } from '../../src/endpoints/stages.js';
 import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
 import { silentLogger } from '../../src/logger.js';
@@ -101,8 +101,8 @@ describe('createGenerationEndpoint', () => {
     const { client } = await serveChat((defaults, seen) => ({
       ...tracingStages(records, releases, [])(defaults, seen),
       call: {
-        generate: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' })),
-        stream: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' })),
+        generate: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
+        stream: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
       },
     }));
 

@@ -42,14 +42,14 @@ describe('the status probe', () => {
       name: 'refusing',
       endpoints: ['probe'],
       before() {
-        throw new GatewayError({ kind: 'invalid_request', code: 'INVALID_REQUEST', message: 'Not today.' });
+        throw new GatewayError({ code: 'REQUEST_POLICY_REFUSED', message: 'Not today.' });
       },
     };
     const { probe, seen } = probeWith([refusing], tracingStages(records));
     const result = await probe({ model: 'mock', maxOutputTokens: 16, timeoutMs: 10_000 });
-    expect(result).toMatchObject({ ok: false, errorCode: 'INVALID_REQUEST' });
+    expect(result).toMatchObject({ ok: false, errorCode: 'REQUEST_POLICY_REFUSED' });
     expect(seen).toEqual(['record']);
-    expect(records[0]).toMatchObject({ status: 400, errorCode: 'INVALID_REQUEST' });
+    expect(records[0]).toMatchObject({ status: 400, errorCode: 'REQUEST_POLICY_REFUSED' });
   });
 
   it('should end a probe that outlives its timeout as the upstream\'s timeout, the provider cancelled', async () => {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
+import { customErrorCode, GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
 import { gateway } from '../../src/gateway/gateway.js';
 import type { Logger } from '../../src/logger.js';
 import { silentLogger } from '../../src/logger.js';
@@ -74,7 +74,7 @@ describe('the stage pipeline', () => {
         position: { before: 'admit' },
         before: () => {
           log().push('guard.before');
-          throw new GatewayError({ kind: 'invalid_request', code: 'not_allowed_here', status: 400, message: 'Not here.' });
+          throw new GatewayError({ kind: 'invalid_request', code: customErrorCode('not_allowed_here'), status: 400, message: 'Not here.' });
         },
       });
     const { client, seen, records } = await serve((log) => [traced('early', log, { position: { after: 'authenticate' } }), refuse(log), traced('inner', log)]);

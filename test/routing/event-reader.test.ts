@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent, type EventBatches, type RelayBatches } from '../../src/canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, type EventBatches, type RelayBatches, upstreamErrorCode } from '../../src/canonical/index.js';
 import { mapEvents, readEvents, readRelay } from '../../src/routing/event-reader.js';
 
 const delta = (text: string): CanonicalStreamEvent => ({ type: 'text-delta', id: 't', delta: text });
@@ -62,7 +62,7 @@ describe('readRelay', () => {
     const reader = readRelay(relay);
     expect(await reader.next()).toEqual({ wire: 'data: a\n\n', events: [] });
     expect(await reader.next()).toBeUndefined();
-    expect(reader.fail?.(new GatewayError({ kind: 'upstream', code: 'X', message: 'x' }))).toBe('data: failed X\n\n');
+    expect(reader.fail?.(new GatewayError({ kind: 'upstream', code: upstreamErrorCode('X'), message: 'x' }))).toBe('data: failed X\n\n');
     await reader.stop();
     expect(stopped).toBe(true);
   });

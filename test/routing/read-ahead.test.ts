@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode, type CanonicalStreamEvent } from '../../src/canonical/index.js';
 import { readEvents } from '../../src/routing/event-reader.js';
 import { readAhead } from '../../src/routing/read-ahead.js';
 
@@ -7,7 +7,7 @@ const start: CanonicalStreamEvent = { type: 'start', id: 'r1', model: 'm' };
 const text: CanonicalStreamEvent = { type: 'text-start', id: 't1' };
 const hi: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
 const finish: CanonicalStreamEvent = { type: 'finish', finishReason: { unified: 'stop' }, usage: {} };
-const overloaded = new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'busy' });
+const overloaded = new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' });
 
 /** A provider stream that notes whether it was released (returned) by its reader. */
 function provider(events: readonly CanonicalStreamEvent[], thenThrow?: Error) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode } from '../../src/canonical/index.js';
 import { backoffMs, DEFAULT_RETRIES, failureActionOf, resolveRetries } from '../../src/routing/retry-policy.js';
 
 const upstream = (status: number, code = 'UPSTREAM_ERROR', message = 'failed', retryable?: boolean) =>
-  new GatewayError({ kind: status === 429 ? 'rate_limit' : status >= 500 ? 'upstream' : 'invalid_request', status, code, message, ...(retryable === undefined ? {} : { retryable }) });
+  new GatewayError({ kind: status === 429 ? 'rate_limit' : status >= 500 ? 'upstream' : 'invalid_request', status, code: upstreamErrorCode(code), message, ...(retryable === undefined ? {} : { retryable }) });
 
 describe('resolveRetries', () => {
   it('should lay the model over the gateway over the defaults', () => {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
 import { createProviderContext, RequestAbort } from '../../src/providers/transport/request-abort.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_COOLDOWNS, MemoryCooldownStore } from '../../src/routing/cooldown.js';
 import { createModelTable } from '../../src/routing/create-model-table.js';
-import type { ModelConfig } from '../../src/routing/model-config.js';
+import type { RoutedModelConfig } from '../../src/routing/model-config.js';
 import type { Route } from '../../src/routing/resolve-route.js';
 import { createRoutingCall, type RoutingCallOptions } from '../../src/routing/with-fallback.js';
 
 type Step = 'ok' | GatewayError;
-const overloaded = () => new GatewayError({ kind: 'overloaded', code: 'OVERLOADED', message: 'busy' });
+const overloaded = () => new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('OVERLOADED'), message: 'busy' });
 const limited = (retryAfter: number) => new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'slow down', retryAfter });
-const invalid = () => new GatewayError({ kind: 'invalid_request', code: 'INVALID_VALUE', message: 'bad' });
+const invalid = () => new GatewayError({ kind: 'invalid_request', code: upstreamErrorCode('INVALID_VALUE'), message: 'bad' });
 
 /** A provider answering each call with the next step of its script (the last repeats), recording the models it was called for. */
 function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: string[] } {
@@ -33,7 +33,7 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
   };
 }
 
-function setup(models: ModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
+function setup(models: RoutedModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
   const { table } = createModelTable(models, providers);
   const call = createRoutingCall({ models: table, retries: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 100 }, random: () => 0, ...options });
   const abort = new RequestAbort();

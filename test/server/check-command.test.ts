@@ -172,7 +172,7 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
     const running = await serve();
     const twice = await checkJson(['--base-url', `${running.openAIBaseURL}/v1/`, '--key', TEST_KEY, '--model', 'mock', '--protocol', 'chat']);
     expect(twice.code).toBe(1);
-    expect(codes(twice.result)).toEqual(['BASE_URL_V1_TWICE']);
+    expect(codes(twice.result)).toEqual(['DOUBLE_V1_PATH']);
     expect(twice.result.diagnoses[0]?.message).toContain(`Use ${running.openAIBaseURL}`);
     expect(twice.result.baseUrl.used).toBe(running.openAIBaseURL);
     expect(twice.result.steps.every((step) => step.status === 'ok')).toBe(true);
@@ -189,7 +189,7 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
     scratch.later(() => server.close().done);
     expect(server.consoleUrl).toBe(`${server.root}/`);
     const missing = await checkJson(['--base-url', server.root, '--key', TEST_KEY, '--model', 'mock', '--protocol', 'chat']);
-    expect(codes(missing.result)).toEqual(['BASE_URL_MISSING_V1']);
+    expect(codes(missing.result)).toEqual(['MISSING_V1_PATH']);
     expect(missing.result.baseUrl.used).toBe(server.openAIBaseURL);
     expect(missing.result.steps.every((step) => step.status === 'ok')).toBe(true);
   });

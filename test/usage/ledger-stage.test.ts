@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalRequest, ModelPrice, Usage } from '../../src/canonical/index.js';
+import type { CanonicalRequest, CutStream, ModelPrice, Usage } from '../../src/canonical/index.js';
 import { costOf } from '../../src/catalog/cost.js';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { createLedgerStage } from '../../src/usage/ledger-stage.js';
 import type { LedgerWriter } from '../../src/usage/ledger-writer.js';
-import type { CutStream, RequestRecord } from '../../src/usage/record-stage.js';
+import type { RequestRecord } from '../../src/usage/record-stage.js';
 
 const request: CanonicalRequest = { model: 'claude', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] };
 const price: ModelPrice = { input: 3, output: 15 };

@@ -6,7 +6,8 @@ import {
   type ChatTextPart,
   type ChatUserPart,
 } from './message-schema.js';
-import { pickUnknownFields, withChatExtensions } from './unknown-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
+import { withChatExtensions } from './extensions.js';
 
 /** OpenAI Chat accepts only PDFs as `file` parts; raw base64 `file_data` (no data URL) is read as one. */
 const defaultFileMediaType = 'application/pdf';

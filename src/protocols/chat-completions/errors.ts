@@ -1,18 +1,10 @@
-import type { GatewayError } from '../../canonical/index.js';
+import { openaiErrorCode, type GatewayError } from '../../canonical/index.js';
 import type { RenderedError } from '../codec.js';
 
 /** The Chat (OpenAI) error body. */
 export interface ChatErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
-
-/** Gateway codes with an OpenAI-standard `code`; others are sent lower-cased. */
-const openAICodes: Readonly<Record<string, string>> = {
-  UNKNOWN_MODEL: 'model_not_found',
-  INVALID_API_KEY: 'invalid_api_key',
-  RATE_LIMITED: 'rate_limit_exceeded',
-  BUDGET_EXCEEDED: 'insufficient_quota',
-};
 
 /** OpenAI clients know no 529 (Anthropic "overloaded"); it becomes 503. */
 function chatStatus(status: number): number {
@@ -37,7 +29,7 @@ export function encodeChatErrorBody(error: GatewayError): ChatErrorBody {
       message: error.message,
       type: chatErrorType(chatStatus(error.status), error.kind),
       param: error.param ?? null,
-      code: openAICodes[error.code] ?? error.code.toLowerCase(),
+      code: openaiErrorCode(error.code),
     },
   };
 }

@@ -14,7 +14,8 @@ import {
   type ChatMessage,
   type ChatToolCall,
 } from './message-schema.js';
-import { pickUnknownFields, withChatExtensions } from './unknown-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
+import { withChatExtensions } from './extensions.js';
 
 /** The conversation of a Chat request: leading system/developer text, then the messages. */
 export interface DecodedChatMessages {

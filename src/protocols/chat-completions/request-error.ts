@@ -43,7 +43,6 @@ export function createChatRequestError(error: z.ZodError): GatewayError {
   const location = first === undefined ? { path: [], message: 'invalid body' } : locateIssue(first, []);
   const param = location.path.length === 0 ? undefined : formatChatParam(location.path);
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'INVALID_REQUEST_BODY',
     param,
     message: `Invalid request: ${param === undefined ? '' : `${param}: `}${location.message}.`,
@@ -53,7 +52,6 @@ export function createChatRequestError(error: z.ZodError): GatewayError {
 /** A Chat request body that is well-typed but cannot be decoded → 400 naming the wire field. */
 export function createChatFieldError(param: string, detail: string): GatewayError {
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'INVALID_REQUEST_BODY',
     param,
     message: `Invalid request: ${param}: ${detail}.`,

@@ -11,7 +11,7 @@ import { createChatRequestError } from './request-error.js';
 import { decodePlainChatRequest } from './request-fast-path.js';
 import { chatRequestSchema, type ChatRequest, type ChatResponseFormat } from './schema.js';
 import { decodeChatToolChoice, decodeChatTools } from './tools.js';
-import { pickUnknownFields } from './unknown-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
 
 /** Top-level fields with a canonical home; every other field is kept in `extensions.chat`. */
 const mappedFields = [

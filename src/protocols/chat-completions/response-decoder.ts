@@ -62,9 +62,7 @@ function decodeContent(message: ChatUpstreamMessage, responseId: string): Assist
 
 function invalidBody(cause: unknown): GatewayError {
   return new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_INVALID_RESPONSE',
-    retryable: true,
     message: 'The provider answered with a body that is not a Chat Completions response.',
     cause,
   });
@@ -97,9 +95,7 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
   const finishReason = decodeChatUpstreamFinishReason(choice.finish_reason, hasCalls);
   if (finishReason.unified === 'error') {
     throw new GatewayError({
-      kind: 'upstream',
       code: 'UPSTREAM_GENERATION_FAILED',
-      retryable: true,
       message: `The provider stopped generating with finish reason '${finishReason.raw ?? 'error'}'.`,
     });
   }

@@ -1,5 +1,5 @@
 import type { CanonicalStreamEvent, Usage } from '../../canonical/index.js';
-import { GatewayError } from '../../canonical/index.js';
+import { GatewayError, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeChatUpstreamArguments, mintChatToolCallId } from './response-decoder.js';
 import { parseChatInBandError } from './upstream-error.js';
@@ -32,8 +32,8 @@ interface StreamedCall {
 
 type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
 
-function streamError(code: string, message: string, cause?: unknown): GatewayError {
-  return new GatewayError({ kind: 'upstream', code, retryable: true, message, cause });
+function streamError(code: 'UPSTREAM_INVALID_STREAM' | 'UPSTREAM_GENERATION_FAILED', message: string, cause?: unknown): GatewayError {
+  return new GatewayError({ code, message, cause });
 }
 
 /**
@@ -213,7 +213,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     end() {
       if (finished) return [];
       if (finishRaw === undefined) {
-        fail(streamError('STREAM_ENDED_EARLY', "The provider's stream ended before the answer was finished."));
+        fail(streamEndedEarly());
       } else finish();
       return take();
     },

@@ -1,7 +1,8 @@
 import type { CanonicalRequest, CanonicalTool, ToolChoice } from '../../canonical/index.js';
 import { createChatFieldError } from './request-error.js';
 import { isChatKnownTool, type ChatRequest, type ChatTool, type ChatToolChoice } from './schema.js';
-import { pickUnknownFields, withChatExtensions } from './unknown-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
+import { withChatExtensions } from './extensions.js';
 
 /** Marker on tools decoded from the deprecated `functions` field: the answer then uses `function_call`. */
 const legacySource = 'functions';

@@ -1,4 +1,4 @@
-import { GatewayError, type GatewayErrorKind } from '../../canonical/index.js';
+import { GatewayError, type GatewayErrorKind, upstreamErrorCode, type ErrorCode, type UnregisteredErrorCode } from '../../canonical/index.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,11 +62,11 @@ function kindOf(status: number): GatewayErrorKind {
   return 'invalid_request';
 }
 
-function defaultCode(status: number): string {
+function defaultCode(status: number): ErrorCode | UnregisteredErrorCode {
   if (status === 401) return 'UPSTREAM_AUTHENTICATION_FAILED';
   if (status === 429) return 'RATE_LIMITED';
   if (status >= 500) return 'UPSTREAM_ERROR';
-  return `UPSTREAM_${kindOf(status).toUpperCase()}`;
+  return upstreamErrorCode(`UPSTREAM_${kindOf(status)}`);
 }
 
 /**
@@ -90,7 +90,7 @@ export function parseChatError(status: number, body: unknown): GatewayError {
   const message = fields.message ?? `The provider answered with status ${status} and no error message.`;
   return new GatewayError({
     kind: kindOf(status),
-    code: upstreamCode?.toUpperCase() ?? defaultCode(status),
+    code: upstreamCode === undefined ? defaultCode(status) : upstreamErrorCode(upstreamCode),
     status,
     message,
     ...(fields.param === undefined ? {} : { param: fields.param }),

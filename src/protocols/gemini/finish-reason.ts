@@ -1,5 +1,5 @@
 import type { FinishReason } from '../../canonical/index.js';
-import { GatewayError } from '../../canonical/index.js';
+import { GatewayError, upstreamErrorCode } from '../../canonical/index.js';
 
 /** Finish reasons that mean the model produced an invalid call or answer: reported as an error, never as success. */
 const failedFinishReasons = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'MALFORMED_RESPONSE']);
@@ -43,7 +43,8 @@ export function geminiFinishError(raw: string | undefined, finishMessage: string
   const detail = finishMessage ? `: ${finishMessage}` : '.';
   return new GatewayError({
     kind: 'upstream',
-    code: raw === undefined ? 'GEMINI_EMPTY_ANSWER' : `GEMINI_${raw}`,
+    // Gemini's finish reason is the code (GEMINI_SAFETY), as its own error statuses are.
+    code: upstreamErrorCode(`GEMINI_${raw ?? 'EMPTY_ANSWER'}`),
     retryable: true,
     message:
       raw === undefined || !failedFinishReasons.has(raw)

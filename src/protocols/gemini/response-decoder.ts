@@ -10,9 +10,7 @@ import { decodeGeminiUsage } from './usage.js';
 /** An upstream body that is not a `GenerateContentResponse` at all. */
 export function geminiBadResponse(detail: string, cause?: unknown): GatewayError {
   return new GatewayError({
-    kind: 'upstream',
-    code: 'GEMINI_BAD_RESPONSE',
-    retryable: true,
+    code: 'UPSTREAM_INVALID_RESPONSE',
     message: `Google Gemini sent an answer the gateway cannot read: ${detail}.`,
     cause,
   });

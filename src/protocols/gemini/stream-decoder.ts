@@ -1,5 +1,5 @@
 import type { CanonicalStreamEvent, Usage } from '../../canonical/index.js';
-import { GatewayError } from '../../canonical/index.js';
+import { GatewayError, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { createFunctionCallDecoder, type GeminiDecodeOptions } from './function-call-decoder.js';
 import { decodeGeminiOutcome, geminiBadResponse, readGeminiResponse } from './response-decoder.js';
@@ -14,14 +14,7 @@ export interface GeminiStreamDecoder {
   end(): CanonicalStreamEvent[];
 }
 
-function endedEarly(): GatewayError {
-  return new GatewayError({
-    kind: 'upstream',
-    code: 'GEMINI_STREAM_ENDED_EARLY',
-    retryable: true,
-    message: "Google Gemini's stream ended before the answer was finished (no finish reason).",
-  });
-}
+const endedEarly = () => streamEndedEarly("Google Gemini's stream ended before the answer was finished (no finish reason).");
 
 function inputSide(usage: Usage): Usage | undefined {
   if (usage.inputTokens === undefined) return undefined;

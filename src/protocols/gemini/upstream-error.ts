@@ -1,5 +1,5 @@
 import type { GatewayErrorKind } from '../../canonical/index.js';
-import { GatewayError } from '../../canonical/index.js';
+import { GatewayError, upstreamErrorCode } from '../../canonical/index.js';
 import { GeminiErrorObjectSchema } from './upstream-schema.js';
 
 type Detail = Record<string, unknown>;
@@ -68,7 +68,7 @@ export function parseGeminiError(status: number, body: unknown): GatewayError {
   const retryAfter = retryDelayOf(details);
   return new GatewayError({
     kind,
-    code: keyInvalid ? 'GEMINI_API_KEY_INVALID' : `GEMINI_${googleStatus ?? `HTTP_${status}`}`,
+    code: upstreamErrorCode(keyInvalid ? 'GEMINI_API_KEY_INVALID' : `GEMINI_${googleStatus ?? `HTTP_${status}`}`),
     status: effectiveStatus,
     message,
     retryable,

@@ -16,7 +16,8 @@ import type {
   MessagesToolResultBlock,
   MessagesToolResultContentBlock,
 } from './content-schema.js';
-import { messagesExtensions, unmappedFields } from './unmapped-fields.js';
+import { pickUnknownAnswerFields, pickUnknownFields } from '../unknown-fields.js';
+import { messagesExtensions } from './extensions.js';
 
 function hasType<T extends { type: string }, K extends string>(value: T, types: readonly K[]): value is Extract<T, { type: K }> {
   return (types as readonly string[]).includes(value.type);
@@ -27,9 +28,9 @@ function decodeProviderDefinedBlock(block: { type: string } & Record<string, unk
   return { type: 'provider-defined', protocol: 'messages', kind: block.type, data: { ...block } };
 }
 
-/** Part extensions: the block's unmapped fields plus, under `source`, its source's unmapped fields. */
+/** Part extensions: the block's unmapped fields plus, under `source`, its source's unmapped fields (kept as an answer's are: the same blocks come back in a conversation). */
 function blockExtensions(block: Record<string, unknown>, mapped: readonly string[], sourceRest?: Record<string, unknown>) {
-  const rest = unmappedFields(block, mapped);
+  const rest = pickUnknownAnswerFields(block, mapped);
   return messagesExtensions(sourceRest === undefined ? rest : { ...rest, source: sourceRest });
 }
 
@@ -50,7 +51,7 @@ function decodeImageBlock(block: MessagesImageBlock): ImagePart | ProviderDefine
       : source.type === 'url'
         ? { type: 'image', source: { kind: 'url', url: source.url } }
         : { type: 'image', source: { kind: 'file-id', fileId: source.file_id } };
-  const sourceRest = unmappedFields(source, ['type', 'media_type', 'data', 'url', 'file_id']);
+  const sourceRest = pickUnknownFields(source, ['type', 'media_type', 'data', 'url', 'file_id']);
   return withExtensions(part, blockExtensions(block, ['type', 'source'], sourceRest));
 }
 
@@ -72,7 +73,7 @@ function decodeDocumentBlock(block: MessagesDocumentBlock): FilePart | ProviderD
       fileSource = { kind: 'file-id', fileId: source.file_id };
       break;
   }
-  const sourceRest = unmappedFields(source, ['type', 'media_type', 'data', 'url', 'file_id']);
+  const sourceRest = pickUnknownFields(source, ['type', 'media_type', 'data', 'url', 'file_id']);
   return withExtensions<FilePart>({ type: 'file', source: fileSource }, blockExtensions(block, ['type', 'source'], sourceRest));
 }
 
@@ -130,7 +131,7 @@ export function decodeMessagesToolResult(block: MessagesToolResultBlock): ToolRe
   const blocks: MessagesToolResultContentBlock[] =
     typeof wireContent === 'string' ? [{ type: 'text', text: wireContent }] : wireContent;
   const content = blocks.map(decodeToolResultContentBlock);
-  const rest = unmappedFields(block, ['type', 'tool_use_id', 'content', 'is_error']);
+  const rest = pickUnknownFields(block, ['type', 'tool_use_id', 'content', 'is_error']);
   const part: ToolResultPart = { type: 'tool-result', toolCallId: block.tool_use_id, content };
   if (block.is_error !== undefined) part.isError = block.is_error;
   return withExtensions(part, messagesExtensions(rest));

@@ -14,7 +14,8 @@ import {
   decodeMessagesUserBlock,
 } from './content.js';
 import type { MessagesMessage } from './schema.js';
-import { messagesExtensions, unmappedFields } from './unmapped-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
+import { messagesExtensions } from './extensions.js';
 
 /** `system` as a string or text blocks → TextParts (block `cache_control` stays on each part). */
 export function decodeMessagesSystem(system: string | MessagesTextBlock[]): TextPart[] {
@@ -57,7 +58,7 @@ function decodeUserMessage(content: string | MessagesContentBlock[], extensions:
 export function decodeMessagesConversation(messages: readonly MessagesMessage[]): CanonicalMessage[] {
   const decoded: CanonicalMessage[] = [];
   for (const message of messages) {
-    const extensions = messagesExtensions(unmappedFields(message, ['role', 'content']));
+    const extensions = messagesExtensions(pickUnknownFields(message, ['role', 'content']));
     switch (message.role) {
       case 'system': {
         const system: SystemMessage = { role: 'system', content: decodeMessagesSystem(message.content) };

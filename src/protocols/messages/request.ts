@@ -12,7 +12,7 @@ import { describeRawIssue, describeRequestIssue, misspeltFieldHint } from './req
 import { messagesFields } from './request-fields.js';
 import { messagesRequestSchema, type MessagesOutputConfig, type MessagesRequest, type MessagesThinking } from './schema.js';
 import { decodeMessagesTool, decodeMessagesToolChoice } from './tools.js';
-import { unmappedFields } from './unmapped-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
 
 /** Top-level fields with a canonical home; anything else is kept in `extensions.messages`. */
 const mappedFields = [
@@ -54,17 +54,17 @@ function decodeThinking(thinking: MessagesThinking, reasoning: ReasoningConfig):
   if (thinking.type !== 'disabled' && thinking.display !== undefined && thinking.display !== null) {
     reasoning.display = thinking.display;
   }
-  return unmappedFields(thinking, ['type', 'budget_tokens', 'display']);
+  return pickUnknownFields(thinking, ['type', 'budget_tokens', 'display']);
 }
 
 /** `output_config.effort` → reasoning effort; `output_config.format` (json_schema) → responseFormat. */
 function decodeOutputConfig(config: MessagesOutputConfig, reasoning: ReasoningConfig, request: CanonicalRequest) {
   if (config.effort !== undefined && config.effort !== null) reasoning.effort = config.effort;
-  const rest = unmappedFields(config, ['effort', 'format']);
+  const rest = pickUnknownFields(config, ['effort', 'format']);
   if (config.format === undefined || config.format === null) return rest;
   const format: ResponseFormat = { type: 'json-schema', schema: config.format.schema };
   request.responseFormat = format;
-  const formatRest = unmappedFields(config.format, ['type', 'schema']);
+  const formatRest = pickUnknownFields(config.format, ['type', 'schema']);
   return formatRest === undefined ? rest : { ...rest, format: formatRest };
 }
 
@@ -79,7 +79,7 @@ function parseBody(body: unknown): MessagesRequest {
   if (described.success) return described.data;
   const { param, message } = describeRequestIssue(described.error.issues);
   const hint = misspeltFieldHint(body, param, messagesFields.known);
-  throw new GatewayError({ kind: 'invalid_request', code: 'INVALID_REQUEST_BODY', param, message: `${message}${hint}` });
+  throw new GatewayError({ code: 'INVALID_REQUEST_BODY', param, message: `${message}${hint}` });
 }
 
 /**
@@ -99,7 +99,7 @@ export function decodeMessagesRequestBySchema(body: unknown): CanonicalRequest {
     maxOutputTokens: wire.max_tokens,
     stream: wire.stream === true,
   };
-  const extensions: Record<string, unknown> = unmappedFields(wire, mappedFields) ?? {};
+  const extensions: Record<string, unknown> = pickUnknownFields(wire, mappedFields) ?? {};
   if (wire.system !== undefined) request.system = decodeMessagesSystem(wire.system);
   if (wire.stop_sequences !== undefined) request.stopSequences = wire.stop_sequences;
   const sampling = decodeSampling(wire);
@@ -119,7 +119,7 @@ export function decodeMessagesRequestBySchema(body: unknown): CanonicalRequest {
   if (Object.keys(reasoning).length > 0) request.reasoning = reasoning;
   if (wire.metadata !== undefined) {
     if (typeof wire.metadata.user_id === 'string') request.metadata = { userId: wire.metadata.user_id };
-    const metadataRest = unmappedFields(wire.metadata, ['user_id']);
+    const metadataRest = pickUnknownFields(wire.metadata, ['user_id']);
     if (metadataRest !== undefined) extensions.metadata = metadataRest;
   }
   if (Object.keys(extensions).length > 0) request.extensions = { messages: extensions };

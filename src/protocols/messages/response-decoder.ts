@@ -2,7 +2,7 @@ import { GatewayError, type AssistantContentPart, type CanonicalResponse, type F
 import { messagesContentBlockSchema } from './content-schema.js';
 import { decodeMessagesAssistantBlock } from './content.js';
 import { decodeMessagesFinishReason } from './finish-reason.js';
-import { unmappedFields } from './unmapped-fields.js';
+import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
 import { messagesUpstreamMessageSchema, type MessagesUpstreamBlock } from './upstream-schema.js';
 import { decodeMessagesUsage } from './usage.js';
@@ -30,10 +30,8 @@ export function decodeMessagesUpstreamFinish(stopReason: string | null | undefin
 
 function invalidResponse(cause: unknown): GatewayError {
   return new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_INVALID_RESPONSE',
     message: 'Anthropic answered with a body that is not a Messages response.',
-    retryable: true,
     cause,
   });
 }
@@ -61,7 +59,7 @@ export function decodeMessagesResponse(body: unknown): CanonicalResponse {
     usage: decodeMessagesUsage(wire.usage ?? {}),
   };
   if (typeof wire.stop_sequence === 'string') response.stopSequence = wire.stop_sequence;
-  const rest = unmappedFields(wire, mappedFields);
+  const rest = pickUnknownAnswerFields(wire, mappedFields);
   if (rest !== undefined) response.extensions = { messages: rest };
   return response;
 }

@@ -1,7 +1,7 @@
-import { GatewayError, type CanonicalStreamEvent, type Usage } from '../../canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, type Usage, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeMessagesUpstreamFinish } from './response-decoder.js';
-import { unmappedFields } from './unmapped-fields.js';
+import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
 import { messagesUpstreamEventSchema, type MessagesUpstreamEvent } from './upstream-schema.js';
 import { decodeMessagesUsage, type MessagesWireUsage } from './usage.js';
@@ -22,8 +22,8 @@ type OpenBlock =
 
 const messageFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'];
 
-function streamError(code: string, message: string, cause?: unknown): CanonicalStreamEvent {
-  return { type: 'error', error: new GatewayError({ kind: 'upstream', code, message, retryable: true, cause }) };
+function streamError(code: 'UPSTREAM_INVALID_STREAM', message: string, cause?: unknown): CanonicalStreamEvent {
+  return { type: 'error', error: new GatewayError({ code, message, cause }) };
 }
 
 function parseData(data: string): unknown {
@@ -103,7 +103,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     switch (block.type) {
       case 'text': {
         open = { kind: 'text', id };
-        const rest = unmappedFields(block, ['type', 'text', 'citations']);
+        const rest = pickUnknownAnswerFields(block, ['type', 'text', 'citations']);
         const text = typeof block.text === 'string' ? block.text : '';
         return [
           ...before,
@@ -157,7 +157,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
         started = true;
         const { message } = event;
         addUsage(message.usage);
-        const rest = unmappedFields(message, messageFields);
+        const rest = pickUnknownAnswerFields(message, messageFields);
         return [
           {
             type: 'start',
@@ -205,7 +205,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       if (done) return [];
       if (started && stopReason !== undefined) return finish();
       done = true;
-      return [streamError('STREAM_ENDED_EARLY', "Anthropic's stream ended before the answer was finished.")];
+      return [{ type: 'error', error: streamEndedEarly("Anthropic's stream ended before the answer was finished.") }];
     },
   };
 }

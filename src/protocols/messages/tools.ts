@@ -1,6 +1,7 @@
 import type { CanonicalTool, FunctionTool, ToolChoice } from '../../canonical/index.js';
 import type { MessagesCustomTool, MessagesTool, MessagesToolChoice } from './schema.js';
-import { messagesExtensions, unmappedFields } from './unmapped-fields.js';
+import { pickUnknownFields } from '../unknown-fields.js';
+import { messagesExtensions } from './extensions.js';
 
 function isCustomTool(tool: MessagesTool): tool is MessagesCustomTool {
   return tool.type === undefined || tool.type === null || tool.type === 'custom';
@@ -18,7 +19,7 @@ export function decodeMessagesTool(tool: MessagesTool): CanonicalTool {
   const decoded: FunctionTool = { type: 'function', name: tool.name, parameters: tool.input_schema };
   if (tool.description !== undefined) decoded.description = tool.description;
   if (tool.strict !== undefined) decoded.strict = tool.strict;
-  const extensions = messagesExtensions(unmappedFields(tool, ['name', 'description', 'input_schema', 'strict']));
+  const extensions = messagesExtensions(pickUnknownFields(tool, ['name', 'description', 'input_schema', 'strict']));
   if (extensions !== undefined) decoded.extensions = extensions;
   return decoded;
 }
@@ -32,7 +33,7 @@ export interface DecodedMessagesToolChoice {
 
 /** `tool_choice` → canonical choice; `disable_parallel_tool_use` → `parallelToolCalls` (inverted). */
 export function decodeMessagesToolChoice(choice: MessagesToolChoice): DecodedMessagesToolChoice {
-  const unmapped = unmappedFields(choice, ['type', 'name', 'disable_parallel_tool_use']);
+  const unmapped = pickUnknownFields(choice, ['type', 'name', 'disable_parallel_tool_use']);
   switch (choice.type) {
     case 'none':
       return { toolChoice: { type: 'none' }, parallelToolCalls: undefined, unmapped };

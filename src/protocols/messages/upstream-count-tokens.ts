@@ -38,10 +38,8 @@ export function decodeMessagesCountTokensResponse(body: unknown): number {
   const parsed = countTokensResponseSchema.safeParse(body);
   if (parsed.success) return parsed.data.input_tokens;
   throw new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_INVALID_RESPONSE',
     message: 'Anthropic answered count_tokens without an input_tokens count.',
-    retryable: true,
     cause: body,
   });
 }

@@ -1,4 +1,4 @@
-import { GatewayError, type GatewayErrorKind } from '../../canonical/index.js';
+import { GatewayError, type GatewayErrorKind, upstreamErrorCode } from '../../canonical/index.js';
 import { messagesUpstreamErrorSchema } from './upstream-schema.js';
 
 /** The HTTP status an Anthropic `error.type` stands for (in-band stream errors carry no status). */
@@ -72,7 +72,7 @@ export function parseMessagesError(status: number, body: unknown, options: Parse
   const statusRetry = status === 408 || status === 409 || status === 429 || status >= 500;
   return new GatewayError({
     kind: kindOf(status, type),
-    code: type === undefined ? `UPSTREAM_HTTP_${status}` : `UPSTREAM_${type.toUpperCase()}`,
+    code: upstreamErrorCode(type === undefined ? `UPSTREAM_HTTP_${status}` : `UPSTREAM_${type}`),
     status,
     message: message === undefined || message === '' ? describeBody(status, body) : message,
     retryable: options.shouldRetry ?? statusRetry,

@@ -1,4 +1,5 @@
 import type { Extensions } from '../../canonical/index.js';
+import { pickUnknownFields } from '../unknown-fields.js';
 
 /**
  * Wraps the wire fields that have no canonical home into `{ extensions: { responses } }`, ready
@@ -6,11 +7,7 @@ import type { Extensions } from '../../canonical/index.js';
  * "not set" on this wire); an empty bag yields `{}` so no empty `extensions` appear.
  */
 export function decodeResponsesExtensions(fields: Record<string, unknown>): { extensions?: Extensions } {
-  let kept: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key];
-    if (value !== undefined && value !== null && Object.hasOwn(fields, key)) (kept ??= {})[key] = value;
-  }
+  const kept = pickUnknownFields(fields);
   return kept === undefined ? {} : { extensions: { responses: kept } };
 }
 

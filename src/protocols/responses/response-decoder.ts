@@ -16,7 +16,6 @@ export function decodeResponsesResponse(body: unknown): CanonicalResponse {
   const parsed = parseUnlessPlain(UpstreamResponseSchema, isPlainResponsesObject, body);
   if (!parsed.success || typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError({
-      kind: 'upstream',
       code: 'UPSTREAM_INVALID_RESPONSE',
       message: 'The provider answered with something that is not a Responses object.',
       cause: body,

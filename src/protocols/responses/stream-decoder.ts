@@ -1,4 +1,4 @@
-import { GatewayError, type CanonicalStreamEvent, type Extensions } from '../../canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, type Extensions, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem, decodeResponsesReasoningEndExtensions } from './output-decoder.js';
@@ -278,7 +278,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         // not JSON is a broken stream, and the text it held would be lost without a word.
         if (message.data.trim() === '[DONE]') return [];
         out = [];
-        fail(new GatewayError({ kind: 'upstream', code: 'UPSTREAM_INVALID_STREAM', retryable: true, message: 'The provider sent a stream event that is not JSON.', cause: error }));
+        fail(new GatewayError({ code: 'UPSTREAM_INVALID_STREAM', message: 'The provider sent a stream event that is not JSON.', cause: error }));
         return out;
       }
       const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
@@ -293,7 +293,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       if (finished) return [];
       out = [];
       const message = "The provider's stream ended before the response was completed.";
-      fail(new GatewayError({ kind: 'upstream', code: 'STREAM_ENDED_EARLY', retryable: true, message }));
+      fail(streamEndedEarly(message));
       return out;
     },
   };

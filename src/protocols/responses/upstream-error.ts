@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError, type GatewayErrorKind } from '../../canonical/index.js';
+import { GatewayError, type GatewayErrorKind, upstreamErrorCode, type ErrorCode, type UnregisteredErrorCode } from '../../canonical/index.js';
 
 /** The OpenAI error body, read leniently: `{error:{message,type,param,code}}`. */
 const ErrorBodySchema = z.looseObject({
@@ -31,10 +31,10 @@ function kindOfStatus(status: number): GatewayErrorKind {
 }
 
 /** OpenAI's snake_case `code` as a stable gateway code (`context_length_exceeded` → `CONTEXT_LENGTH_EXCEEDED`). */
-function gatewayCode(code: string | number | null | undefined, fallback: string): string {
+function gatewayCode(code: string | number | null | undefined, fallback: ErrorCode | UnregisteredErrorCode): ErrorCode | UnregisteredErrorCode {
   if (typeof code !== 'string') return fallback;
-  const normalized = code.trim().replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
-  return normalized === '' ? fallback : normalized;
+  const normalized = code.trim().replace(/[^A-Za-z0-9]+/g, '_');
+  return normalized === '' ? fallback : upstreamErrorCode(normalized);
 }
 
 function textOf(body: unknown): string | undefined {
@@ -83,7 +83,7 @@ export function decodeResponsesFailure(failure: unknown): GatewayError {
   const kind = kindOfFailureCode(code);
   return new GatewayError({
     kind,
-    code: gatewayCode(code, 'SERVER_ERROR'),
+    code: gatewayCode(code, upstreamErrorCode('server_error')),
     message: wire.message || 'The provider failed to produce an answer.',
     ...(typeof wire.param === 'string' ? { param: wire.param } : {}),
     retryable: kind !== 'invalid_request' && code !== 'insufficient_quota',

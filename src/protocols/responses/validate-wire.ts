@@ -41,7 +41,6 @@ function describeIssue(issue: Issue): string {
 export function createResponsesInvalidBodyError(path: readonly PropertyKey[], detail: string): GatewayError {
   const param = formatResponsesWirePath(path);
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'INVALID_REQUEST_BODY',
     ...(param === '' ? {} : { param }),
     message: param === '' ? `Invalid request: ${detail}.` : `Invalid request: ${param}: ${detail}.`,

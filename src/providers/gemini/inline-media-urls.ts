@@ -38,7 +38,6 @@ const acceptedTypes = /^(image\/(png|jpeg|gif|webp|heic|heif)|application\/pdf)$
 
 function fetchError(url: string, reason: string, status = 400): GatewayError {
   return new GatewayError({
-    kind: 'invalid_request',
     code: 'MEDIA_FETCH_FAILED',
     status,
     param: 'messages',

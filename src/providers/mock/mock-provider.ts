@@ -36,7 +36,7 @@ function splitText(text: string, count: number): string[] {
 }
 
 function abortError(): GatewayError {
-  return new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', message: 'The request was cancelled.', status: 499 });
+  return new GatewayError({ code: 'REQUEST_ABORTED', message: 'The request was cancelled.' });
 }
 
 /**

@@ -9,7 +9,6 @@ export const ERROR_BODY_MAX = 64 * 1024;
 /** An upstream answer (or one event of a stream) past the configured size: the provider's fault, not the caller's. */
 export function answerTooLarge(maxBytes: number): GatewayError {
   return new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_ANSWER_TOO_LARGE',
     message: `The provider's answer was larger than this gateway accepts (${maxBytes} bytes in one answer or stream event); it was not passed on.`,
   });

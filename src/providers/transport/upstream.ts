@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors } from 'undici';
-import { GatewayError, type GatewayErrorInit } from '../../canonical/index.js';
+import { GatewayError, type GatewayErrorInit, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './answer-limits.js';
 import { collectAnswer } from './collect-answer.js';
@@ -95,24 +95,16 @@ function parseBody(text: string): unknown {
 function transportError(error: unknown, name: string, answering = false): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (error instanceof undiciErrors.RequestAbortedError || (error as Error | undefined)?.name === 'AbortError') {
-    return new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'The request was cancelled.', cause: error });
+    return new GatewayError({ code: 'REQUEST_ABORTED', message: 'The request was cancelled.', cause: error });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new GatewayError({ kind: 'timeout', code: 'UPSTREAM_TIMEOUT', message: `The provider '${name}' did not answer in time.`, cause: error });
+    return new GatewayError({ code: 'UPSTREAM_TIMEOUT', message: `The provider '${name}' did not answer in time.`, cause: error });
   }
   if (answering) {
-    return new GatewayError({
-      kind: 'upstream',
-      code: 'STREAM_ENDED_EARLY',
-      retryable: true,
-      message: `The provider '${name}' broke off its answer before it was finished: ${describeBrokenAnswer(error)}.`,
-      cause: error,
-    });
+    return streamEndedEarly(`The provider '${name}' broke off its answer before it was finished: ${describeBrokenAnswer(error)}.`, error);
   }
   return new GatewayError({
-    kind: 'upstream',
     code: 'UPSTREAM_UNREACHABLE',
-    retryable: true,
     message: `The provider '${name}' could not be reached: ${describeConnectFailure(error)}.`,
     cause: error,
   });

@@ -1,4 +1,4 @@
-import { findClosestId } from '../../canonical/index.js';
+import { findClosestId, type ErrorCode } from '../../canonical/index.js';
 import { call, type CallResult, type CallSettings } from './check-http.js';
 import { bodyOf, CAPABILITIES, CAPABILITY_LABEL, ENDPOINT, errorCodeOf, errorMessageOf, headersOf, verify, type Capability, type CheckProtocol } from './check-steps.js';
 
@@ -32,9 +32,9 @@ export interface CheckStep {
 export interface Diagnosis {
   code:
     | 'KEY_HAS_BEARER_PREFIX'
-    | 'BASE_URL_V1_TWICE'
-    | 'BASE_URL_MISSING_V1'
-    | 'BASE_URL_EXTRA_V1'
+    /** The gateway's own codes for the same base-URL mistakes (it answers them itself), and the one it cannot see. */
+    | Extract<ErrorCode, 'DOUBLE_V1_PATH' | 'MISSING_V1_PATH'>
+    | 'EXTRA_V1_PATH'
     | 'KEY_REFUSED'
     | 'UNKNOWN_MODEL'
     | 'RATE_LIMITED'
@@ -66,11 +66,11 @@ function alternativesOf(base: string): string[] {
 /** The `/v1` mistake moving from `given` to `right` is. */
 function baseUrlDiagnosis(given: string, right: string): Diagnosis {
   if (given.endsWith('/v1/v1')) {
-    return { code: 'BASE_URL_V1_TWICE', message: `The base URL ends in /v1/v1: /v1 is there twice. Use ${right}` };
+    return { code: 'DOUBLE_V1_PATH', message: `The base URL ends in /v1/v1: /v1 is there twice. Use ${right}` };
   }
   return right.length > given.length
-    ? { code: 'BASE_URL_MISSING_V1', message: `The base URL is missing /v1: nothing is served at ${given}/chat/completions and the like. Use ${right} (clients that add /v1 themselves, such as ANTHROPIC_BASE_URL for Claude Code, take ${given}).` }
-    : { code: 'BASE_URL_EXTRA_V1', message: `This gateway serves its API without /v1. Use ${right}` };
+    ? { code: 'MISSING_V1_PATH', message: `The base URL is missing /v1: nothing is served at ${given}/chat/completions and the like. Use ${right} (clients that add /v1 themselves, such as ANTHROPIC_BASE_URL for Claude Code, take ${given}).` }
+    : { code: 'EXTRA_V1_PATH', message: `This gateway serves its API without /v1. Use ${right}` };
 }
 
 /**
@@ -166,7 +166,7 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
   const isWrongPath = (result: CallResult) =>
     result.kind === 'answer' &&
     ((result.status === 404 && !isModelError(result, 'minimal')) ||
-      /^(DOUBLE_V1_PATH|MISSING_V1_PATH)$/.test(errorCodeOf(result.json) ?? '') ||
+      /^(DOUBLE_V1_PATH|MISSING_V1_PATH)$/i.test(errorCodeOf(result.json) ?? '') ||
       (result.status === 400 && /base URL/i.test(errorMessageOf(result.json, result.text)) && /\/v1/.test(errorMessageOf(result.json, result.text))));
 
   /** One step's outcome from its answer. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type GatewayErrorKind } from '../../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode, type GatewayErrorKind } from '../../../src/canonical/index.js';
 import { renderChatError } from '../../../src/protocols/chat-completions/errors.js';
 
 const error = (kind: GatewayErrorKind, code: string, extra: { status?: number; retryAfter?: number; param?: string } = {}) =>
-  new GatewayError({ kind, code, message: `${code} happened`, ...extra });
+  new GatewayError({ kind, code: upstreamErrorCode(code), message: `${code} happened`, ...extra });
 
 describe('renderChatError', () => {
   it.each([

@@ -126,6 +126,6 @@ describe('decodeGeminiResponse', () => {
   });
 
   it('should refuse a body that is not a GenerateContentResponse', () => {
-    expect(failure(() => decodeGeminiResponse('<html>', options))).toMatchObject({ code: 'GEMINI_BAD_RESPONSE', status: 502 });
+    expect(failure(() => decodeGeminiResponse('<html>', options))).toMatchObject({ code: 'UPSTREAM_INVALID_RESPONSE', status: 502 });
   });
 });

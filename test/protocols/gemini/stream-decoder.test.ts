@@ -102,7 +102,7 @@ describe('createGeminiStreamDecoder', () => {
 
   it('should end with an error, not a finish, when the connection closes without a finish reason', () => {
     const events = decodeAll([chunk([{ text: 'cut' }])]);
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'GEMINI_STREAM_ENDED_EARLY', retryable: true } });
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'STREAM_ENDED_EARLY', retryable: true } });
     expect(decodeAll([])).toMatchObject([{ type: 'error' }]);
   });
 
@@ -118,6 +118,6 @@ describe('createGeminiStreamDecoder', () => {
   });
 
   it('should report a frame that is not JSON as an error', () => {
-    expect(decodeAll(['{not json'])[0]).toMatchObject({ type: 'error', error: { code: 'GEMINI_BAD_RESPONSE' } });
+    expect(decodeAll(['{not json'])[0]).toMatchObject({ type: 'error', error: { code: 'UPSTREAM_INVALID_RESPONSE' } });
   });
 });

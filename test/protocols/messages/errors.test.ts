@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type GatewayErrorKind } from '../../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode, type GatewayErrorKind } from '../../../src/canonical/index.js';
 import { renderMessagesError } from '../../../src/protocols/messages/errors.js';
 
 function error(kind: GatewayErrorKind, status?: number, retryAfter?: number): GatewayError {
-  return new GatewayError({ kind, code: 'TEST_CODE', message: 'Something went wrong.', status, retryAfter });
+  return new GatewayError({ kind, code: upstreamErrorCode('TEST_CODE'), message: 'Something went wrong.', status, retryAfter });
 }
 
 describe('renderMessagesError', () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import Anthropic0 from 'anthropic-sdk-0';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalResponse, type CanonicalStreamEvent } from '../../../src/canonical/index.js';
+import { GatewayError, type CanonicalResponse, type CanonicalStreamEvent, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { createEncodeContext } from './encode-context.js';
 
@@ -197,7 +197,7 @@ describe('messagesCodec', () => {
 
     it('should raise the overloaded error class for status 529', async () => {
       const sdk = createSdk();
-      reply = replyError(new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'Overloaded' }), 'req_over1');
+      reply = replyError(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }), 'req_over1');
       const error = await sdk.create().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(sdk.overloadedError);
       expect(error).toMatchObject({ status: 529, requestID: 'req_over1' });
@@ -208,7 +208,7 @@ describe('messagesCodec', () => {
         { type: 'start', id: 'x', model: 'm' },
         { type: 'text-start', id: 't' },
         { type: 'text-delta', id: 't', delta: 'Partial' },
-        { type: 'error', error: new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'Overloaded' }) },
+        { type: 'error', error: new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }) },
       ]);
       await expect(createSdk().finalMessage()).rejects.toMatchObject({ error: { error: { type: 'overloaded_error' } } });
     });

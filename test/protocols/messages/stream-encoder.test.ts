@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../../src/canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { createMessagesStreamEncoder } from '../../../src/protocols/messages/stream-encoder.js';
 import { createEncodeContext } from './encode-context.js';
 import { parseSseFrames } from './sse-frames.js';
@@ -190,7 +190,7 @@ describe('createMessagesStreamEncoder', () => {
       const encoder = createMessagesStreamEncoder(createEncodeContext());
       encoder.encode(start);
       encoder.encode({ type: 'text-start', id: 't' });
-      const error = new GatewayError({ kind: 'overloaded', code: 'UPSTREAM_OVERLOADED', message: 'Overloaded' });
+      const error = new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' });
       const text = encoder.encode({ type: 'error', error });
       expect(parseSseFrames(text)).toEqual([
         {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../../src/canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { createMessagesStreamDecoder } from '../../../src/protocols/messages/stream-decoder.js';
 import { createMessagesStreamRelay } from '../../../src/protocols/messages/stream-relay.js';
 import type { SseMessage } from '../../../src/sse/format-sse.js';
@@ -87,7 +87,7 @@ describe('createMessagesStreamRelay', () => {
   });
 
   it('should write a failure in Anthropic\'s error shape', () => {
-    const frame = createMessagesStreamRelay(options).fail(new GatewayError({ kind: 'overloaded', code: 'X', message: 'busy' }));
+    const frame = createMessagesStreamRelay(options).fail(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('X'), message: 'busy' }));
     expect(parseSseText(frame)).toEqual([{ event: 'error', data: expect.any(String) }]);
     expect(dataOf(frame)[0]).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'busy' }, request_id: 'req_abc' });
   });

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { upstreamErrorCode } from '../../../src/canonical/index.js';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { Response as OpenAIResponse, ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
@@ -49,7 +50,7 @@ beforeAll(async () => {
       } catch (error) {
         const gatewayError = GatewayError.isInstance(error)
           ? error
-          : new GatewayError({ kind: 'internal', code: 'TEST_FAILURE', message: String(error) });
+          : new GatewayError({ kind: 'internal', code: upstreamErrorCode('TEST_FAILURE'), message: String(error) });
         const rendered = responsesCodec.renderError(gatewayError, requestId);
         res.writeHead(rendered.status, { 'content-type': 'application/json', ...rendered.headers });
         res.end(JSON.stringify(rendered.body));

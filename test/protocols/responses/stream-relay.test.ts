@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent } from '../../../src/canonical/index.js';
+import { GatewayError, type CanonicalStreamEvent, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { createResponsesStreamDecoder } from '../../../src/protocols/responses/stream-decoder.js';
 import { createResponsesStreamRelay } from '../../../src/protocols/responses/stream-relay.js';
 import { parseSseText } from '../../helpers/parse-sse-text.js';
@@ -118,12 +118,12 @@ describe('createResponsesStreamRelay', () => {
     relay.relay({ event: 'response.created', data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp_1', model: 'gpt-5' } }) });
     relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","sequence_number":1}' });
     relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","sequence_number":2}' });
-    const failed = dataOf(relay.fail(new GatewayError({ kind: 'rate_limit', code: 'X', message: 'slow down' })))[0];
+    const failed = dataOf(relay.fail(new GatewayError({ kind: 'rate_limit', code: upstreamErrorCode('X'), message: 'slow down' })))[0];
     expect(failed).toMatchObject({ type: 'response.failed', sequence_number: 3, response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } } });
   });
 
   it('should write a failure before any snapshot with the gateway\'s own response id', () => {
-    const failed = dataOf(createResponsesStreamRelay(options).fail(new GatewayError({ kind: 'upstream', code: 'X', message: 'gone' })))[0];
+    const failed = dataOf(createResponsesStreamRelay(options).fail(new GatewayError({ kind: 'upstream', code: upstreamErrorCode('X'), message: 'gone' })))[0];
     expect(failed).toMatchObject({ sequence_number: 0, response: { id: 'resp_abc', created_at: 1_700_000_000, model: 'my-gpt', output: [] } });
   });
 

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { createMockProvider } from '../../../src/providers/mock/index.js';
 import { runAdapterContract } from '../../../src/testing/index.js';
 
@@ -19,7 +19,7 @@ runAdapterContract({
         };
       case 'bad-request':
         return {
-          adapter: createMockProvider({ error: new GatewayError({ kind: 'invalid_request', code: 'BAD', message: 'Bad request.' }) }),
+          adapter: createMockProvider({ error: new GatewayError({ kind: 'invalid_request', code: upstreamErrorCode('BAD'), message: 'Bad request.' }) }),
           model: 'mock',
         };
       case 'hang':

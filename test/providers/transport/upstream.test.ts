@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/canonical/index.js';
+import { GatewayError, upstreamErrorCode } from '../../../src/canonical/index.js';
 import { createUpstream, type Upstream } from '../../../src/providers/transport/upstream.js';
 import type { SseMessage } from '../../../src/sse/format-sse.js';
 import { sseText, startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
@@ -107,7 +107,7 @@ describe('createUpstream', () => {
       res.write(sseText([{ data: { text: 'Hel' } }]), () => setTimeout(() => res.socket?.destroy(), 20));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const resetting = createUpstream({ name: 'test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
+    const resetting = createUpstream({ name: 'test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }) });
     try {
       const iterator = (await resetting.postSse({ path: '/s', body: {}, signal: signal() }))[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toEqual({ data: '{"text":"Hel"}' });
@@ -123,7 +123,7 @@ describe('createUpstream', () => {
   });
 
   it('should report an unreachable upstream as a retryable 502', async () => {
-    const dead = createUpstream({ name: 'test', baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: 'X', message: 'x' }) });
+    const dead = createUpstream({ name: 'test', baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }) });
     await expect(dead.postJson({ path: '/x', body: {}, signal: signal() })).rejects.toMatchObject({
       code: 'UPSTREAM_UNREACHABLE',
       status: 502,

@@ -1,6 +1,5 @@
-import { estimateCutOutputTokens, estimateCutReasoningTokens, type Usage } from '../canonical/index.js';
+import { estimateCutOutputTokens, estimateCutReasoningTokens, type CutStream, type Usage } from '../canonical/index.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
-import type { CutStream } from './record-stage.js';
 
 /**
  * What a stream cut short is billed by:
@@ -13,7 +12,7 @@ import type { CutStream } from './record-stage.js';
  */
 export type InterruptedStreamPolicy = 'estimate' | 'reported-only';
 
-export interface InterruptedUsage {
+export interface CutStreamUsage {
   /** Undefined when nothing was reported and nothing estimated. */
   usage: Usage | undefined;
   /** Whether any count was estimated rather than reported. */
@@ -36,7 +35,7 @@ export function reportedCutUsage(cut: CutStream): Usage | undefined {
   return Object.keys(usage).length === 0 ? undefined : usage;
 }
 
-export async function interruptedUsage(cut: CutStream, policy: InterruptedStreamPolicy): Promise<InterruptedUsage> {
+export async function cutStreamUsage(cut: CutStream, policy: InterruptedStreamPolicy): Promise<CutStreamUsage> {
   const reported = reportedCutUsage(cut);
   if (policy === 'reported-only') return { usage: reported, estimated: false };
   const inputTokens = reported?.inputTokens ?? (await estimateInputTokens(cut.request));
