@@ -7,6 +7,12 @@ export interface KeyCacheOptions {
   staleMs: number;
   /** Entries kept at most, for keys that exist and apart for keys that do not; the oldest goes first. */
   maxEntries: number;
+  /**
+   * How long a request waits for the refresh of an entry past its TTL before it is answered from
+   * the cache (default 250 ms): long enough for a database that answers, so a key revoked from the
+   * CLI is refused on the first request after the TTL; short enough that a stalled one never holds it.
+   */
+  refreshWaitMs?: number;
   now?: () => number;
 }
 
@@ -54,13 +60,14 @@ export class KeyCache {
       return first;
     }
     if (this.#now() - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
-    // Past its TTL: answered from the cache once more while one lookup refreshes it, so a slow or
-    // stalled database never holds a request; the next request after the refresh gets the new answer.
+    // Past its TTL: one lookup refreshes it (however many requests wait), and each waits for it a
+    // moment; a database slower than that gets the cached answer instead, within `staleMs`.
     if (entry.refreshing === undefined) {
       entry.refreshing = this.#refresh(digest, find, entry);
       entry.refreshing.catch(() => undefined);
     }
-    return this.#now() - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok ? entry.lookup : entry.refreshing;
+    const usable = this.#now() - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok;
+    return usable ? within(entry.refreshing, this.#options.refreshWaitMs ?? 250, entry.lookup) : entry.refreshing;
   }
 
   async #refresh(digest: string, find: () => Promise<KeyLookup>, previous: Entry | undefined): Promise<KeyLookup> {
@@ -101,4 +108,21 @@ export class KeyCache {
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/** `refreshing`'s answer if it comes within `waitMs`, else (or if it fails) `cached`. */
+function within(refreshing: Promise<KeyLookup>, waitMs: number, cached: KeyLookup): Promise<KeyLookup> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, waitMs, cached);
+    refreshing.then(
+      (lookup) => {
+        clearTimeout(timer);
+        resolve(lookup);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(cached);
+      },
+    );
+  });
 }

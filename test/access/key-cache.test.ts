@@ -35,7 +35,7 @@ describe('KeyCache', () => {
     expect(lookups).toBe(1);
   });
 
-  it('should refresh an entry older than the TTL in the background, answering from the cache meanwhile', async () => {
+  it('should refresh an entry older than the TTL before answering, so a key revoked meanwhile is refused on the next request', async () => {
     const time = clock();
     const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, now: time.now });
     const answers: KeyLookup[] = [found('a'), { ok: false, reason: 'revoked' }];
@@ -46,11 +46,22 @@ describe('KeyCache', () => {
     };
     await cache.lookup('digest-a', find);
     time.advance(5_000);
-    // Not held: the old answer at once, and one lookup started.
-    expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    expect(await cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
     expect(lookups).toBe(2);
+  });
+
+  it('should answer from the cache when the refresh takes longer than refreshWaitMs, and use the refresh once it came', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, refreshWaitMs: 20, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    time.advance(5_000);
+    let release: (lookup: KeyLookup) => void = () => undefined;
+    const stalled = () => new Promise<KeyLookup>((resolve) => (release = resolve));
+    // Not held longer than the wait: the old answer.
+    expect(await cache.lookup('digest-a', stalled)).toEqual(found('a'));
+    release({ ok: false, reason: 'revoked' });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
+    expect(cache.lookup('digest-a', stalled)).toEqual({ ok: false, reason: 'revoked' });
   });
 
   it('should make one lookup for a burst of requests bringing a key not seen yet', async () => {
