@@ -42,10 +42,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
-    headersTimeoutMs: resolved.timeoutMs,
-    bodyTimeoutMs: resolved.timeoutMs,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    ...resolved.transport,
     parseError: (status, body, headers) => {
       const retry = shouldRetry(headers);
       return parseMessagesError(status, body, retry === undefined ? {} : { shouldRetry: retry });
@@ -72,6 +69,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   };
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     modelCatalog: 'anthropic',
     protocol: 'messages',

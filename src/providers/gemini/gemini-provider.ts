@@ -37,10 +37,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
     name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
-    headersTimeoutMs: resolved.timeoutMs,
-    bodyTimeoutMs: resolved.timeoutMs,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    ...resolved.transport,
     parseError: (status, body) => parseGeminiError(status, body),
   });
 
@@ -56,6 +53,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
   };
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     modelCatalog: 'google',
     capabilities: geminiCapabilities,

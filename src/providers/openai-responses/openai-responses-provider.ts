@@ -34,9 +34,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     parseError: parseResponsesError,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    ...(resolved.timeoutMs === undefined ? {} : { headersTimeoutMs: resolved.timeoutMs, bodyTimeoutMs: resolved.timeoutMs }),
+    ...resolved.transport,
   });
   const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({
     path: '/responses',
@@ -47,6 +45,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
   });
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     protocol: 'responses',
     modelCatalog: 'openai',

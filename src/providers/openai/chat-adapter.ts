@@ -56,6 +56,7 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
   };
 
   return {
+    specificationVersion: 'v1',
     id: config.id,
     protocol: 'chat',
     ...(config.capabilities === undefined ? {} : { capabilities: config.capabilities }),
