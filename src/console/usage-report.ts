@@ -20,8 +20,8 @@ export interface UsageReportRow {
   /** Attempts that failed (nothing delivered), other than 429s. */
   errors: number;
   /**
-   * Attempts answered 429 (the provider's rate limit). Requests the gateway refused itself (its
-   * limits, a budget) before calling a provider have no ledger row, so they are not counted.
+   * Rows answered 429: the provider's rate limit, and the gateway's own refusals (its limits, a
+   * busy budget), which are recorded as attempt 0 with nothing billed.
    */
   rateLimited: number;
 }

@@ -1,7 +1,7 @@
 import { GatewayError, type Usage } from '../canonical/index.js';
 import { createRequestId } from '../http/request-id.js';
 import { chatCodec } from '../protocols/chat-completions/index.js';
-import { createProviderContext, RequestAbort } from '../providers/transport/request-abort.js';
+import { createProviderContext, RequestAbort } from '../providers/transport/cancellation.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { EndpointSetup } from './stages.js';
 

@@ -1,5 +1,5 @@
 import type { CanonicalStreamEvent, GatewayError, Usage } from '../canonical/index.js';
-import { noteErrorCode } from '../http/answer-note.js';
+import { noteErrorCode } from '../http/request-log-notes.js';
 import { toGatewayError } from '../http/send-error.js';
 import { startSse } from '../http/sse-writer.js';
 import type { HttpResponse } from '../http/types.js';

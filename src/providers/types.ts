@@ -21,8 +21,8 @@ export type { Logger } from '../logger.js';
 export interface ProviderContext {
   /**
    * Fires when the client disconnects or the gateway gives up; stop work and release the upstream.
-   * The gateway's contexts make it on first read (a getter), so a context copied with a spread
-   * names it: `{ ...context, signal: context.signal, logger }`.
+   * A context copied with a spread must name it: `{ ...context, signal: context.signal, logger }`
+   * (it is a getter, so a spread alone leaves it out).
    */
   readonly signal: AbortSignal;
   requestId: string;

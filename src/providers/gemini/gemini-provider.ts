@@ -9,7 +9,7 @@ import {
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { inlineMediaUrls } from './inline-media-urls.js';
 import { createUpstream } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { geminiCapabilities } from './capabilities.js';
 import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';

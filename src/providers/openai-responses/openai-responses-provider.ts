@@ -9,7 +9,7 @@ import {
 import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { openAIResponsesCapabilities } from './capabilities.js';

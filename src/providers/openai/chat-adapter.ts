@@ -10,7 +10,7 @@ import {
 } from '../../protocols/chat-completions/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream, type UpstreamOptions } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 
 /** Where one model's calls go: the path under the base URL, and the `model` the body names. */
