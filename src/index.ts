@@ -4,6 +4,7 @@ export type { ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
 
 export type { ProviderAdapter, ProviderContext, ModelCapabilities } from './providers/types.js';
+export type { ProviderSpecificationVersion } from './providers/specification-version.js';
 export type { Logger } from './logger.js';
 export { createMockProvider, DEFAULT_MOCK_REPLY } from './providers/mock/index.js';
 export type { MockProviderOptions, MockReply, MockToolArguments } from './providers/mock/index.js';

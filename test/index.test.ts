@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as switchyard from '../src/index.js';
 
 describe('the package entry point', () => {
-  it('should export the gateway, every built-in provider factory, GatewayError and the typed API over the store, and nothing internal', () => {
+  it('should export the gateway, every built-in provider factory, GatewayError with its code registry and the typed API over the store, and nothing internal', () => {
     expect(Object.keys(switchyard).sort()).toEqual([
       'DEFAULT_MOCK_REPLY',
       'GatewayError',
@@ -14,6 +14,8 @@ describe('the package entry point', () => {
       'createOpenAICompatibleProvider',
       'createOpenAIProvider',
       'createOpenAIResponsesProvider',
+      'customErrorCode',
+      'errorCodes',
       'findKey',
       'gateway',
       'listKeys',
@@ -25,6 +27,7 @@ describe('the package entry point', () => {
       'revokeKey',
       'statusPage',
       'switchyardConsole',
+      'switchyardDocs',
     ]);
   });
 });

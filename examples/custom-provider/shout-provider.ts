@@ -22,6 +22,7 @@ const usageOf = (request: CanonicalRequest, text: string) => ({
 });
 
 export const shoutProvider: ProviderAdapter = {
+  specificationVersion: 'v1',
   id: 'shout',
   capabilities: () => ({ tools: false, images: false, files: false, audio: false, reasoning: false }),
 

@@ -151,5 +151,7 @@ export function configIssueError(code: ErrorCode, subject: string, issue: Config
     code,
     message: `${sentence(text)}${example === undefined ? '' : ` Example: ${example}.`}`,
     ...(path === '' ? {} : { param: path }),
+    // The issue itself, so a caller can name the field from further out (`providers.<key>.…`).
+    cause: { path: issue?.path ?? [], message },
   });
 }

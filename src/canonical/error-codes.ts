@@ -131,6 +131,7 @@ export const errorCodes = {
   CONFIG_PROVIDER_INVALID: { ...config, means: 'A provider option has the wrong type or shape.', action: 'Fix the option `param` names.' },
   CONFIG_PROVIDER_API_KEY_MISSING: { ...config, means: 'A provider that needs a key has none.', action: 'Set the variable the message names.' },
 
+  CONFIG_PROVIDER_SPEC_VERSION: { ...config, means: 'A provider adapter declares a `specificationVersion` this gateway does not speak.', action: 'Update the adapter (or the gateway) so the versions match.' },
   CONFIG_FILE_UNREADABLE: { ...config, means: 'The config file cannot be read.', action: 'Fix the path or its permissions.' },
   CONFIG_FILE_SYNTAX: { ...config, means: 'The config file is not valid YAML or JSON.', action: 'Fix the syntax at the place named.' },
   CONFIG_FILE_INVALID: { ...config, means: 'A field of the config file is wrong.', action: 'Fix the fields listed.' },

@@ -8,7 +8,7 @@ import type { LoginThrottle } from './login-limits.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { startSession } from './sessions.js';
 import { countUsers, EMAIL_MAX, findUserByEmail } from './users.js';
-import { cookiePathOf, SESSION_COOKIE, type Visit } from './visit.js';
+import { cookiePathOf, SESSION_COOKIE, type Visit } from './visitor-session.js';
 
 export async function signIn(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, throttle: LoginThrottle): Promise<void> {
   const { ctx, res, db } = visit;

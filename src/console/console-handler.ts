@@ -26,7 +26,7 @@ import { showUsage } from './usage-routes.js';
 import { showReconcile } from './reconcile-routes.js';
 import { countUsers, listUsers } from './users.js';
 import { usersPage } from './users-page.js';
-import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visit.js';
+import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visitor-session.js';
 
 /** The console as a request handler: Express middleware at any mount path, or a `node:http` handler. */
 export type ConsoleHandler = (req: IncomingMessage, res: ServerResponse, next?: Next) => void;

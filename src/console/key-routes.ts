@@ -7,7 +7,7 @@ import { narrowingError, parseKeySettings, settingsOf, type KeySettings } from '
 import { keySettingsPage, keysPage, type KeysPageState } from './keys-pages.js';
 import { spendByKey } from './usage-report.js';
 import { listUsers, type ConsoleUser } from './users.js';
-import { modelIds, notFound, type Visit } from './visit.js';
+import { modelIds, notFound, type Visit } from './visitor-session.js';
 
 /** The keys a user sees: all of them for an admin, else their own. */
 export async function visibleKeys(visit: Visit, options: ResolvedConsoleOptions): Promise<StoredKey[]> {

@@ -5,7 +5,7 @@ import { sendHtml } from './console-http.js';
 import type { ResolvedConsoleOptions } from './console-options.js';
 import { isoDay } from './format.js';
 import { reconcilePage, type ReconcilePageState } from './reconcile-page.js';
-import type { Visit } from './visit.js';
+import type { Visit } from './visitor-session.js';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;

@@ -3,7 +3,7 @@ import type { ResolvedConsoleOptions } from './console-options.js';
 import { isoDay } from './format.js';
 import { usageCsv, usagePage } from './usage-page.js';
 import { usageReport } from './usage-report.js';
-import type { Visit } from './visit.js';
+import type { Visit } from './visitor-session.js';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;

@@ -4,7 +4,7 @@ import type { ConsoleGateway } from '../console/console-options.js';
 import { keyOwners } from '../console/key-owners.js';
 import { sessionUserId } from '../console/sessions.js';
 import { findUserById } from '../console/users.js';
-import { SESSION_COOKIE } from '../console/visit.js';
+import { SESSION_COOKIE } from '../console/visitor-session.js';
 
 /** Who the console knows this browser as, and the public ids of their usable keys. */
 export interface SignedInKeys {

@@ -1,11 +1,11 @@
-import { noteModel } from '../http/answer-note.js';
+import { noteModel } from '../http/request-log-notes.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import { sendJson } from '../http/send-json.js';
 import type { EndpointHandler } from '../http/types.js';
 import { decodeMessagesCountTokensRequest, encodeMessagesCountTokensResponse } from '../protocols/messages/count-tokens.js';
 import { messagesCodec } from '../protocols/messages/index.js';
-import { createProviderContext } from '../providers/transport/request-abort.js';
+import { createProviderContext } from '../providers/transport/cancellation.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import { estimateInputTokens } from '../usage/estimate-input-tokens.js';
 import { compilePipeline } from '../pipeline/compile-pipeline.js';

@@ -1,4 +1,4 @@
-import { noteModel, noteRecorded } from '../http/answer-note.js';
+import { noteModel, noteRecorded } from '../http/request-log-notes.js';
 import { checkAnthropicVersion } from '../http/check-anthropic-version.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
 import type { EndpointHandler } from '../http/types.js';

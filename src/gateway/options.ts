@@ -6,6 +6,7 @@ import type { ApiKeyVerifier } from '../access/authenticate.js';
 import { verifyConfiguredKeys } from '../access/configured-keys.js';
 import { parseBodyLimit } from '../http/body-limit.js';
 import { createProviderFromConfig, type ProviderConfig } from '../providers/create-provider.js';
+import { checkSpecificationVersion } from '../providers/specification-version.js';
 import { createMockProvider } from '../providers/mock/index.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import type { CooldownOptions } from '../routing/cooldown.js';
@@ -202,6 +203,7 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
   const providers: Record<string, ProviderAdapter> = { mock: builtInMock };
   for (const [key, provider] of Object.entries(options.providers ?? {})) {
     providers[key] = isAdapter(provider) ? provider : createProviderFromConfig(key, provider);
+    checkSpecificationVersion(key, providers[key]);
   }
   const { table, list } = createModelTable(options.models ?? [{ id: 'mock', provider: 'mock' }], providers, {
     adapt: options.adapt,

@@ -2,7 +2,7 @@ import type { HttpResponse } from './types.js';
 import { GatewayError } from '../canonical/index.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import type { Logger } from '../logger.js';
-import { noteErrorCode } from './answer-note.js';
+import { noteErrorCode } from './request-log-notes.js';
 import { sendJson } from './send-json.js';
 
 /** Any thrown value as a GatewayError; unexpected ones become a 500 that reveals nothing internal. */

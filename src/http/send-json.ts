@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { withAnswerHeaders } from './answer-headers.js';
-import { noteRequestId } from './answer-note.js';
+import { noteRequestId } from './request-log-notes.js';
 import type { HttpResponse } from './types.js';
 
 /** The request id headers: Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */

@@ -4,7 +4,7 @@ import { addGatewayTimingHeaders } from '../http/gateway-timing-headers.js';
 import { sendJson, sendJsonText } from '../http/send-json.js';
 import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec } from '../protocols/codec.js';
-import { createProviderContext } from '../providers/transport/request-abort.js';
+import { createProviderContext } from '../providers/transport/cancellation.js';
 import { deploymentOf, type CallControl, type CallStage, type StreamCallControl } from '../routing/call-model.js';
 import { readEvents } from '../routing/event-reader.js';
 import { readAhead, type OpenedStream } from '../routing/read-ahead.js';

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../canonical/index.js';
-import { noteRequestId } from '../http/answer-note.js';
+import { noteRequestId } from '../http/request-log-notes.js';
 import { createRequestId } from '../http/request-id.js';
 import { sendError, toGatewayError } from '../http/send-error.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { repeatedErrorLogOf } from './repeated-error-log.js';
-import { RequestAbort } from '../providers/transport/request-abort.js';
+import { RequestAbort } from '../providers/transport/cancellation.js';
 
 /** How a request ended, for the "record" stage. */
 export interface Ending {

@@ -1,12 +1,12 @@
 import { streamEndedEarly, type CanonicalStreamEvent, type GatewayError, type Usage } from '../canonical/index.js';
-import { noteErrorCode } from '../http/answer-note.js';
+import { noteErrorCode } from '../http/request-log-notes.js';
 import { toGatewayError } from '../http/send-error.js';
 import { SseWriter, startSse } from '../http/sse-writer.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { EncodeContext, InboundCodec, StreamEncoder } from '../protocols/codec.js';
 import { keepAliveFrame } from '../protocols/keep-alive.js';
-import type { RequestAbort } from '../providers/transport/request-abort.js';
+import type { RequestAbort } from '../providers/transport/cancellation.js';
 import type { EventReader, StreamBatch } from '../routing/event-reader.js';
 import type { OpenedStream, StreamCallControl } from '../routing/read-ahead.js';
 import type { ResolvedTimeouts } from '../routing/timeouts.js';

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { configIssueError, GatewayError } from '../canonical/index.js';
-import { anthropicProviderOptionsSchema, createAnthropicProvider } from './anthropic/index.js';
-import { createGeminiProvider, geminiProviderOptionsSchema } from './gemini/index.js';
+import { configIssueError, GatewayError, type ConfigIssue } from '../canonical/index.js';
+import { createAnthropicProvider } from './anthropic/index.js';
+import { createGeminiProvider } from './gemini/index.js';
 import { createMockProvider } from './mock/index.js';
-import { createOpenAIProvider, openAIProviderOptionsSchema } from './openai/index.js';
-import { createOpenAICompatibleProvider, openAICompatibleProviderOptionsSchema } from './openai-compatible/index.js';
-import { createOpenAIResponsesProvider, openAIResponsesProviderOptionsSchema } from './openai-responses/index.js';
+import { createOpenAIProvider } from './openai/index.js';
+import { createOpenAICompatibleProvider } from './openai-compatible/index.js';
+import { createOpenAIResponsesProvider } from './openai-responses/index.js';
+import { parseProviderOptions } from './provider-options.js';
 import type { ProviderAdapter } from './types.js';
 
 /**
@@ -17,20 +18,30 @@ export interface ProviderConfig {
   [option: string]: unknown;
 }
 
-/** A built-in provider type: validates its options once, then creates the adapter. */
+/** A built-in provider type: creates the adapter from its options, which its factory validates once. */
 type BuiltInProvider = (key: string, options: Record<string, unknown>) => ProviderAdapter;
 
-function builtIn<T>(schema: z.ZodType<T>, create: (options: T) => ProviderAdapter): BuiltInProvider {
+/** The issue a factory's `CONFIG_PROVIDER_INVALID` carries (its cause), when it carries one. */
+function issueOf(error: GatewayError): ConfigIssue | undefined {
+  const cause = error.cause as Partial<ConfigIssue> | undefined;
+  return Array.isArray(cause?.path) && typeof cause.message === 'string' ? { path: cause.path, message: cause.message } : undefined;
+}
+
+/** `create` with a bad option named by its place in the configuration: `providers.<key>.<field>`. */
+function builtIn<T>(create: (options: T) => ProviderAdapter): BuiltInProvider {
   return (key, options) => {
-    const parsed = schema.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const located = { path: ['providers', key, ...(issue?.path ?? [])], message: issue?.message ?? 'invalid value' };
-      throw configIssueError('CONFIG_PROVIDER_INVALID', 'provider option', located);
+    try {
+      return create(options as T);
+    } catch (error) {
+      const issue = GatewayError.isInstance(error) && error.code === 'CONFIG_PROVIDER_INVALID' ? issueOf(error) : undefined;
+      if (issue === undefined) throw error;
+      throw configIssueError('CONFIG_PROVIDER_INVALID', 'provider option', { path: ['providers', key, ...issue.path], message: issue.message });
     }
-    return create(parsed.data);
   };
 }
+
+/** The mock's few options are checked here: its factory takes them unchecked. */
+const checkedMock = (options: unknown) => createMockProvider(parseProviderOptions(mockOptionsSchema, options, 'mock provider option', "{ type: 'mock', reply: 'Hello' }"));
 
 const mockOptionsSchema = z.strictObject({
   reply: z.string().optional(),
@@ -40,12 +51,12 @@ const mockOptionsSchema = z.strictObject({
 
 /** Built-in provider types. Each provider folder adds its entry here. */
 const builtInProviders: Record<string, BuiltInProvider> = {
-  mock: builtIn(mockOptionsSchema, createMockProvider),
-  openai: builtIn(openAIProviderOptionsSchema, createOpenAIProvider),
-  'openai-compatible': builtIn(openAICompatibleProviderOptionsSchema, createOpenAICompatibleProvider),
-  'openai-responses': builtIn(openAIResponsesProviderOptionsSchema, createOpenAIResponsesProvider),
-  anthropic: builtIn(anthropicProviderOptionsSchema, createAnthropicProvider),
-  gemini: builtIn(geminiProviderOptionsSchema, createGeminiProvider),
+  mock: builtIn(checkedMock),
+  openai: builtIn(createOpenAIProvider),
+  'openai-compatible': builtIn(createOpenAICompatibleProvider),
+  'openai-responses': builtIn(createOpenAIResponsesProvider),
+  anthropic: builtIn(createAnthropicProvider),
+  gemini: builtIn(createGeminiProvider),
 };
 
 /** The names `type` may take. */

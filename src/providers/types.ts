@@ -7,6 +7,7 @@ import type {
   RelayedAnswer,
 } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
+import type { ProviderSpecificationVersion } from './specification-version.js';
 import type { UpstreamResponseInfo } from '../canonical/index.js';
 
 export type { UpstreamResponseInfo } from '../canonical/index.js';
@@ -20,8 +21,8 @@ export type { Logger } from '../logger.js';
 export interface ProviderContext {
   /**
    * Fires when the client disconnects or the gateway gives up; stop work and release the upstream.
-   * The gateway's contexts make it on first read (a getter), so a context copied with a spread
-   * names it: `{ ...context, signal: context.signal, logger }`.
+   * A context copied with a spread must name it: `{ ...context, signal: context.signal, logger }`
+   * (it is a getter, so a spread alone leaves it out).
    */
   readonly signal: AbortSignal;
   requestId: string;
@@ -66,6 +67,12 @@ export interface ProviderContext {
  * };
  */
 export interface ProviderAdapter {
+  /**
+   * The version of this interface the adapter is written for (as the AI SDK's
+   * `specificationVersion`): the gateway refuses at start-up an adapter of a version it does not
+   * speak (`CONFIG_PROVIDER_SPEC_VERSION`) rather than calling it wrongly. Absent: `'v1'`.
+   */
+  readonly specificationVersion?: ProviderSpecificationVersion;
   /** A short name for logs and errors, e.g. `openai`. */
   readonly id: string;
   /**

@@ -1,5 +1,5 @@
 import { GatewayError } from '../canonical/index.js';
-import { attemptContext, RequestAbort, type UpstreamWatch } from '../providers/transport/request-abort.js';
+import { attemptContext, RequestAbort, type UpstreamWatch } from '../providers/transport/cancellation.js';
 import type { ProviderContext } from '../providers/types.js';
 import type { EventReader, StreamBatch } from './event-reader.js';
 import type { ResolvedTimeouts } from './timeouts.js';

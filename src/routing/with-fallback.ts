@@ -1,7 +1,8 @@
 import { GatewayError, type UpstreamAttempt } from '../canonical/index.js';
 import type { CooldownEvent, RoutingCounters, RoutingEvents } from './routing-events.js';
-import { upstreamSignal } from '../providers/transport/request-abort.js';
-import { pause, within } from './pause.js';
+import { upstreamSignal } from '../providers/transport/cancellation.js';
+import { cooldownStoreDeadline } from './cooldown-store-deadline.js';
+import { pause } from './pause.js';
 import { trackedStream } from './tracked-stream.js';
 import type { ProviderContext } from '../providers/types.js';
 import { callModelOnce, type CallControl, type CallStage, type StreamCallControl } from './call-model.js';
@@ -114,7 +115,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     // Known at once (cooldowns in this process): no timer raced against it, no promise. A timer per
     // request that is cleared as soon as it is set makes Node drop and re-make its timer list.
     if (!(answer instanceof Promise)) return answer;
-    return within(answer, storeTimeoutMs).catch((error: unknown) => {
+    return cooldownStoreDeadline(answer, storeTimeoutMs).catch((error: unknown) => {
       onStoreError(error);
       return NO_STANDINGS;
     });
@@ -124,7 +125,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
   const noteFailure = (deployment: ResolvedDeployment, coolForMs: number | undefined) => {
     if (cooldowns === undefined) return;
     write(
-      within(cooldowns.failed(deployment.name, coolForMs), storeTimeoutMs).then((forMs) => {
+      cooldownStoreDeadline(cooldowns.failed(deployment.name, coolForMs), storeTimeoutMs).then((forMs) => {
         if (forMs > 0) emitCooldown({ deployment: deployment.name, state: 'cooling', forMs });
       }),
     );
@@ -132,7 +133,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
 
   const noteRecovery = (deployment: ResolvedDeployment) => {
     if (cooldowns === undefined) return;
-    write(within(cooldowns.recovered(deployment.name), storeTimeoutMs).then(() => emitCooldown({ deployment: deployment.name, state: 'recovered' })));
+    write(cooldownStoreDeadline(cooldowns.recovered(deployment.name), storeTimeoutMs).then(() => emitCooldown({ deployment: deployment.name, state: 'recovered' })));
   };
 
   async function run<T>(

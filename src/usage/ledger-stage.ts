@@ -22,7 +22,7 @@ export interface LedgerStage extends RecordStage {
 /**
  * Writes one ledger row per upstream attempt of each request; a request refused before any
  * provider was called gets none, except a 429 (row attempt 0, nothing billed). A stream cut short
- * is billed by the interrupted-stream policy; its row is built asynchronously (counting its input
+ * is billed by the cut-stream policy (the `interruptedStreams` option); its row is built asynchronously (counting its input
  * may load the tokenizer), every other row at once.
  */
 export function createLedgerStage(options: LedgerStageOptions): LedgerStage {

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
-import { readAnswerNote } from '../../src/http/answer-note.js';
+import { readAnswerNote } from '../../src/http/request-log-notes.js';
 import { sendError } from '../../src/http/send-error.js';
 import type { HttpResponse } from '../../src/http/types.js';
 import type { InboundCodec } from '../../src/protocols/codec.js';

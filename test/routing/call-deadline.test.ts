@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { createProviderContext, RequestAbort, upstreamSignal } from '../../src/providers/transport/request-abort.js';
+import { createProviderContext, RequestAbort, upstreamSignal } from '../../src/providers/transport/cancellation.js';
 import { CallDeadline } from '../../src/routing/call-deadline.js';
 import type { EventReader, StreamBatch } from '../../src/routing/event-reader.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from '../../src/routing/timeouts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, upstreamErrorCode, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
-import { createProviderContext, RequestAbort } from '../../src/providers/transport/request-abort.js';
+import { createProviderContext, RequestAbort } from '../../src/providers/transport/cancellation.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_COOLDOWNS, MemoryCooldownStore } from '../../src/routing/cooldown.js';

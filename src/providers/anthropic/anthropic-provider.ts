@@ -12,7 +12,7 @@ import {
 import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { anthropicCapabilities } from './capabilities.js';
@@ -42,10 +42,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
-    headersTimeoutMs: resolved.timeoutMs,
-    bodyTimeoutMs: resolved.timeoutMs,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    ...resolved.transport,
     parseError: (status, body, headers) => {
       const retry = shouldRetry(headers);
       return parseMessagesError(status, body, retry === undefined ? {} : { shouldRetry: retry });
@@ -72,6 +69,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   };
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     modelCatalog: 'anthropic',
     protocol: 'messages',

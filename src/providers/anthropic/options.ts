@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { configError, configIssueError } from '../../canonical/index.js';
+import { configError } from '../../canonical/index.js';
+import { hasHeader, parseProviderOptions, providerOptionsShape, transportOptionsOf, type ProviderOptions } from '../provider-options.js';
 
 /** Options of the Anthropic provider (`type: 'anthropic'`). */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends ProviderOptions {
   /** Anthropic API key, sent as `x-api-key`. Default: `process.env.ANTHROPIC_API_KEY`. */
   apiKey?: string;
   /** API origin, without `/v1` (as the Anthropic SDK takes it). Default `https://api.anthropic.com`; a trailing `/v1` is removed. */
   baseURL?: string;
-  /** Extra headers on every call; they win over the defaults (e.g. to send `authorization` to a proxy). */
-  headers?: Record<string, string>;
-  /** Longest wait for the answer to start, and longest silence inside a stream, in ms. Default 600000 (10 min). */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
-  maxAnswerBytes?: number;
   /** `anthropic-version` header. Default `2023-06-01`. */
   anthropicVersion?: string;
   /** Beta features, sent as `anthropic-beta` (comma-joined) on every call. */
@@ -32,41 +25,28 @@ export interface AnthropicProviderOptions {
 }
 
 export const anthropicProviderOptionsSchema = z.strictObject({
-  apiKey: z.string().min(1).optional(),
-  baseURL: z.url().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  maxConnections: z.number().int().positive().optional(),
-  maxAnswerBytes: z.number().int().positive().optional(),
+  ...providerOptionsShape,
   anthropicVersion: z.string().min(1).optional(),
   betas: z.array(z.string().min(1)).optional(),
   defaultMaxTokens: z.number().int().positive().optional(),
   maxTokensByModel: z.record(z.string(), z.number().int().positive()).optional(),
-  id: z.string().min(1).optional(),
 });
 
 export interface ResolvedAnthropicOptions {
   id: string;
   baseURL: string;
   headers: Record<string, string>;
-  timeoutMs: number;
+  /** What the transport takes: timeouts, connections, answer size. */
+  transport: ReturnType<typeof transportOptionsOf>;
   /** Undefined when not configured: the model's limits decide, else FALLBACK_MAX_TOKENS. */
   defaultMaxTokens: number | undefined;
   maxTokensByModel: ReadonlyArray<readonly [string, number]>;
 }
 
-function hasHeader(headers: Record<string, string>, name: string): boolean {
-  return Object.keys(headers).some((key) => key.toLowerCase() === name);
-}
-
 /** Validates the options once into a new object (the caller's is never changed). Throws a coded config error. */
 export function resolveAnthropicOptions(options: AnthropicProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedAnthropicOptions {
-  const parsed = anthropicProviderOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const example = 'createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY })';
-    throw configIssueError('CONFIG_PROVIDER_INVALID', 'Anthropic provider option', parsed.error.issues[0], example);
-  }
-  const valid = parsed.data;
+  const example = 'createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY })';
+  const valid = parseProviderOptions(anthropicProviderOptionsSchema, options, 'Anthropic provider option', example);
   const extra = valid.headers ?? {};
   const apiKey = valid.apiKey ?? env.ANTHROPIC_API_KEY;
   if ((apiKey === undefined || apiKey === '') && !hasHeader(extra, 'x-api-key') && !hasHeader(extra, 'authorization')) {
@@ -82,7 +62,7 @@ export function resolveAnthropicOptions(options: AnthropicProviderOptions, env: 
     id: valid.id ?? 'anthropic',
     baseURL: (valid.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, ''),
     headers: { ...headers, ...extra },
-    timeoutMs: valid.timeoutMs ?? 600_000,
+    transport: transportOptionsOf(valid),
     defaultMaxTokens: valid.defaultMaxTokens,
     maxTokensByModel: Object.entries(valid.maxTokensByModel ?? {}).sort(([a], [b]) => b.length - a.length),
   };

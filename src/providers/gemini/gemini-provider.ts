@@ -9,7 +9,7 @@ import {
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { inlineMediaUrls } from './inline-media-urls.js';
 import { createUpstream } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { geminiCapabilities } from './capabilities.js';
 import { resolveGeminiOptions, type GeminiProviderOptions } from './options.js';
@@ -37,10 +37,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
     name: resolved.id,
     baseURL: resolved.baseURL,
     headers: resolved.headers,
-    headersTimeoutMs: resolved.timeoutMs,
-    bodyTimeoutMs: resolved.timeoutMs,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    ...resolved.transport,
     parseError: (status, body) => parseGeminiError(status, body),
   });
 
@@ -56,6 +53,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
   };
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     modelCatalog: 'google',
     capabilities: geminiCapabilities,

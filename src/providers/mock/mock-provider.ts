@@ -62,6 +62,7 @@ export function createMockProvider(options: MockProviderOptions = {}): ProviderA
   }
 
   return {
+    specificationVersion: 'v1',
     id: options.id ?? 'mock',
     capabilities: () => mockCapabilities,
 

@@ -1,5 +1,5 @@
-import { configIssueError } from '../../canonical/index.js';
 import { createChatAdapter } from '../openai/index.js';
+import { parseProviderOptions, transportOptionsOf } from '../provider-options.js';
 import type { ProviderAdapter } from '../types.js';
 import { openAICompatibleProviderOptionsSchema, type OpenAICompatibleProviderOptions } from './options.js';
 import { openAICompatibleProfiles, type ChatQuirks } from './quirks.js';
@@ -22,28 +22,23 @@ const hostedProfiles: ReadonlySet<string> = new Set(['together', 'groq', 'deepse
 export function createOpenAICompatibleProvider(
   options: OpenAICompatibleProviderOptions = {},
 ): ProviderAdapter & { close(): Promise<void> } {
-  const parsed = openAICompatibleProviderOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const example = "createOpenAICompatibleProvider({ profile: 'ollama' })";
-    throw configIssueError('CONFIG_PROVIDER_INVALID', 'OpenAI-compatible provider option', parsed.error.issues[0], example);
-  }
-  const profile = options.profile ?? 'generic';
-  const quirks: ChatQuirks = { ...openAICompatibleProfiles[profile], ...options.quirks };
-  const { apiKey } = options;
+  const example = "createOpenAICompatibleProvider({ profile: 'ollama' })";
+  const valid = parseProviderOptions(openAICompatibleProviderOptionsSchema, options, 'OpenAI-compatible provider option', example);
+  const profile = valid.profile ?? 'generic';
+  const quirks: ChatQuirks = { ...openAICompatibleProfiles[profile], ...valid.quirks };
+  const { apiKey } = valid;
   // Servers without auth ignore the header, but some clients' proxies insist on one.
   const key = apiKey ?? (quirks.auth === 'none' ? 'switchyard' : undefined);
   const auth: Record<string, string> =
     key === undefined ? {} : quirks.auth === 'api-key' ? { 'api-key': key } : { authorization: `Bearer ${key}` };
   const { baseURL: _baseURL, auth: _auth, ...dialect } = quirks;
   return createChatAdapter({
-    id: options.id ?? `openai-compatible:${profile}`,
+    id: valid.id ?? `openai-compatible:${profile}`,
     upstream: {
-      baseURL: options.baseURL ?? quirks.baseURL ?? '',
-      headers: { ...auth, ...options.headers },
-      ...(options.query === undefined ? {} : { query: options.query }),
-      ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
-      ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-      ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+      baseURL: valid.baseURL ?? quirks.baseURL ?? '',
+      headers: { ...auth, ...valid.headers },
+      ...(valid.query === undefined ? {} : { query: valid.query }),
+      ...transportOptionsOf(valid),
     },
     dialect,
     modelCatalog: hostedProfiles.has(profile) ? profile : 'open-models',

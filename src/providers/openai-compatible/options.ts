@@ -1,24 +1,17 @@
 import { z } from 'zod';
+import { providerOptionsShape, type ProviderOptions } from '../provider-options.js';
 import { openAICompatibleProfiles, type ChatQuirks, type OpenAICompatibleProfile } from './quirks.js';
 
 /** Options of `createOpenAICompatibleProvider`. */
-export interface OpenAICompatibleProviderOptions {
+export interface OpenAICompatibleProviderOptions extends ProviderOptions {
   /** The server's quirks profile. Default `generic`. */
   profile?: OpenAICompatibleProfile;
   /** Including `/v1` or its equivalent; `/chat/completions` is appended. Default: the profile's (local servers: their default port). */
   baseURL?: string;
   /** The server's key, sent as `Authorization: Bearer` (`api-key` when the quirks say so). Optional for local servers. */
   apiKey?: string;
-  /** Extra headers on every call (OpenRouter `HTTP-Referer`, `X-Title`, …). */
-  headers?: Record<string, string>;
   /** Query parameters on every call. */
   query?: Record<string, string>;
-  /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
-  maxAnswerBytes?: number;
   /** Provider id in logs. Default `openai-compatible:<profile>`. */
   id?: string;
   /** Overrides of the profile's quirks. */
@@ -58,15 +51,9 @@ const profileNames = Object.keys(openAICompatibleProfiles) as [OpenAICompatibleP
 /** Configuration of the built-in `openai-compatible` provider (strict: unknown keys are errors). */
 export const openAICompatibleProviderOptionsSchema = z
   .strictObject({
-    id: z.string().min(1).optional(),
+    ...providerOptionsShape,
     profile: z.enum(profileNames).optional(),
-    baseURL: z.url({ protocol: /^https?$/ }).optional(),
-    apiKey: z.string().min(1).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
     query: z.record(z.string(), z.string()).optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    maxConnections: z.number().int().positive().optional(),
-    maxAnswerBytes: z.number().int().positive().optional(),
     quirks: chatQuirksSchema.optional(),
   })
   .refine(

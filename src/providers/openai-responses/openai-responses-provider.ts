@@ -9,7 +9,7 @@ import {
 import { relayJsonAnswer } from '../../protocols/relay-frames.js';
 import type { ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { openAIResponsesCapabilities } from './capabilities.js';
@@ -34,9 +34,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     baseURL: resolved.baseURL,
     headers: resolved.headers,
     parseError: parseResponsesError,
-    ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    ...(resolved.timeoutMs === undefined ? {} : { headersTimeoutMs: resolved.timeoutMs, bodyTimeoutMs: resolved.timeoutMs }),
+    ...resolved.transport,
   });
   const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({
     path: '/responses',
@@ -47,6 +45,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
   });
 
   return {
+    specificationVersion: 'v1',
     id: resolved.id,
     protocol: 'responses',
     modelCatalog: 'openai',

@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { configError } from '../../canonical/index.js';
+import { parseProviderOptions, providerOptionsShape, transportOptionsOf, type ProviderOptions } from '../provider-options.js';
 
 /** Options of `createOpenAIResponsesProvider`. */
-export interface OpenAIResponsesProviderOptions {
+export interface OpenAIResponsesProviderOptions extends ProviderOptions {
   /** The OpenAI key sent upstream as `Authorization: Bearer …`. Default: `process.env.OPENAI_API_KEY`. */
   apiKey?: string;
   /** Default `https://api.openai.com/v1`; `/responses` is appended. */
   baseURL?: string;
-  /** Extra headers sent on every call; they override the defaults. */
-  headers?: Record<string, string>;
-  /** Longest wait for the answer's headers, and longest silence between two stream chunks. Default: 10 and 5 minutes. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
-  maxAnswerBytes?: number;
   /** Sent as `OpenAI-Organization`. */
   organization?: string;
   /** Sent as `OpenAI-Project`. */
@@ -27,15 +20,18 @@ export interface ResolvedOpenAIResponsesOptions {
   id: string;
   baseURL: string;
   headers: Record<string, string>;
-  timeoutMs: number | undefined;
+  /** What the transport takes: timeouts, connections, answer size. */
+  transport: ReturnType<typeof transportOptionsOf>;
 }
 
 const defaultBaseURL = 'https://api.openai.com/v1';
 
-/** Validated-once options with the key and default base URL filled in; throws CONFIG_PROVIDER_API_KEY_MISSING without a key for OpenAI itself. */
+/** Options validated once (a bad one throws CONFIG_PROVIDER_INVALID), with the key and default base URL filled in; throws CONFIG_PROVIDER_API_KEY_MISSING without a key for OpenAI itself. */
 export function resolveOpenAIResponsesOptions(options: OpenAIResponsesProviderOptions): ResolvedOpenAIResponsesOptions {
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-  const baseURL = options.baseURL ?? defaultBaseURL;
+  const example = 'createOpenAIResponsesProvider({ apiKey: process.env.OPENAI_API_KEY })';
+  const valid = parseProviderOptions(openAIResponsesProviderOptionsSchema, options, 'OpenAI Responses provider option', example);
+  const apiKey = valid.apiKey ?? process.env.OPENAI_API_KEY;
+  const baseURL = valid.baseURL ?? defaultBaseURL;
   if ((apiKey === undefined || apiKey === '') && baseURL === defaultBaseURL) {
     throw configError(
       'CONFIG_PROVIDER_API_KEY_MISSING',
@@ -43,27 +39,21 @@ export function resolveOpenAIResponsesOptions(options: OpenAIResponsesProviderOp
     );
   }
   return {
-    id: options.id ?? 'openai-responses',
+    id: valid.id ?? 'openai-responses',
     baseURL,
     headers: {
       ...(apiKey === undefined || apiKey === '' ? {} : { authorization: `Bearer ${apiKey}` }),
-      ...(options.organization === undefined ? {} : { 'openai-organization': options.organization }),
-      ...(options.project === undefined ? {} : { 'openai-project': options.project }),
-      ...options.headers,
+      ...(valid.organization === undefined ? {} : { 'openai-organization': valid.organization }),
+      ...(valid.project === undefined ? {} : { 'openai-project': valid.project }),
+      ...valid.headers,
     },
-    timeoutMs: options.timeoutMs,
+    transport: transportOptionsOf(valid),
   };
 }
 
 /** The configuration form of `OpenAIResponsesProviderOptions` (strict: unknown keys are errors). */
 export const openAIResponsesProviderOptionsSchema = z.strictObject({
-  apiKey: z.string().min(1).optional(),
-  baseURL: z.url().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  maxConnections: z.number().int().positive().optional(),
-  maxAnswerBytes: z.number().int().positive().optional(),
+  ...providerOptionsShape,
   organization: z.string().min(1).optional(),
   project: z.string().min(1).optional(),
-  id: z.string().min(1).optional(),
 });

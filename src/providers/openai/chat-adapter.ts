@@ -11,7 +11,7 @@ import {
 } from '../../protocols/chat-completions/index.js';
 import type { ModelCapabilities, ProviderAdapter, ProviderContext } from '../types.js';
 import { createUpstream, type UpstreamOptions } from '../transport/upstream.js';
-import { upstreamSignal } from '../transport/request-abort.js';
+import { upstreamSignal } from '../transport/cancellation.js';
 import { UpstreamEvents } from '../transport/upstream-events.js';
 import { UpstreamRelay } from '../transport/upstream-relay.js';
 import { relayJsonAnswer } from '../../protocols/relay-frames.js';
@@ -64,6 +64,7 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
   };
 
   return {
+    specificationVersion: 'v1',
     id: config.id,
     protocol: 'chat',
     ...(config.capabilities === undefined ? {} : { capabilities: config.capabilities }),

@@ -1,14 +1,11 @@
-import { configError, configIssueError } from '../../canonical/index.js';
+import { configError } from '../../canonical/index.js';
 import { openAIChatDialect } from '../../protocols/chat-completions/index.js';
+import { hasHeader, parseProviderOptions, transportOptionsOf } from '../provider-options.js';
 import type { ProviderAdapter } from '../types.js';
 import { resolveAzure } from './azure.js';
 import { openAIModelCapabilities } from './capabilities.js';
 import { createChatAdapter } from './chat-adapter.js';
 import { openAIProviderOptionsSchema, type OpenAIProviderOptions } from './options.js';
-
-function hasAuthorization(headers: Record<string, string> | undefined): boolean {
-  return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
-}
 
 /**
  * The OpenAI Chat Completions provider (`POST {baseURL}/chat/completions`), or Azure OpenAI
@@ -20,13 +17,10 @@ function hasAuthorization(headers: Record<string, string> | undefined): boolean 
  * createOpenAIProvider({ apiKey: process.env.AZURE_OPENAI_API_KEY, azure: { resource: 'my-resource' } });
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): ProviderAdapter & { close(): Promise<void> } {
-  const parsed = openAIProviderOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw configIssueError('CONFIG_PROVIDER_INVALID', 'OpenAI provider option', parsed.error.issues[0], 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })');
-  }
-  const { azure } = options;
-  const apiKey = options.apiKey ?? (azure ? process.env.AZURE_OPENAI_API_KEY : process.env.OPENAI_API_KEY);
-  if (apiKey === undefined && !hasAuthorization(options.headers)) {
+  const valid = parseProviderOptions(openAIProviderOptionsSchema, options, 'OpenAI provider option', 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })');
+  const { azure } = valid;
+  const apiKey = valid.apiKey ?? (azure ? process.env.AZURE_OPENAI_API_KEY : process.env.OPENAI_API_KEY);
+  if (apiKey === undefined && !hasHeader(valid.headers, 'authorization')) {
     const variable = azure ? 'AZURE_OPENAI_API_KEY' : 'OPENAI_API_KEY';
     throw configError(
       'CONFIG_PROVIDER_API_KEY_MISSING',
@@ -38,18 +32,16 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
     apiKey === undefined ? {} : resolvedAzure ? { 'api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
   const headers: Record<string, string> = {
     ...auth,
-    ...(options.organization === undefined ? {} : { 'openai-organization': options.organization }),
-    ...(options.project === undefined ? {} : { 'openai-project': options.project }),
-    ...options.headers,
+    ...(valid.organization === undefined ? {} : { 'openai-organization': valid.organization }),
+    ...(valid.project === undefined ? {} : { 'openai-project': valid.project }),
+    ...valid.headers,
   };
   return createChatAdapter({
-    id: options.id ?? (azure ? 'azure-openai' : 'openai'),
+    id: valid.id ?? (azure ? 'azure-openai' : 'openai'),
     upstream: {
-      baseURL: resolvedAzure?.baseURL ?? options.baseURL ?? 'https://api.openai.com/v1',
+      baseURL: resolvedAzure?.baseURL ?? valid.baseURL ?? 'https://api.openai.com/v1',
       headers,
-      ...(options.timeoutMs === undefined ? {} : { headersTimeoutMs: options.timeoutMs, bodyTimeoutMs: options.timeoutMs }),
-      ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
-      ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+      ...transportOptionsOf(valid),
     },
     dialect: resolvedAzure?.dialect ?? openAIChatDialect,
     ...(resolvedAzure ? { target: resolvedAzure.target } : {}),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { providerOptionsShape, type ProviderOptions } from '../provider-options.js';
 import type { AzureOpenAIOptions } from './azure.js';
 
 /** Options of `createOpenAIProvider`. */
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends ProviderOptions {
   /** The provider's key. Default: `OPENAI_API_KEY` (with `azure`: `AZURE_OPENAI_API_KEY`). */
   apiKey?: string;
   /** Default `https://api.openai.com/v1`. Not with `azure`. */
@@ -11,14 +12,6 @@ export interface OpenAIProviderOptions {
   organization?: string;
   /** Sent as `OpenAI-Project`. */
   project?: string;
-  /** Extra headers on every call (e.g. `Authorization: Bearer <Entra token>` for Azure without a key). */
-  headers?: Record<string, string>;
-  /** Longest wait, in ms, for the answer to start and between two pieces of it. Default 10 min / 5 min. */
-  timeoutMs?: number;
-  /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
-  maxConnections?: number;
-  /** Largest answer read from the upstream (a whole answer, or one stream event), in bytes; past it the call fails with 502. Default 67108864 (64 MiB). */
-  maxAnswerBytes?: number;
   /** Provider id in logs. Default `openai`, or `azure-openai` with `azure`. */
   id?: string;
   /** Call Azure OpenAI instead of OpenAI. */
@@ -40,15 +33,9 @@ const azureSchema = z
 /** Configuration of the built-in `openai` provider (strict: unknown keys are errors). */
 export const openAIProviderOptionsSchema = z
   .strictObject({
-    id: z.string().min(1).optional(),
-    apiKey: z.string().min(1).optional(),
-    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    ...providerOptionsShape,
     organization: z.string().min(1).optional(),
     project: z.string().min(1).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    maxConnections: z.number().int().positive().optional(),
-    maxAnswerBytes: z.number().int().positive().optional(),
     azure: azureSchema.optional(),
   })
   .refine((options) => options.azure === undefined || options.baseURL === undefined, {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
-import { listenForAbort, RequestAbort, type Cancellation } from './request-abort.js';
+import { listenForAbort, RequestAbort, type Cancellation } from './cancellation.js';
 
 /** A whole upstream answer: status, headers and body text. */
 export interface CollectedAnswer {

@@ -3,7 +3,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { answerTooLarge, ERROR_BODY_MAX } from './answer-limits.js';
-import { listenForAbort, RequestAbort, type Cancellation } from './request-abort.js';
+import { listenForAbort, RequestAbort, type Cancellation } from './cancellation.js';
 import type { UpstreamRedactor } from './upstream-redactor.js';
 
 /** How an SSE call's answer began: its status and headers, and for an error status its whole body. */

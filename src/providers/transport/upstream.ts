@@ -5,7 +5,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './answer-limits.js';
 import { collectAnswer } from './collect-answer.js';
 import { SseAnswer } from './sse-answer.js';
-import type { RequestAbort } from './request-abort.js';
+import type { RequestAbort } from './cancellation.js';
 import { readRetryAfter } from './retry-after.js';
 import { readUpstreamInfo } from './upstream-info.js';
 import { UpstreamRedactor } from './upstream-redactor.js';

@@ -11,7 +11,7 @@ describe('resolveAnthropicOptions', () => {
       id: 'anthropic',
       baseURL: 'https://api.anthropic.com',
       headers: { 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-env' },
-      timeoutMs: 600_000,
+      transport: { headersTimeoutMs: 600_000, bodyTimeoutMs: 600_000 },
       defaultMaxTokens: undefined,
     });
   });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool, errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectAnswer } from '../../../src/providers/transport/collect-answer.js';
-import { RequestAbort } from '../../../src/providers/transport/request-abort.js';
+import { RequestAbort } from '../../../src/providers/transport/cancellation.js';
 
 let server: Server | undefined;
 let pool: Pool | undefined;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSse, type SseMessage } from '../../../src/sse/format-sse.js';
-import { RequestAbort } from '../../../src/providers/transport/request-abort.js';
+import { RequestAbort } from '../../../src/providers/transport/cancellation.js';
 import { SseAnswer } from '../../../src/providers/transport/sse-answer.js';
 import { UpstreamRedactor } from '../../../src/providers/transport/upstream-redactor.js';
 

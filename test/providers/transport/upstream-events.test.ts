@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/canonical/index.js';
 import { createChatStreamDecoder } from '../../../src/protocols/chat-completions/index.js';
-import { RequestAbort } from '../../../src/providers/transport/request-abort.js';
+import { RequestAbort } from '../../../src/providers/transport/cancellation.js';
 import { createUpstream } from '../../../src/providers/transport/upstream.js';
 import { UpstreamEvents } from '../../../src/providers/transport/upstream-events.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
-import { createProviderContext, RequestAbort, upstreamSignal } from '../../../src/providers/transport/request-abort.js';
+import { createProviderContext, RequestAbort, upstreamSignal } from '../../../src/providers/transport/cancellation.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../../helpers/start-gateway.js';
 import { sseText, startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
 
