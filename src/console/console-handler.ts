@@ -23,8 +23,11 @@ import { LoginThrottle } from './login-limits.js';
 import { modelsPage } from './models-page.js';
 import { endSession } from './sessions.js';
 import { showUsage } from './usage-routes.js';
-import { countUsers, listUsers } from './users.js';
-import { usersPage } from './users-page.js';
+import { countUsers } from './users.js';
+import { auditPage } from './audit-page.js';
+import { recentAdminActions, recordAdminAction } from './audit-log.js';
+import { resetPassword, showResetPassword } from './reset-password.js';
+import { actOnUser, showUsers, USER_ACTIONS } from './user-admin-routes.js';
 import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visit.js';
 
 /** The console as a request handler: Express middleware at any mount path, or a `node:http` handler. */
@@ -151,8 +154,8 @@ type Route = 'asset' | 'page' | 'form';
 function routeOf(method: string, path: string): Route | undefined {
   const get = method === 'GET' || method === 'HEAD';
   if (get && (path === '/assets/console.css' || path === '/assets/console.js')) return 'asset';
-  if (get && /^\/(|sign-in|register|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|connect|users)$/.test(path)) return 'page';
-  if (method === 'POST' && /^\/(sign-in|sign-out|register|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite)$/.test(path)) return 'form';
+  if (get && /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|connect|users|audit)$/.test(path)) return 'page';
+  if (method === 'POST' && /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+)$/.test(path)) return 'form';
   return undefined;
 }
 
@@ -171,6 +174,7 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return showRegister(visit, options, query.get('invite') ?? undefined);
   }
+  if (path === '/reset-password') return showResetPassword(visit, query.get('token') ?? undefined);
   if (user === undefined) return redirect(res, `${ctx.base}${signInPath}`, visit.cookies);
   if (path === '/keys') return sendHtml(res, 200, keysPage(ctx, await keysState(visit, options, query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {})), visit.cookies);
   if (path.startsWith('/keys/')) {
@@ -186,7 +190,8 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     const apiRoot = options.apiRoot ?? visit.origin;
     return sendHtml(res, 200, connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }), visit.cookies);
   }
-  if (path === '/users' && user.isAdmin) return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration), visit.cookies);
+  if (path === '/users' && user.isAdmin) return showUsers(visit, options);
+  if (path === '/audit' && user.isAdmin) return sendHtml(res, 200, auditPage(ctx, await recentAdminActions(db)), visit.cookies);
   return notFound(visit);
 }
 
@@ -194,6 +199,7 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   const { ctx, res, path, db, user } = visit;
   if (path === '/sign-in') return signIn(visit, form, options, throttle);
   if (path === '/register') return register(visit, form, options);
+  if (path === '/reset-password') return resetPassword(visit, form);
   if (path === '/sign-out') {
     if (visit.sessionToken !== undefined) await endSession(db, visit.sessionToken);
     return redirect(res, `${ctx.base}/sign-in?signed-out`, [...visit.cookies, serializeCookie(SESSION_COOKIE, '', { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: 0 })]);
@@ -211,8 +217,11 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   // Invitations in every mode: an address listed in `admins` registers only with one.
   if (path === '/users/invite' && user.isAdmin) {
     const token = await createInvite(db, user.id);
-    const link = `${visit.origin}${ctx.base}/register?invite=${token}`;
-    return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration, link), visit.cookies);
+    await recordAdminAction(db, user, 'invite.created');
+    return showUsers(visit, options, { link: { kind: 'invite', url: `${visit.origin}${ctx.base}/register?invite=${token}` } });
   }
+  const onUser = /^\/users\/([A-Za-z0-9_-]+)\/([a-z-]+)$/.exec(path);
+  const action = USER_ACTIONS.find((known) => known === onUser?.[2]);
+  if (onUser !== null && action !== undefined && user.isAdmin) return actOnUser(visit, options, user, onUser[1] ?? '', action);
   return notFound(visit);
 }

@@ -158,6 +158,34 @@ export function migrations(): Record<string, Migration> {
         await db.schema.alterTable('usage_ledger').addColumn('cache_write_1h_tokens', 'integer').execute();
       },
     },
+    '0009_console_user_management': {
+      async up(db: Kysely<unknown>) {
+        // A disabled user cannot sign in and their keys are refused; NULL: enabled.
+        await db.schema.alterTable('console_users').addColumn('disabled_at', 'bigint').execute();
+        // One-time password-reset links an admin made: a hash of the token, never the token.
+        await db.schema
+          .createTable('console_password_resets')
+          .addColumn('token_hash', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+        // Every admin action: who (id and e-mail as they were), what, on whom, when. Append-only.
+        await db.schema
+          .createTable('console_audit_log')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('at', 'bigint', (column) => column.notNull())
+          .addColumn('actor_id', 'text', (column) => column.notNull())
+          .addColumn('actor_email', 'text', (column) => column.notNull())
+          .addColumn('action', 'text', (column) => column.notNull())
+          .addColumn('target', 'text')
+          .addColumn('detail', 'text')
+          .execute();
+        await db.schema.createIndex('console_audit_log_at').on('console_audit_log').column('at').execute();
+      },
+    },
   };
 }
 

@@ -15,6 +15,8 @@ export interface StorageSchema {
   console_login_attempts: ConsoleLoginAttemptTable;
   console_key_owners: ConsoleKeyOwnerTable;
   console_invites: ConsoleInviteTable;
+  console_password_resets: ConsolePasswordResetTable;
+  console_audit_log: ConsoleAuditLogTable;
 }
 
 /** A job only one instance at a time may run (the status page's probe): who holds it, and until when. */
@@ -34,6 +36,8 @@ export interface ConsoleUserTable {
   /** 0 or 1. */
   is_admin: number;
   created_at: BigIntColumn;
+  /** When an admin disabled the user (no sign-in, keys refused); NULL: enabled. */
+  disabled_at?: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
 /** A signed-in browser: keyed by a hash of the cookie's value, so a leaked table signs no one in. */
@@ -64,6 +68,30 @@ export interface ConsoleInviteTable {
   created_at: BigIntColumn;
   expires_at: BigIntColumn;
   used_at: NullableBigIntColumn;
+}
+
+/** A one-time password-reset link an admin made for a user: a hash of its token. */
+export interface ConsolePasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  created_by: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+  used_at: NullableBigIntColumn;
+}
+
+/** One admin action: who did it (id and e-mail at the time), what, to whom, when. Append-only. */
+export interface ConsoleAuditLogTable {
+  id: string;
+  at: BigIntColumn;
+  actor_id: string;
+  actor_email: string;
+  /** e.g. `user.disabled`, `user.role`, `invite.created`. */
+  action: string;
+  /** What it was done to (a user's e-mail, a key's public id); NULL when nothing in particular. */
+  target: string | null;
+  /** Free text: the new role, an amount. */
+  detail: string | null;
 }
 
 /** A secret the instances share, made once by whichever instance needs it first. */
