@@ -72,6 +72,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
       ...(key.models === undefined ? {} : { models: key.models }),
       ...(key.budget === undefined ? {} : { budget: key.budget }),
       ...(key.limits === undefined ? {} : { limits: key.limits }),
+      ...(key.owner === undefined ? {} : { account: key.owner }),
     };
   };
 

@@ -33,11 +33,11 @@ export interface StoredKey {
   budget: { nanoUsd: number; period: BudgetPeriod } | undefined;
   limits: KeyOwnLimits | undefined;
   /** The console user who owns the key (its account), when one does and the lookup read it. */
-  ownerId?: string;
+  owner?: { id: string; email: string | undefined; admin: boolean };
 }
 
 /** A key row as authentication reads it: with its owner, and when the owner was disabled. */
-export type KeyRowWithOwner = ApiKeyRow & { owner_id?: string | null; owner_disabled_at?: number | string | null };
+export type KeyRowWithOwner = ApiKeyRow & { owner_id?: string | null; owner_email?: string | null; owner_is_admin?: number | null; owner_disabled_at?: number | string | null };
 
 export type KeyLookup =
   | { ok: true; key: StoredKey }
@@ -50,7 +50,7 @@ const optional = (value: number | string | null): number | undefined => (value =
 
 function storedKeyOf(row: KeyRowWithOwner): StoredKey {
   return {
-    ...(row.owner_id === null || row.owner_id === undefined ? {} : { ownerId: row.owner_id }),
+    ...(row.owner_id === null || row.owner_id === undefined ? {} : { owner: { id: row.owner_id, email: row.owner_email ?? undefined, admin: Number(row.owner_is_admin) === 1 } }),
     publicId: row.public_id,
     name: row.name,
     createdAt: Number(row.created_at),

@@ -9,6 +9,7 @@ import type { EndpointHandler, HttpRequest, Next } from '../http/types.js';
 import type { GatewayOptions } from './options.js';
 import { resolveOptions } from './resolve-options.js';
 import type { KeyService } from '../access/key-service.js';
+import type { OpenedBalances } from '../limits/open-balances.js';
 import { createAdminApi } from '../admin/admin-api.js';
 import { createTokenEndpoint } from '../admin/token-endpoint.js';
 import { createCors } from '../http/cors.js';
@@ -63,6 +64,8 @@ export interface Gateway {
   ready(): Promise<void>;
   /** Stored keys — create, list, revoke — with a `database`; undefined without one. */
   readonly keys: KeyService | undefined;
+  /** Account balances, with `balances` on: the console, CLI and admin API tell it of credits. */
+  readonly balances: OpenedBalances | undefined;
   /** Usage totals per key, model or day from the ledger; throws `NO_DATABASE` without a `database`. */
   usage(query: UsageQuery): Promise<UsageTotals[]>;
   /**
@@ -224,6 +227,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         await Promise.allSettled([...inFlight]);
         // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
+        await resolved.balances?.close();
         await resolved.routing.close();
         await persistence?.close();
         resolved.closeObservability();
@@ -235,6 +239,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       await persistence?.database.ready();
     },
     keys: persistence?.keys,
+    balances: resolved.balances,
     metrics: resolved.metrics?.registry,
     readiness: () => resolved.readiness(),
     routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },

@@ -220,6 +220,7 @@ export const optionsSchema = z.object({
   redisPrefix: z.string().optional(),
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
+  balances: z.strictObject({ admins: z.boolean().optional(), creditsTtlMs: z.number().int().nonnegative().optional() }).optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),

@@ -186,6 +186,25 @@ export function migrations(): Record<string, Migration> {
         await db.schema.createIndex('console_audit_log_at').on('console_audit_log').column('at').execute();
       },
     },
+    '0010_account_balances': {
+      async up(db: Kysely<unknown>) {
+        // Every change to an account's balance (top-up, refund, adjustment, redemption, usage), signed
+        // nano-USD, append-only: the balance is the sum of an account's rows.
+        await db.schema
+          .createTable('account_balance_ledger')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('account_id', 'text', (column) => column.notNull())
+          .addColumn('at', 'bigint', (column) => column.notNull())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('amount_nano_usd', 'bigint', (column) => column.notNull())
+          .addColumn('actor_id', 'text')
+          .addColumn('note', 'text')
+          .addColumn('request_id', 'text')
+          .execute();
+        await db.schema.createIndex('account_balance_ledger_account').on('account_balance_ledger').columns(['account_id', 'kind', 'amount_nano_usd']).execute();
+        await db.schema.createIndex('account_balance_ledger_account_at').on('account_balance_ledger').columns(['account_id', 'at']).execute();
+      },
+    },
   };
 }
 

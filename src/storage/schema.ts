@@ -17,6 +17,25 @@ export interface StorageSchema {
   console_invites: ConsoleInviteTable;
   console_password_resets: ConsolePasswordResetTable;
   console_audit_log: ConsoleAuditLogTable;
+  account_balance_ledger: AccountBalanceLedgerTable;
+}
+
+/** One change to an account's balance: append-only; the balance is the sum of the account's rows. */
+export interface AccountBalanceLedgerTable {
+  id: string;
+  /** The console user whose balance it is. */
+  account_id: string;
+  at: BigIntColumn;
+  /** `top-up`, `refund`, `adjustment`, `redemption` or `usage`. */
+  kind: string;
+  /** Signed: credits are positive, usage negative. */
+  amount_nano_usd: BigIntColumn;
+  /** The admin who made it; NULL for usage and redemptions. */
+  actor_id: string | null;
+  /** Why (a top-up's reason, a redemption code's id). */
+  note: string | null;
+  /** The request a usage row charged. */
+  request_id: string | null;
 }
 
 /** A job only one instance at a time may run (the status page's probe): who holds it, and until when. */

@@ -1,64 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { switchyardConsole } from '../../src/console/console-handler.js';
-import { gateway, type Gateway } from '../../src/gateway/gateway.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
-import { silentLogger } from '../../src/logger.js';
 import { ConsoleVisitor } from '../helpers/console-visitor.js';
+import { newKey, PASSWORD, registered, serveWithConsole, userIdOf } from '../helpers/console-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const models = [{ id: 'mock', provider: 'mock' }];
 const chat = { model: 'mock', messages: [{ role: 'user' as const, content: 'Hello there' }] };
-const PASSWORD = 'a long enough password';
 
 const scratch = useScratch();
 
-interface Instance {
-  origin: string;
-  api: Gateway;
-}
-
-/** A gateway with its console at /console, on a loopback port. */
-async function serve(options: GatewayOptions): Promise<Instance> {
-  const api = gateway({ models, logger: silentLogger, ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, ...options });
-  const app = express();
-  app.use('/console', switchyardConsole({ gateway: api, logger: silentLogger }));
-  app.use(api);
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  scratch.later(() => api.close());
-  scratch.later(() => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(resolve);
-  }));
-  await api.ready();
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, api };
-}
-
-async function registered(origin: string, email: string, password = PASSWORD): Promise<ConsoleVisitor> {
-  const visitor = new ConsoleVisitor(origin);
-  expect((await visitor.post('/console/register', { email, password })).status).toBe(303);
-  return visitor;
-}
-
-async function newKey(visitor: ConsoleVisitor): Promise<string> {
-  const made = await visitor.post('/console/keys', { name: 'laptop' });
-  const key = /id="new-key"[^>]*>(sk-sy-[^<]+)</.exec(made.text)?.[1];
-  expect(key).toBeDefined();
-  return key ?? '';
-}
-
-async function userIdOf(api: Gateway, email: string): Promise<string> {
-  const db = await api.storage!();
-  const row = await db.selectFrom('console_users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-  return row.id;
-}
+const serve = (options: GatewayOptions) => serveWithConsole(scratch, { models, ...options });
 
 const openai = (origin: string, apiKey: string) => new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 });
 const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
