@@ -28,6 +28,7 @@ import { auditPage } from './audit-page.js';
 import { recentAdminActions, recordAdminAction } from './audit-log.js';
 import { resetPassword, showResetPassword } from './reset-password.js';
 import { actOnUser, showUsers, USER_ACTIONS } from './user-admin-routes.js';
+import { createCodeBatch, redeem, showBalance, showCodes, topUpUser } from './money-routes.js';
 import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visit.js';
 
 /** The console as a request handler: Express middleware at any mount path, or a `node:http` handler. */
@@ -69,6 +70,8 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     basePath,
     hostAllowed: createHostCheck(options.allowedHosts ?? true),
     userKeys: options.userKeys,
+    balances: options.gateway.balances,
+    chargeAdmins: options.gateway.balances?.chargesAdmins === true,
     logger: options.logger ?? consoleLogger,
   };
 }
@@ -154,8 +157,8 @@ type Route = 'asset' | 'page' | 'form';
 function routeOf(method: string, path: string): Route | undefined {
   const get = method === 'GET' || method === 'HEAD';
   if (get && (path === '/assets/console.css' || path === '/assets/console.js')) return 'asset';
-  if (get && /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|connect|users|audit)$/.test(path)) return 'page';
-  if (method === 'POST' && /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+)$/.test(path)) return 'form';
+  if (get && /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|balance|balance\.csv|codes|connect|users|audit)$/.test(path)) return 'page';
+  if (method === 'POST' && /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|codes)$/.test(path)) return 'form';
   return undefined;
 }
 
@@ -191,6 +194,8 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     return sendHtml(res, 200, connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }), visit.cookies);
   }
   if (path === '/users' && user.isAdmin) return showUsers(visit, options);
+  if ((path === '/balance' || path === '/balance.csv') && options.balances !== undefined) return showBalance(visit, options, user, path === '/balance.csv');
+  if (path === '/codes' && user.isAdmin && options.balances !== undefined) return showCodes(visit);
   if (path === '/audit' && user.isAdmin) return sendHtml(res, 200, auditPage(ctx, await recentAdminActions(db)), visit.cookies);
   return notFound(visit);
 }
@@ -220,7 +225,11 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
     await recordAdminAction(db, user, 'invite.created');
     return showUsers(visit, options, { link: { kind: 'invite', url: `${visit.origin}${ctx.base}/register?invite=${token}` } });
   }
+  const { balances } = options;
+  if (path === '/balance/redeem' && balances !== undefined) return redeem(visit, options, balances, user, form);
+  if (path === '/codes' && user.isAdmin && balances !== undefined) return createCodeBatch(visit, user, form);
   const onUser = /^\/users\/([A-Za-z0-9_-]+)\/([a-z-]+)$/.exec(path);
+  if (onUser?.[2] === 'top-up' && user.isAdmin && balances !== undefined) return topUpUser(visit, options, balances, user, onUser[1] ?? '', form);
   const action = USER_ACTIONS.find((known) => known === onUser?.[2]);
   if (onUser !== null && action !== undefined && user.isAdmin) return actOnUser(visit, options, user, onUser[1] ?? '', action);
   return notFound(visit);

@@ -1,3 +1,4 @@
+import { balances } from '../limits/balance-ledger.js';
 import { recordAdminAction } from './audit-log.js';
 import { sendHtml } from './console-http.js';
 import type { ResolvedConsoleOptions } from './console-options.js';
@@ -12,7 +13,8 @@ export const USER_ACTIONS = ['admin', 'member', 'disable', 'enable', 'delete', '
 type UserAction = (typeof USER_ACTIONS)[number];
 
 export async function showUsers(visit: Visit, options: ResolvedConsoleOptions, state: UsersPageState = {}, status = 200): Promise<void> {
-  return sendHtml(visit.res, status, usersPage(visit.ctx, await listUsers(visit.db), options.registration, state), visit.cookies);
+  const withBalances = options.balances === undefined ? state : { ...state, balances: await balances(visit.db) };
+  return sendHtml(visit.res, status, usersPage(visit.ctx, await listUsers(visit.db), options.registration, withBalances), visit.cookies);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatTime } from './format.js';
+import { formatTime, formatUsd } from './format.js';
 import { html, type Html } from './html.js';
 import { csrfField, layout, notice, type PageContext } from './layout.js';
 import type { RegistrationMode } from './console-options.js';
@@ -16,6 +16,17 @@ export interface UsersPageState {
   link?: ShownLink;
   info?: string;
   error?: string;
+  /** Each account's balance (nano-USD), when the gateway has balances. */
+  balances?: ReadonlyMap<string, number>;
+}
+
+function balanceCell(ctx: PageContext, user: ConsoleUser, balance: number): Html {
+  return html`<td class="num"><a href="${ctx.base}/balance?account=${user.id}">${formatUsd(balance)}</a>
+  <form method="post" action="${ctx.base}/users/${user.id}/top-up" class="top-up">${csrfField(ctx)}
+    <label for="usd-${user.id}" class="visually-hidden">Amount in USD for ${user.email}</label><input id="usd-${user.id}" name="usd" type="number" step="0.01" required placeholder="USD" size="6">
+    <label for="kind-${user.id}" class="visually-hidden">Kind</label><select id="kind-${user.id}" name="kind"><option value="top-up">top-up</option><option value="refund">refund</option><option value="adjustment">adjustment (±)</option></select>
+    <label for="note-${user.id}" class="visually-hidden">Why</label><input id="note-${user.id}" name="note" placeholder="why" size="12" maxlength="200">
+    <button type="submit" aria-label="Top up ${user.email}">Add</button></form></td>`;
 }
 
 function userActions(ctx: PageContext, user: ConsoleUser): Html | '' {
@@ -52,10 +63,10 @@ ${mode === 'invite' ? '' : html`<p>An address listed in the console’s <code>ad
 <p><a href="${ctx.base}/audit">Audit log</a>: every admin action.</p>
 <div class="table-scroll"><table>
   <caption class="visually-hidden">Users</caption>
-  <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Registered</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Registered</th>${state.balances === undefined ? '' : html`<th scope="col" class="num">Balance</th>`}<th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${users.map(
     (user) =>
-      html`<tr><td>${user.email}</td><td>${user.isAdmin ? 'admin' : 'member'}</td><td>${user.disabledAt === undefined ? 'active' : html`disabled ${formatTime(user.disabledAt)}`}</td><td>${formatTime(user.createdAt)}</td><td>${userActions(ctx, user)}</td></tr>`,
+      html`<tr><td>${user.email}</td><td>${user.isAdmin ? 'admin' : 'member'}</td><td>${user.disabledAt === undefined ? 'active' : html`disabled ${formatTime(user.disabledAt)}`}</td><td>${formatTime(user.createdAt)}</td>${state.balances === undefined ? '' : balanceCell(ctx, user, state.balances.get(user.id) ?? 0)}<td>${userActions(ctx, user)}</td></tr>`,
   )}</tbody>
 </table></div>`,
   );

@@ -72,7 +72,7 @@ export async function startVisit(req: HttpRequest, res: ServerResponse, db: Stor
     origin: `${scheme}://${host}`,
     secure,
     cookies,
-    ctx: { base, user, csrf: csrfToken(secret, binding) },
+    ctx: { base, user, csrf: csrfToken(secret, binding), ...(options.balances === undefined ? {} : { balances: true }) },
   };
 }
 

@@ -29,6 +29,8 @@ export function balanceExhausted(account: NonNullable<Caller['account']>, balanc
 }
 
 export interface OpenedBalances {
+  /** Admins' accounts are charged too (`balances.admins`). */
+  readonly chargesAdmins: boolean;
   /** The counter a request on an account with a balance is held to (the budget stage's `accountLimit`). */
   accountLimit(request: AdmissionRequest, at: number): HeldLimit | undefined | Promise<HeldLimit | undefined>;
   /** An account was credited (a top-up, a code): this instance, and with Redis every instance, reads its credits again. */
@@ -88,6 +90,7 @@ export function openBalances(settings: OpenBalancesSettings): OpenedBalances {
   };
 
   return {
+    chargesAdmins: options.admins === true,
     accountLimit(request, at) {
       const account = request.caller.account;
       if (account === undefined || (account.admin && options.admins !== true)) return undefined;

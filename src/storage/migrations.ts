@@ -205,6 +205,23 @@ export function migrations(): Record<string, Migration> {
         await db.schema.createIndex('account_balance_ledger_account_at').on('account_balance_ledger').columns(['account_id', 'at']).execute();
       },
     },
+    '0011_redemption_codes': {
+      async up(db: Kysely<unknown>) {
+        // Codes an admin made in batches, each worth a value, redeemable once before it expires: a hash of the code, never the code.
+        await db.schema
+          .createTable('redemption_codes')
+          .addColumn('code_hash', 'text', (column) => column.primaryKey())
+          .addColumn('batch_id', 'text', (column) => column.notNull())
+          .addColumn('value_nano_usd', 'bigint', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .addColumn('redeemed_by', 'text')
+          .addColumn('redeemed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('redemption_codes_batch').on('redemption_codes').column('batch_id').execute();
+      },
+    },
   };
 }
 

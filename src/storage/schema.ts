@@ -18,6 +18,20 @@ export interface StorageSchema {
   console_password_resets: ConsolePasswordResetTable;
   console_audit_log: ConsoleAuditLogTable;
   account_balance_ledger: AccountBalanceLedgerTable;
+  redemption_codes: RedemptionCodeTable;
+}
+
+/** A code an admin made that credits its value to the account that redeems it, once, before it expires. */
+export interface RedemptionCodeTable {
+  /** SHA-256 of the code: the code itself is shown once, when made. */
+  code_hash: string;
+  batch_id: string;
+  value_nano_usd: BigIntColumn;
+  created_by: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+  redeemed_by: string | null;
+  redeemed_at: NullableBigIntColumn;
 }
 
 /** One change to an account's balance: append-only; the balance is the sum of the account's rows. */
