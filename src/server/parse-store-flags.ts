@@ -24,7 +24,8 @@ export type StoreCommand =
   | { command: 'keys-revoke'; store: StoreFlags; publicId: string }
   | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
   | { command: 'migrate'; store: StoreFlags }
-  | { command: 'users-reset-password'; store: StoreFlags; email: string };
+  | { command: 'users-reset-password'; store: StoreFlags; email: string }
+  | { command: 'accounts-top-up'; store: StoreFlags; email: string; usd: string; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined };
 
 const storeFlags = ['config', 'database'];
 const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -117,9 +118,22 @@ function parseUsers(action: string | undefined, rest: readonly string[], values:
   throw flagError(action === 'reset-password' ? "'users reset-password' takes the account's e-mail address, e.g. switchyard users reset-password ada@example.com" : `Unknown command 'users ${[action, ...rest].join(' ').trim()}'; did you mean 'users reset-password EMAIL'?`);
 }
 
-/** `keys …`, `users …`, `usage` and `migrate`: the commands that work on the database. */
-export function parseStoreFlags(command: 'keys' | 'users' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
+/** `accounts top-up EMAIL --usd AMOUNT [--kind …] [--note …]`. */
+function parseAccounts(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
+  if (action === 'top-up' && rest.length === 1 && rest[0]?.includes('@') === true) {
+    allowOnly(values, new Set([...storeFlags, 'usd', 'kind', 'note']), 'accounts top-up');
+    if (values.usd === undefined) throw flagError("'accounts top-up' needs --usd, e.g. --usd 20.");
+    const kind = values.kind ?? 'top-up';
+    if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment') throw flagError(`--kind is top-up, refund or adjustment; got '${kind}'.`);
+    return { command: 'accounts-top-up', store: storeOf(values), email: rest[0], usd: values.usd, kind, note: values.note?.trim() || undefined };
+  }
+  throw flagError(`Unknown command 'accounts ${[action, ...rest].join(' ').trim()}'; did you mean 'accounts top-up EMAIL --usd AMOUNT'?`);
+}
+
+/** `keys …`, `users …`, `accounts …`, `usage` and `migrate`: the commands that work on the database. */
+export function parseStoreFlags(command: 'keys' | 'users' | 'accounts' | 'usage' | 'migrate', positionals: readonly string[], values: CliFlags): StoreCommand {
   if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
+  if (command === 'accounts') return parseAccounts(positionals[0], positionals.slice(1), values);
   if (command === 'users') return parseUsers(positionals[0], positionals.slice(1), values);
   if (positionals.length > 0) throw flagError(`Unknown command '${[command, ...positionals].join(' ')}'.`);
   if (command === 'migrate') {
