@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { appendAuditRow } from '../storage/admin-audit.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { ConsoleUser } from './users.js';
 
@@ -25,10 +25,7 @@ export type AuditAction =
 
 /** Appends one admin action. The id orders rows made in the same millisecond only loosely; `at` is the order. */
 export async function recordAdminAction(db: StorageDb, actor: Pick<ConsoleUser, 'id' | 'email'>, action: AuditAction, target?: string, detail?: string, now = Date.now()): Promise<void> {
-  await db
-    .insertInto('console_audit_log')
-    .values({ id: randomBytes(12).toString('base64url'), at: now, actor_id: actor.id, actor_email: actor.email, action, target: target ?? null, detail: detail ?? null })
-    .execute();
+  await appendAuditRow(db, { actorId: actor.id, actorEmail: actor.email, action, target, detail }, now);
 }
 
 /** The newest `limit` actions, newest first. */

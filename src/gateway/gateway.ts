@@ -10,6 +10,9 @@ import type { GatewayOptions } from './options.js';
 import { resolveOptions } from './resolve-options.js';
 import type { KeyService } from '../access/key-service.js';
 import type { OpenedBalances } from '../limits/open-balances.js';
+import { adminAccounts } from '../limits/account-top-ups.js';
+import type { Persistence } from './persistence.js';
+import type { AdminBackend } from '../admin/admin-api.js';
 import { createAdminApi } from '../admin/admin-api.js';
 import { createTokenEndpoint } from '../admin/token-endpoint.js';
 import { createCors } from '../http/cors.js';
@@ -166,7 +169,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   const admin =
     resolved.adminKey === undefined || persistence === undefined
       ? undefined
-      : createAdminApi({ adminKey: resolved.adminKey, backend: persistence, logger: resolved.logger, errors: chatCodec });
+      : createAdminApi({ adminKey: resolved.adminKey, backend: adminBackendOf(persistence, resolved.balances), logger: resolved.logger, errors: chatCodec });
 
   /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
   const inFlight = new Set<Promise<void>>();
@@ -271,6 +274,18 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     probe: (model, maxOutputTokens, timeoutMs) => (closing === undefined ? probe({ model, maxOutputTokens, timeoutMs }) : Promise.resolve({ model, ok: false, errorCode: 'SHUTTING_DOWN' })),
   });
   return handle;
+}
+
+/** The admin API's backend: stored keys and the ledger, and with `balances` the accounts' balances. */
+function adminBackendOf(persistence: Persistence, balances: OpenedBalances | undefined): AdminBackend {
+  if (balances === undefined) return persistence;
+  const db = async () => (await persistence.database.ready()).db;
+  return {
+    keys: persistence.keys,
+    usage: (query) => persistence.usage(query),
+    ledgerCounters: () => persistence.ledgerCounters(),
+    accounts: adminAccounts(db, (accountId) => balances.credited(accountId)),
+  };
 }
 
 /** Closes every adapter that can be closed; one that fails to close does not stop the others. */
