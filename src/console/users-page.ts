@@ -24,8 +24,8 @@ function balanceCell(ctx: PageContext, user: ConsoleUser, balance: number): Html
   return html`<td class="num"><a href="${ctx.base}/balance?account=${user.id}">${formatUsd(balance)}</a>
   <form method="post" action="${ctx.base}/users/${user.id}/top-up" class="top-up">${csrfField(ctx)}
     <label for="usd-${user.id}" class="visually-hidden">Amount in USD for ${user.email}</label><input id="usd-${user.id}" name="usd" type="number" step="0.01" required placeholder="USD" size="6">
-    <label for="kind-${user.id}" class="visually-hidden">Kind</label><select id="kind-${user.id}" name="kind"><option value="top-up">top-up</option><option value="refund">refund</option><option value="adjustment">adjustment (±)</option></select>
-    <label for="note-${user.id}" class="visually-hidden">Why</label><input id="note-${user.id}" name="note" placeholder="why" size="12" maxlength="200">
+    <label for="kind-${user.id}" class="visually-hidden">Kind of credit for ${user.email}</label><select id="kind-${user.id}" name="kind"><option value="top-up">top-up</option><option value="refund">refund</option><option value="adjustment">adjustment (±)</option></select>
+    <label for="note-${user.id}" class="visually-hidden">Why, for ${user.email}</label><input id="note-${user.id}" name="note" placeholder="why" size="12" maxlength="200">
     <button type="submit" aria-label="Top up ${user.email}">Add</button></form></td>`;
 }
 
