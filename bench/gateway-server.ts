@@ -33,14 +33,16 @@ const providers: GatewayOptions['providers'] = mock
     };
 const routing = process.env.BENCH_ROUTING;
 const money = process.env.BENCH_MONEY;
+// A budget or a balance needs each model's price.
+const priced = money === undefined ? {} : { price: { input: 1, output: 1 } };
 const chatModel: NonNullable<GatewayOptions['models']>[number] =
   routing === undefined || mock
-    ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL, ...(money === undefined ? {} : { price: { input: 1, output: 1 } }) }
+    ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL, ...priced }
     : { id: BENCH_MODEL, deployments: [{ provider: 'openai' }, { provider: 'openai-b' }], upstreamModel: UPSTREAM_MODEL, fallbacks: [BENCH_RESPONSES_MODEL] };
 const models: GatewayOptions['models'] = [
   chatModel,
-  { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL },
-  { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL },
+  { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL, ...priced },
+  { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL, ...priced },
 ];
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -15,7 +15,7 @@ import { connectPage } from './connect-page.js';
 import { csrfTokenMatches } from './csrf.js';
 import { html } from './html.js';
 import { createInvite } from './invites.js';
-import { changeKey, createKey, keysState, ownKey, visibleKeys } from './key-routes.js';
+import { changeKey, createKey, keyActivity, keysState, ownKey, visibleKeys } from './key-routes.js';
 import { settingsOf } from './key-settings.js';
 import { keySettingsPage, keysPage } from './keys-pages.js';
 import { layout } from './layout.js';
@@ -183,7 +183,7 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
   if (path.startsWith('/keys/')) {
     const key = await ownKey(visit, options, path.slice('/keys/'.length));
     if (key === undefined) return notFound(visit);
-    return sendHtml(res, 200, keySettingsPage(ctx, key, modelIds(options), settingsOf(key)), visit.cookies);
+    return sendHtml(res, 200, keySettingsPage(ctx, key, modelIds(options), settingsOf(key), undefined, await keyActivity(visit, key.publicId)), visit.cookies);
   }
   if (path === '/models') return sendHtml(res, 200, modelsPage(ctx, options.models), visit.cookies);
   if (path === '/usage' || path === '/usage.csv') return showUsage(visit, options, path === '/usage.csv');

@@ -1,5 +1,7 @@
 import { balances } from '../limits/balance-ledger.js';
+import { findAbnormalSpend } from '../usage/abnormal-spend.js';
 import { recordAdminAction } from './audit-log.js';
+import { keyOwners } from './key-owners.js';
 import { sendHtml } from './console-http.js';
 import type { ResolvedConsoleOptions } from './console-options.js';
 import { createPasswordReset } from './password-resets.js';
@@ -14,7 +16,9 @@ type UserAction = (typeof USER_ACTIONS)[number];
 
 export async function showUsers(visit: Visit, options: ResolvedConsoleOptions, state: UsersPageState = {}, status = 200): Promise<void> {
   const withBalances = options.balances === undefined ? state : { ...state, balances: await balances(visit.db) };
-  return sendHtml(visit.res, status, usersPage(visit.ctx, await listUsers(visit.db), options.registration, withBalances), visit.cookies);
+  const owners = await keyOwners(visit.db);
+  const unusual = new Set((await findAbnormalSpend(visit.db)).flatMap((spend) => owners.get(spend.keyId) ?? []));
+  return sendHtml(visit.res, status, usersPage(visit.ctx, await listUsers(visit.db), options.registration, { ...withBalances, unusual }), visit.cookies);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface UsersPageState {
   link?: ShownLink;
   info?: string;
   error?: string;
+  /** Accounts with a key whose spend jumped in the last hour. */
+  unusual?: ReadonlySet<string>;
   /** Each account's balance (nano-USD), when the gateway has balances. */
   balances?: ReadonlyMap<string, number>;
 }
@@ -66,7 +68,7 @@ ${mode === 'invite' ? '' : html`<p>An address listed in the console’s <code>ad
   <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Registered</th>${state.balances === undefined ? '' : html`<th scope="col" class="num">Balance</th>`}<th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${users.map(
     (user) =>
-      html`<tr><td>${user.email}</td><td>${user.isAdmin ? 'admin' : 'member'}</td><td>${user.disabledAt === undefined ? 'active' : html`disabled ${formatTime(user.disabledAt)}`}</td><td>${formatTime(user.createdAt)}</td>${state.balances === undefined ? '' : balanceCell(ctx, user, state.balances.get(user.id) ?? 0)}<td>${userActions(ctx, user)}</td></tr>`,
+      html`<tr><td>${user.email}${state.unusual?.has(user.id) === true ? html` <a class="badge" href="${ctx.base}/keys">unusual spend</a>` : ''}</td><td>${user.isAdmin ? 'admin' : 'member'}</td><td>${user.disabledAt === undefined ? 'active' : html`disabled ${formatTime(user.disabledAt)}`}</td><td>${formatTime(user.createdAt)}</td>${state.balances === undefined ? '' : balanceCell(ctx, user, state.balances.get(user.id) ?? 0)}<td>${userActions(ctx, user)}</td></tr>`,
   )}</tbody>
 </table></div>`,
   );
