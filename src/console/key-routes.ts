@@ -30,7 +30,7 @@ export async function ownKey(visit: Visit, options: ResolvedConsoleOptions, publ
 export async function keysState(visit: Visit, options: ResolvedConsoleOptions, extra: Partial<KeysPageState>): Promise<KeysPageState> {
   const keys = await visibleKeys(visit, options);
   const spent = await spendByKey(visit.db);
-  const unusual = new Map((await findAbnormalSpend(visit.db)).map((spend) => [spend.keyId, spend]));
+  const unusual = new Map((await findAbnormalSpend(visit.db, Date.now(), undefined, visit.user?.isAdmin === true ? undefined : keys.map((key) => key.publicId))).map((spend) => [spend.keyId, spend]));
   const owners = visit.user?.isAdmin ? await keyOwners(visit.db) : new Map<string, string>();
   const emails = visit.user?.isAdmin ? new Map((await listUsers(visit.db)).map((user) => [user.id, user.email])) : new Map<string, string>();
   const rows = keys
@@ -109,6 +109,6 @@ export async function changeKey(visit: Visit, form: URLSearchParams, options: Re
 
 /** A key's page's activity: whether its spend jumped in the last hour, and its last requests. */
 export async function keyActivity(visit: Visit, publicId: string): Promise<KeyActivity> {
-  const unusual = (await findAbnormalSpend(visit.db)).find((spend) => spend.keyId === publicId);
+  const [unusual] = await findAbnormalSpend(visit.db, Date.now(), undefined, [publicId]);
   return { unusual, recent: await recentRequestsOf(visit.db, publicId) };
 }

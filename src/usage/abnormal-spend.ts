@@ -26,7 +26,8 @@ export interface AbnormalSpend {
  * key with no history counts from 0: over the floor, it is flagged). One aggregate over the
  * ledger's (key, at, cost) index.
  */
-export async function findAbnormalSpend(db: StorageDb, now = Date.now(), rule: AbnormalSpendRule = DEFAULT_ABNORMAL_SPEND): Promise<AbnormalSpend[]> {
+export async function findAbnormalSpend(db: StorageDb, now = Date.now(), rule: AbnormalSpendRule = DEFAULT_ABNORMAL_SPEND, keyIds?: readonly string[]): Promise<AbnormalSpend[]> {
+  if (keyIds !== undefined && keyIds.length === 0) return [];
   const hourStart = now - HOUR_MS;
   const since = hourStart - rule.trailingHours * HOUR_MS;
   const rows = await db
@@ -37,6 +38,8 @@ export async function findAbnormalSpend(db: StorageDb, now = Date.now(), rule: A
       sql<number | string | null>`sum(case when at < ${hourStart} then cost_nano_usd else 0 end)`.as('trailing'),
     ])
     .where('key_public_id', 'is not', null)
+    // Named keys are read through the (key, at, cost) index's prefix; all keys scan the day's rows.
+    .$if(keyIds !== undefined, (query) => query.where('key_public_id', 'in', keyIds ?? []))
     .where('at', '>=', since)
     .where('at', '<', now)
     .groupBy('key_public_id')
