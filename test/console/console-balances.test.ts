@@ -39,6 +39,8 @@ describe.each(['sqlite', 'postgres'] as const)('balances in the console (%s)', (
     expect(csv.text).toContain('top-up,5.000000000,invoice 42');
     expect(csv.text).toMatch(/usage,-0\.0000\d+,priced,/);
     expect((await admin.get('/console/audit')).text).toMatch(/balance.top-up[\s\S]*member@example.com[\s\S]*invoice 42/);
+    // The models page prices a typical request (1,000 in, 500 out at $1 per million each).
+    expect((await member.get('/console/models')).text).toContain('<td class="num">$0.001500</td>');
     // A member cannot top up, nor see another's balance.
     expect((await member.post(`/console/users/${memberId}/top-up`, { usd: '5' }, '/console/balance')).status).toBe(404);
     expect((await member.get(`/console/balance?account=${await userIdOf(one.api, 'admin@example.com')}`)).status).toBe(404);
