@@ -42,7 +42,7 @@ ${
     : ''
 }
 <h2>History</h2>
-<p><a href="${ctx.base}/balance.csv${own ? '' : `?account=${state.accountId}`}">Download as CSV</a> (the newest 500 changes; usage rows follow their requests within a second).</p>
+<p><a href="${ctx.base}/balance.csv${own ? '' : `?account=${state.accountId}`}">Download as CSV</a> (the newest 500 changes; usage is one row per second of requests, each request is on Usage).</p>
 <div class="table-scroll"><table id="balance-history">
   <caption class="visually-hidden">Balance changes, newest first</caption>
   <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Amount</th><th scope="col">Note</th></tr></thead>

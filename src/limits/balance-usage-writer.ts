@@ -3,22 +3,30 @@ import { appendBalanceRows, type BalanceRow } from './balance-ledger.js';
 
 type UsageRow = Omit<BalanceRow, 'id'>;
 
-/** Rows kept at most while the database is away; beyond, the oldest are dropped (and counted). */
-const MAX_WAITING = 100_000;
+/** What one account's requests took since the last write. */
+interface Pending {
+  nanoUsd: number;
+  requests: number;
+  firstAt: number;
+  lastRequestId: string;
+}
 
 /**
- * Writes the balance ledger's usage rows a few at a time, off the request path: what a request
- * cost is already counted in the balance counters when it settles; its row follows within
- * `intervalMs`. Rows that fail to be written are kept and tried again.
+ * Writes the balance ledger's usage rows off the request path, one row per account per interval:
+ * what a request cost is already counted in the balance counters when it settles, and its detail
+ * is its usage-ledger row; the balance ledger gets the sum (`N requests`, the last request's id),
+ * so a busy account costs one insert per interval, not one per request. Rows that fail to be
+ * written are kept and tried again.
  */
 export class BalanceUsageWriter {
   readonly #db: () => Promise<StorageDb>;
   readonly #intervalMs: number;
   readonly #onError: (error: unknown) => void;
-  #waiting: UsageRow[] = [];
+  #pending = new Map<string, Pending>();
+  /** Rows made from `#pending` that failed to be written: tried again first. */
+  #failed: UsageRow[] = [];
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
-  dropped = 0;
 
   constructor(db: () => Promise<StorageDb>, intervalMs: number, onError: (error: unknown) => void) {
     this.#db = db;
@@ -26,12 +34,19 @@ export class BalanceUsageWriter {
     this.#onError = onError;
   }
 
-  add(row: UsageRow): void {
-    this.#waiting.push(row);
-    if (this.#waiting.length > MAX_WAITING) {
-      this.#waiting.shift();
-      this.dropped += 1;
+  /** Counts one request's real cost against its account. */
+  add(accountId: string, nanoUsd: number, requestId: string, at: number): void {
+    const pending = this.#pending.get(accountId);
+    if (pending === undefined) this.#pending.set(accountId, { nanoUsd, requests: 1, firstAt: at, lastRequestId: requestId });
+    else {
+      pending.nanoUsd += nanoUsd;
+      pending.requests += 1;
+      pending.lastRequestId = requestId;
     }
+    this.#schedule();
+  }
+
+  #schedule(): void {
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
       void this.flush();
@@ -41,27 +56,29 @@ export class BalanceUsageWriter {
   /** Writes what waits; resolves when written (or failed and kept for the next try). */
   async flush(): Promise<void> {
     while (this.#flushing !== undefined) await this.#flushing;
-    if (this.#waiting.length === 0) return;
+    const rows = [...this.#failed, ...[...this.#pending].map(([accountId, pending]): UsageRow => ({
+      accountId,
+      at: pending.firstAt,
+      kind: 'usage',
+      nanoUsd: -pending.nanoUsd,
+      actorId: undefined,
+      note: `${pending.requests} request${pending.requests === 1 ? '' : 's'}`,
+      requestId: pending.lastRequestId,
+    }))];
+    this.#failed = [];
+    this.#pending = new Map();
+    if (rows.length === 0) return;
     this.#flushing = (async () => {
-      while (this.#waiting.length > 0) {
-        const rows = this.#waiting.splice(0, 1_000);
-        try {
-          await appendBalanceRows(await this.#db(), rows);
-        } catch (error) {
-          this.#waiting.unshift(...rows);
-          this.#onError(error);
-          return;
-        }
+      try {
+        for (let start = 0; start < rows.length; start += 500) await appendBalanceRows(await this.#db(), rows.slice(start, start + 500));
+      } catch (error) {
+        this.#failed = rows;
+        this.#onError(error);
+        this.#schedule();
       }
     })();
     await this.#flushing;
     this.#flushing = undefined;
-    if (this.#waiting.length > 0) {
-      this.#timer ??= setTimeout(() => {
-        this.#timer = undefined;
-        void this.flush();
-      }, this.#intervalMs);
-    }
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { GatewayError, type Caller } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import { AccountCredits } from './account-credits.js';
@@ -52,9 +51,8 @@ export interface OpenBalancesSettings {
   /** Opens the channel credits are announced on (with Redis), calling back for each account credited anywhere. */
   openChannel?: (onCredited: (accountId: string) => void) => Promise<CreditChannel>;
   onError: (error: unknown) => void;
-  /** How soon usage rows are written after their request settled, in ms. Default 200. */
+  /** How soon usage rows are written after their requests settled (one row per account per interval), in ms. Default 1 000. */
   writeIntervalMs?: number;
-  redis?: Redis;
 }
 
 /**
@@ -65,7 +63,7 @@ export interface OpenBalancesSettings {
 export function openBalances(settings: OpenBalancesSettings): OpenedBalances {
   const { options, db, onError } = settings;
   const credits = new AccountCredits(async (accountId) => creditsOf(await db(), accountId), options.creditsTtlMs ?? 2_000);
-  const writer = new BalanceUsageWriter(db, settings.writeIntervalMs ?? 200, onError);
+  const writer = new BalanceUsageWriter(db, settings.writeIntervalMs ?? 1_000, onError);
   const channel = settings.openChannel?.((accountId) => credits.forget(accountId)).catch((error: unknown) => {
     onError(error);
     return undefined;
@@ -84,7 +82,7 @@ export function openBalances(settings: OpenBalancesSettings): OpenedBalances {
       owner: `The account ${account.email ?? account.id}`,
       refuse: (spent) => balanceExhausted(account, credited - spent),
       settled: (actual) => {
-        if (actual > 0) writer.add({ accountId: account.id, at, kind: 'usage', nanoUsd: -actual, actorId: undefined, note: request.model, requestId: request.requestId });
+        if (actual > 0) writer.add(account.id, actual, request.requestId, at);
       },
     };
   };
