@@ -99,7 +99,10 @@ function unpricedModel(caller: Caller, model: string): GatewayError {
     kind: 'permission',
     code: 'MODEL_UNPRICED',
     param: 'model',
-    message: `The key ${caller.keyId ?? ''} has a budget, and the model '${model}' has no price, so its cost cannot be held to it. Give the model a price, or use a key without a budget.`,
+    message:
+      caller.budget === undefined && caller.token?.spendCapNanoUsd === undefined && caller.account !== undefined
+        ? `The key ${caller.keyId ?? ''} is charged to the balance of its account, and the model '${model}' has no price, so its cost cannot be charged. Give the model a price.`
+        : `The key ${caller.keyId ?? ''} has a budget, and the model '${model}' has no price, so its cost cannot be held to it. Give the model a price, or use a key without a budget.`,
   });
 }
 

@@ -20,7 +20,7 @@ const serve = (options: GatewayOptions) =>
   serveWithConsole(scratch, {
     // Streams of a few paced deltas, so that many requests are in flight at once.
     providers: { paced: createMockProvider({ chunkDelayMs: 5 }) },
-    models: [{ id: 'priced', provider: 'paced', price }],
+    models: [{ id: 'priced', provider: 'paced', price }, { id: 'unpriced', provider: 'paced' }],
     balances: {},
     ...options,
   });
@@ -104,5 +104,10 @@ describe('account balances', () => {
     expect(await ask(one.origin, await newKey(admin))).toBe('ok');
     const { key } = await one.api.keys!.create({ name: 'service' });
     expect(await ask(one.origin, key)).toBe('ok');
+    // A member's key cannot use a model without a price: its cost could not be charged.
+    const member = await registered(one.origin, 'member@example.com');
+    const refused = await new OpenAI({ apiKey: await newKey(member), baseURL: `${one.origin}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'unpriced', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+    expect(refused).toMatchObject({ status: 403, code: 'model_unpriced' });
+    expect((refused as Error).message).toContain('charged to the balance of its account');
   });
 });
