@@ -10,6 +10,8 @@
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 // `BENCH_OPS=log|metrics|on` turns on the request log (a JSON line per request to the file BENCH_LOG_FILE,
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
+// `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
+// budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
 // `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
 // upstream, weighted) with a fallback model, so every request is routed and reads the cooldowns (in
 // this process, or in Redis at REDIS_URL with prefix BENCH_REDIS_PREFIX); none ever fails.
@@ -30,14 +32,17 @@ const providers: GatewayOptions['providers'] = mock
       anthropic: { apiKey: 'sk-upstream-bench', baseURL: upstream },
     };
 const routing = process.env.BENCH_ROUTING;
+const money = process.env.BENCH_MONEY;
+// A budget or a balance needs each model's price.
+const priced = money === undefined ? {} : { price: { input: 1, output: 1 } };
 const chatModel: NonNullable<GatewayOptions['models']>[number] =
   routing === undefined || mock
-    ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL }
+    ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL, ...priced }
     : { id: BENCH_MODEL, deployments: [{ provider: 'openai' }, { provider: 'openai-b' }], upstreamModel: UPSTREAM_MODEL, fallbacks: [BENCH_RESPONSES_MODEL] };
 const models: GatewayOptions['models'] = [
   chatModel,
-  { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL },
-  { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL },
+  { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL, ...priced },
+  { id: BENCH_ANTHROPIC_MODEL, provider: mock ? 'mock' : 'anthropic', upstreamModel: UPSTREAM_MODEL, ...priced },
 ];
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -72,10 +77,18 @@ const handler = gateway({
   ...limits,
   ...(routing === 'redis' ? sharedRedis : {}),
   ...(database === undefined ? {} : { database, ...(process.env.BENCH_OUTBOX ? { ledger: { outbox: process.env.BENCH_OUTBOX } } : {}) }),
+  ...(money === 'balance' ? { balances: {} } : {}),
 });
 if (database !== undefined) {
   await handler.ready();
-  const { key } = await handler.keys!.create({ name: 'bench' });
+  const { key, stored } = await handler.keys!.create({ name: 'bench', ...(money === 'budget' ? { budget: { nanoUsd: 1e18, period: 'never' as const } } : {}) });
+  if (money === 'balance') {
+    // A console account owning the key, with a balance no run spends (rows as the console writes them).
+    const db = await handler.storage!();
+    await db.insertInto('console_users').values({ id: 'bench-user', email: 'bench@example.com', password_hash: 'x', is_admin: 0, created_at: Date.now() }).execute();
+    await db.insertInto('console_key_owners').values({ key_public_id: stored.publicId, user_id: 'bench-user' }).execute();
+    await db.insertInto('account_balance_ledger').values({ id: 'bench-top-up', account_id: 'bench-user', at: Date.now(), kind: 'top-up', amount_nano_usd: 1e18, actor_id: 'bench', note: null, request_id: null }).execute();
+  }
   process.stdout.write(`key ${key}\n`);
 }
 

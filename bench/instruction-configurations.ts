@@ -41,4 +41,7 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     env: (scratch, run) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:instructions:${run}:` }),
     storedKey: true,
   },
+  // A request on an account with a balance against the same request on a key with a budget (both in memory, never reached).
+  { name: 'budget', description: 'ledger + a stored key with a budget (priced model)', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'budget' }), storedKey: true },
+  { name: 'balance', description: 'ledger + a console account’s key with a balance (priced model)', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'balance' }), storedKey: true },
 ];

@@ -97,10 +97,11 @@ export class KeyCache {
     }
   }
 
-  /** Forgets every answer about the key `publicId` (revoked here, or on another instance). */
+  /** Forgets every answer about the key `publicId` (revoked or its owner disabled or enabled, here or on another instance). */
   forget(publicId: string): void {
     for (const [digest, entry] of this.#entries) {
-      if (entry.lookup.ok && entry.lookup.key.publicId === publicId) this.#entries.delete(digest);
+      const about = entry.lookup.ok ? entry.lookup.key.publicId : 'publicId' in entry.lookup ? entry.lookup.publicId : undefined;
+      if (about === publicId) this.#entries.delete(digest);
     }
   }
 

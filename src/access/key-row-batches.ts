@@ -1,11 +1,12 @@
-import type { ApiKeyRow, StorageDb } from '../storage/schema.js';
+import type { StorageDb } from '../storage/schema.js';
+import type { KeyRowWithOwner } from './stored-keys.js';
 
 /** Public ids per query at most; more wait for the next one. */
 const MAX_BATCH = 500;
 
 interface Waiting {
   publicId: string;
-  resolve: (row: ApiKeyRow | undefined) => void;
+  resolve: (row: KeyRowWithOwner | undefined) => void;
   reject: (error: unknown) => void;
 }
 
@@ -28,7 +29,7 @@ export class KeyRowBatches {
   }
 
   /** The row of the key `publicId`; undefined when there is none. */
-  find(publicId: string): Promise<ApiKeyRow | undefined> {
+  find(publicId: string): Promise<KeyRowWithOwner | undefined> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ publicId, resolve, reject });
       this.#schedule();
@@ -53,7 +54,15 @@ export class KeyRowBatches {
       const store = this.#db();
       if (store === undefined) throw new Error('the key store is not open yet');
       const ids = [...new Set(batch.map((waiting) => waiting.publicId))];
-      const rows = await store.selectFrom('api_keys').selectAll().where('public_id', 'in', ids).execute();
+      // With the owner (a console user) and whether they are disabled: a disabled user's keys are refused.
+      const rows = await store
+        .selectFrom('api_keys')
+        .leftJoin('console_key_owners', 'console_key_owners.key_public_id', 'api_keys.public_id')
+        .leftJoin('console_users', 'console_users.id', 'console_key_owners.user_id')
+        .selectAll('api_keys')
+        .select(['console_key_owners.user_id as owner_id', 'console_users.email as owner_email', 'console_users.is_admin as owner_is_admin', 'console_users.disabled_at as owner_disabled_at'])
+        .where('api_keys.public_id', 'in', ids)
+        .execute();
       const byId = new Map(rows.map((row) => [row.public_id, row]));
       for (const waiting of batch) waiting.resolve(byId.get(waiting.publicId));
     } catch (error) {

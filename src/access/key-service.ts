@@ -88,6 +88,15 @@ export class KeyService {
     return updated;
   }
 
+  /**
+   * Every instance drops these keys from its cache (as for a revocation): their owner was disabled
+   * or enabled, so the next request with one reads its state again.
+   */
+  async forgetKeys(publicIds: readonly string[]): Promise<void> {
+    for (const publicId of publicIds) this.#cache.forget(publicId);
+    await Promise.all(publicIds.map((publicId) => this.#tellOthers(publicId)));
+  }
+
   /** Revokes a key; false when there is no such key or it was revoked already. */
   async revoke(publicId: string): Promise<boolean> {
     const revoked = await revokeKey(await this.#db(), publicId);

@@ -30,6 +30,7 @@ const refusals: Record<Exclude<KeyLookup, { ok: true }>['reason'], () => Gateway
     authError('API_KEY_MISTYPED', "The API key has the gateway's key format but its checksum does not match: it was copied incompletely or mistyped."),
   revoked: () => authError('API_KEY_REVOKED', 'The API key was revoked. Create a new key in the console.'),
   expired: () => authError('API_KEY_EXPIRED', 'The API key has expired. Create a new key in the console.'),
+  disabled: () => authError('ACCOUNT_DISABLED', "The API key's account is disabled. Ask an admin of this gateway."),
 };
 
 const keyStoreUnavailable = (cause: unknown) => storeUnavailable('KEY_STORE_UNAVAILABLE', cause);
@@ -63,6 +64,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
       ...(key.models === undefined ? {} : { models: key.models }),
       ...(key.budget === undefined ? {} : { budget: key.budget }),
       ...(key.limits === undefined ? {} : { limits: key.limits }),
+      ...(key.owner === undefined ? {} : { account: key.owner }),
     };
   };
 

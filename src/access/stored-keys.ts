@@ -32,17 +32,25 @@ export interface StoredKey {
   models: readonly string[] | undefined;
   budget: { nanoUsd: number; period: BudgetPeriod } | undefined;
   limits: KeyOwnLimits | undefined;
+  /** The console user who owns the key (its account), when one does and the lookup read it. */
+  owner?: { id: string; email: string | undefined; admin: boolean };
 }
+
+/** A key row as authentication reads it: with its owner, and when the owner was disabled. */
+export type KeyRowWithOwner = ApiKeyRow & { owner_id?: string | null; owner_email?: string | null; owner_is_admin?: number | null; owner_disabled_at?: number | string | null };
 
 export type KeyLookup =
   | { ok: true; key: StoredKey }
   /** `not-ours`: not a stored-key shape; `checksum`: mistyped; the rest: a real key that may not be used. */
-  | { ok: false; reason: 'not-ours' | 'checksum' | 'unknown' | 'revoked' | 'expired' };
+  | { ok: false; reason: 'not-ours' | 'checksum' | 'unknown' | 'revoked' | 'expired' }
+  /** The key's owner is disabled: refused until an admin enables them (the public id lets a cache forget it then). */
+  | { ok: false; reason: 'disabled'; publicId: string };
 
 const optional = (value: number | string | null): number | undefined => (value === null ? undefined : Number(value));
 
-function storedKeyOf(row: ApiKeyRow): StoredKey {
+function storedKeyOf(row: KeyRowWithOwner): StoredKey {
   return {
+    ...(row.owner_id === null || row.owner_id === undefined ? {} : { owner: { id: row.owner_id, email: row.owner_email ?? undefined, admin: Number(row.owner_is_admin) === 1 } }),
     publicId: row.public_id,
     name: row.name,
     createdAt: Number(row.created_at),
@@ -88,7 +96,7 @@ export async function findParsedKey(db: StorageDb, parsed: Extract<ParsedKey, { 
 }
 
 /** What the stored row of a presented key's public id says of it: unknown unless its secret matches. */
-export function matchKeyRow(row: ApiKeyRow | undefined, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): KeyLookup {
+export function matchKeyRow(row: KeyRowWithOwner | undefined, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): KeyLookup {
   // Compared in constant time, though a hash of a random secret leaks little by its timing.
   const matches = row !== undefined && row.secret_hash.length === parsed.secretHash.length && timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));
   return matches ? keyLookupOf(row, now) : { ok: false, reason: 'unknown' };
@@ -144,10 +152,11 @@ export async function findKeyById(db: StorageDb, publicId: string, now = Date.no
 }
 
 /** Whether the key of a stored row (undefined: none) may be used at `now`. */
-export function keyLookupOf(row: ApiKeyRow | undefined, now = Date.now()): KeyLookup {
+export function keyLookupOf(row: KeyRowWithOwner | undefined, now = Date.now()): KeyLookup {
   if (row === undefined) return { ok: false, reason: 'unknown' };
   const key = storedKeyOf(row);
   if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
+  if (row.owner_disabled_at !== null && row.owner_disabled_at !== undefined) return { ok: false, reason: 'disabled', publicId: key.publicId };
   if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
   return { ok: true, key };
 }

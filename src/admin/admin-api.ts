@@ -18,6 +18,27 @@ export interface AdminBackend {
   keys: KeyService;
   usage(query: UsageQuery): Promise<UsageTotals[]>;
   ledgerCounters(): LedgerCounters | undefined;
+  /** Account balances, with `balances` on. */
+  accounts?: AdminAccounts | undefined;
+}
+
+/** Balances as the admin API manages them: an account is named by its id or e-mail address. */
+export interface AdminAccounts {
+  /** Credits the account (a row of its balance ledger and of the audit log); the balance after, or undefined when there is no such account. */
+  credit(ref: string, credit: { nanoUsd: number; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined }): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
+  balance(ref: string): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
+}
+
+function readCredit(body: unknown): Parameters<AdminAccounts['credit']>[1] {
+  if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "usd": 20, "kind"?: "top-up", "note"?: "…" }.');
+  const { usd, kind = 'top-up', note } = body as Record<string, unknown>;
+  if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment') throw invalid("'kind' is top-up, refund or adjustment.", 'kind');
+  const signed = kind === 'adjustment';
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || (signed ? usd === 0 : usd <= 0) || Math.abs(usd) > 1_000_000) {
+    throw invalid(`'usd' must be a number of dollars${signed ? ', not 0,' : ' above 0'} up to 1,000,000.`, 'usd');
+  }
+  if (note !== undefined && (typeof note !== 'string' || note.length > 200)) throw invalid("'note' is a string of at most 200 characters.", 'note');
+  return { nanoUsd: Math.round(usd * 1e9), kind, note: typeof note === 'string' && note.trim() !== '' ? note.trim() : undefined };
 }
 
 export interface AdminApiOptions {
@@ -138,6 +159,18 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
     } else if (path === '/admin/usage' && method === 'GET') {
       const search = new URL(req.url ?? '/', 'http://gateway').searchParams;
       sendJson(res, 200, { data: await backend.usage(readUsageQuery(search)) }, requestId);
+    } else if (path.startsWith('/admin/accounts/') && backend.accounts !== undefined) {
+      const match = /^\/admin\/accounts\/([^/]+)\/(top-up|balance)$/.exec(path);
+      const ref = match === null ? '' : decodePathSegment(match[1] ?? '', 'account');
+      const found =
+        match?.[2] === 'top-up' && method === 'POST'
+          ? await backend.accounts.credit(ref, readCredit(await readBody(req)))
+          : match?.[2] === 'balance' && method === 'GET'
+            ? await backend.accounts.balance(ref)
+            : null;
+      if (found === null) throw new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}: use POST /admin/accounts/{id or e-mail}/top-up or GET /admin/accounts/{id or e-mail}/balance.` });
+      if (found === undefined) throw new GatewayError({ code: 'ACCOUNT_NOT_FOUND', message: `No console account has the id or e-mail address '${ref}'.` });
+      sendJson(res, match?.[2] === 'top-up' ? 201 : 200, found, requestId);
     } else if (path === '/admin/ledger' && method === 'GET') {
       sendJson(res, 200, backend.ledgerCounters() ?? { written: 0, waiting: 0, failedWrites: 0, enabled: false }, requestId);
     } else {

@@ -14,6 +14,8 @@ export interface Caller {
   readonly budget?: { readonly nanoUsd: number; readonly period: 'day' | 'month' | 'never' };
   /** The key's own rate and concurrency limits (stored keys); the configured defaults apply where absent. */
   readonly limits?: { readonly requestsPerMinute?: number; readonly tokensPerMinute?: number; readonly concurrency?: number };
+  /** The console user who owns the key (stored keys with an owner): its balance, when accounts have one. */
+  readonly account?: { readonly id: string; readonly email: string | undefined; readonly admin: boolean };
   /** Set when the caller holds a browser token (`keyId` is then its parent key's). */
   readonly token?: { readonly id: string; readonly expiresAt: number; readonly spendCapNanoUsd?: number };
 }

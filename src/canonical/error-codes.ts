@@ -70,6 +70,7 @@ export const errorCodes = {
   INVALID_API_KEY: { ...unauthenticated, openaiCode: 'invalid_api_key', means: 'The key is not a key of this gateway.', action: 'Use a key the operator gave you.' },
   DOUBLE_BEARER: { ...unauthenticated, means: "The header says 'Bearer Bearer …'.", action: "Give the key without the 'Bearer ' prefix to the client." },
   API_KEY_REVOKED: { ...unauthenticated, means: 'The stored key was revoked.', action: 'Create a new key.' },
+  ACCOUNT_DISABLED: { ...unauthenticated, means: "The key's console account was disabled by an admin.", action: 'Ask an admin of the gateway to enable the account.' },
   API_KEY_EXPIRED: { ...unauthenticated, means: 'The stored key has expired.', action: 'Create a new key.' },
   API_KEY_MISTYPED: { ...unauthenticated, means: 'The key has the `sk-sy-` form but is cut short or mistyped.', action: 'Copy the whole key again.' },
   TOKEN_EXPIRED: { ...unauthenticated, means: 'The browser token has expired.', action: 'Ask your server for a new token.' },
@@ -82,6 +83,7 @@ export const errorCodes = {
   // Limits and budgets
   RATE_LIMITED: { status: 429, kind: 'rate_limit', retryable: true, openaiCode: 'rate_limit_exceeded', means: 'A limit of requests, tokens or concurrency was reached (the message names it).', action: 'Retry after `retry-after`.' },
   BUDGET_BUSY: { status: 429, kind: 'rate_limit', retryable: true, means: "The budget's room is held by requests under way.", action: 'Retry after `retry-after` (2 s).' },
+  BALANCE_EXHAUSTED: { status: 429, kind: 'quota', retryable: false, means: "The account's balance cannot cover the request (the message names the account).", action: 'Top up the balance (an admin, or a redemption code in the console).' },
   BUDGET_EXCEEDED: { status: 429, kind: 'quota', retryable: false, openaiCode: 'insufficient_quota', means: "The key's budget cannot cover the request.", action: 'Wait for the reset the message names, or raise the budget.' },
 
   // Where the request went
@@ -90,6 +92,7 @@ export const errorCodes = {
   MISSING_V1_PATH: { ...notFound, means: 'The base URL lacks /v1 for a client that does not add it (a 400 on Messages).', action: 'Use the base URL the message names.' },
   ENDPOINT_NOT_SUPPORTED: { ...notFound, means: 'An OpenAI API the gateway does not offer (embeddings, audio, images, legacy completions).', action: 'Call that API at the provider directly.' },
   NOT_FOUND: { ...notFound, means: 'Nothing is served at the path.', action: 'Use one of the endpoints the message lists.' },
+  ACCOUNT_NOT_FOUND: { ...notFound, means: 'No console account has the id or e-mail address (admin API, `switchyard accounts`).', action: 'Check the id or address.' },
   KEY_NOT_FOUND: { ...notFound, means: 'No active stored key has the public id.', action: 'List the keys for the right id.' },
 
   // Stores and the server
@@ -148,6 +151,8 @@ export const errorCodes = {
   CONFIG_MODEL_DEPLOYMENTS: { ...config, means: 'A model has neither `provider` nor `deployments`, or both.', action: 'Give exactly one.' },
   CONFIG_UNKNOWN_FALLBACK_MODEL: { ...config, means: '`fallbacks` or `contextFallback` names an unknown model.', action: 'Name a configured model or alias.' },
   USER_NOT_FOUND: { ...config, means: '`switchyard reset-password`: no console account has the e-mail address.', action: 'Check the address.' },
+  CONFIG_BALANCES_NEED_DATABASE: { ...config, means: '`balances` is on without a `database`: the balance ledger lives in it.', action: 'Give the gateway a database.' },
+  BALANCE_AMOUNT_INVALID: { ...config, means: 'A top-up, refund, adjustment or code value that is not a dollar amount in range.', action: 'Give a number of dollars above 0 (an adjustment may be negative), at most 1,000,000.' },
   RECONCILE_NO_ADMIN_KEY: { ...config, means: '`switchyard reconcile` (or the console\'s Reconcile page): the config gives the provider no `adminKey`.', action: "Give the provider organisation's admin key as `providers.<name>.adminKey`." },
   RECONCILE_REPORT_UNREACHABLE: { ...badGateway, means: "The provider's usage or cost report could not be reached.", action: 'Check the network, or `adminBaseURL`.' },
   RECONCILE_REPORT_REFUSED: { ...badGateway, means: "The provider refused the usage or cost report (the message quotes its status and reason).", action: 'Check that `adminKey` is an admin key of the organisation, not a project or API key.' },

@@ -38,6 +38,7 @@ tr.flagged td { background: #fce8e6; }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .secret output { font-family: ui-monospace, Menlo, Consolas, monospace; padding: .4rem .5rem; border: 1px solid var(--line); background: #fff; word-break: break-all; }
 .inline { display: inline; }
+.badge { display: inline-block; margin-left: .4em; padding: 0 .45em; border-radius: .6em; background: var(--danger); color: #fff; font-size: .85em; text-decoration: none; }
 .row { display: flex; gap: 1rem; flex-wrap: wrap; align-items: flex-end; }
 .row label { margin-top: 0; }
 fieldset { border: 1px solid var(--line); margin: 1rem 0; padding: .5rem 1rem 1rem; }

@@ -29,6 +29,9 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
     return sendHtml(res, 401, signInPage(ctx, { email, canRegister, error: 'Wrong e-mail or password.' }), visit.cookies);
   }
   await throttle.succeeded(email, address);
+  if (found.user.disabledAt !== undefined) {
+    return sendHtml(res, 403, signInPage(ctx, { email, canRegister, error: 'This account is disabled (code ACCOUNT_DISABLED): ask an admin of this gateway.' }), visit.cookies);
+  }
   return signedIn(visit, found.user.id, options);
 }
 

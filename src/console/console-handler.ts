@@ -15,7 +15,7 @@ import { connectPage } from './connect-page.js';
 import { csrfTokenMatches } from './csrf.js';
 import { html } from './html.js';
 import { createInvite } from './invites.js';
-import { changeKey, createKey, keysState, ownKey, visibleKeys } from './key-routes.js';
+import { changeKey, createKey, keyActivity, keysState, ownKey, visibleKeys } from './key-routes.js';
 import { settingsOf } from './key-settings.js';
 import { keySettingsPage, keysPage } from './keys-pages.js';
 import { layout } from './layout.js';
@@ -24,8 +24,12 @@ import { modelsPage } from './models-page.js';
 import { endSession } from './sessions.js';
 import { showUsage } from './usage-routes.js';
 import { showReconcile } from './reconcile-routes.js';
-import { countUsers, listUsers } from './users.js';
-import { usersPage } from './users-page.js';
+import { countUsers } from './users.js';
+import { auditPage } from './audit-page.js';
+import { recentAdminActions, recordAdminAction } from './audit-log.js';
+import { resetPassword, showResetPassword } from './reset-password.js';
+import { actOnUser, showUsers, USER_ACTIONS } from './user-admin-routes.js';
+import { createCodeBatch, redeem, showBalance, showCodes, topUpUser } from './money-routes.js';
 import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visitor-session.js';
 
 /** The console as a request handler: Express middleware at any mount path, or a `node:http` handler. */
@@ -68,6 +72,8 @@ function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     hostAllowed: createHostCheck(options.allowedHosts ?? true),
     userKeys: options.userKeys,
     reportSources: options.reportSources ?? [],
+    balances: options.gateway.balances,
+    chargeAdmins: options.gateway.balances?.chargesAdmins === true,
     logger: options.logger ?? consoleLogger,
   };
 }
@@ -153,8 +159,8 @@ type Route = 'asset' | 'page' | 'form';
 function routeOf(method: string, path: string): Route | undefined {
   const get = method === 'GET' || method === 'HEAD';
   if (get && (path === '/assets/console.css' || path === '/assets/console.js')) return 'asset';
-  if (get && /^\/(|sign-in|register|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|reconcile|connect|users)$/.test(path)) return 'page';
-  if (method === 'POST' && /^\/(sign-in|sign-out|register|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite)$/.test(path)) return 'form';
+  if (get && /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|reconcile|balance|balance\.csv|codes|connect|users|audit)$/.test(path)) return 'page';
+  if (method === 'POST' && /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|codes)$/.test(path)) return 'form';
   return undefined;
 }
 
@@ -173,12 +179,13 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
     return showRegister(visit, options, query.get('invite') ?? undefined);
   }
+  if (path === '/reset-password') return showResetPassword(visit, query.get('token') ?? undefined);
   if (user === undefined) return redirect(res, `${ctx.base}${signInPath}`, visit.cookies);
   if (path === '/keys') return sendHtml(res, 200, keysPage(ctx, await keysState(visit, options, query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {})), visit.cookies);
   if (path.startsWith('/keys/')) {
     const key = await ownKey(visit, options, path.slice('/keys/'.length));
     if (key === undefined) return notFound(visit);
-    return sendHtml(res, 200, keySettingsPage(ctx, key, modelIds(options), settingsOf(key)), visit.cookies);
+    return sendHtml(res, 200, keySettingsPage(ctx, key, modelIds(options), settingsOf(key), undefined, await keyActivity(visit, key.publicId)), visit.cookies);
   }
   if (path === '/models') return sendHtml(res, 200, modelsPage(ctx, options.models), visit.cookies);
   if (path === '/usage' || path === '/usage.csv') return showUsage(visit, options, path === '/usage.csv');
@@ -188,8 +195,11 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     const apiRoot = options.apiRoot ?? visit.origin;
     return sendHtml(res, 200, connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }), visit.cookies);
   }
-  if (path === '/users' && user.isAdmin) return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration), visit.cookies);
+  if (path === '/users' && user.isAdmin) return showUsers(visit, options);
   if (path === '/reconcile' && user.isAdmin) return showReconcile(visit, options);
+  if ((path === '/balance' || path === '/balance.csv') && options.balances !== undefined) return showBalance(visit, options, user, path === '/balance.csv');
+  if (path === '/codes' && user.isAdmin && options.balances !== undefined) return showCodes(visit);
+  if (path === '/audit' && user.isAdmin) return sendHtml(res, 200, auditPage(ctx, await recentAdminActions(db)), visit.cookies);
   return notFound(visit);
 }
 
@@ -197,6 +207,7 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   const { ctx, res, path, db, user } = visit;
   if (path === '/sign-in') return signIn(visit, form, options, throttle);
   if (path === '/register') return register(visit, form, options);
+  if (path === '/reset-password') return resetPassword(visit, form);
   if (path === '/sign-out') {
     if (visit.sessionToken !== undefined) await endSession(db, visit.sessionToken);
     return redirect(res, `${ctx.base}/sign-in?signed-out`, [...visit.cookies, serializeCookie(SESSION_COOKIE, '', { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: 0 })]);
@@ -214,8 +225,15 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   // Invitations in every mode: an address listed in `admins` registers only with one.
   if (path === '/users/invite' && user.isAdmin) {
     const token = await createInvite(db, user.id);
-    const link = `${visit.origin}${ctx.base}/register?invite=${token}`;
-    return sendHtml(res, 200, usersPage(ctx, await listUsers(db), options.registration, link), visit.cookies);
+    await recordAdminAction(db, user, 'invite.created');
+    return showUsers(visit, options, { link: { kind: 'invite', url: `${visit.origin}${ctx.base}/register?invite=${token}` } });
   }
+  const { balances } = options;
+  if (path === '/balance/redeem' && balances !== undefined) return redeem(visit, options, balances, user, form);
+  if (path === '/codes' && user.isAdmin && balances !== undefined) return createCodeBatch(visit, user, form);
+  const onUser = /^\/users\/([A-Za-z0-9_-]+)\/([a-z-]+)$/.exec(path);
+  if (onUser?.[2] === 'top-up' && user.isAdmin && balances !== undefined) return topUpUser(visit, options, balances, user, onUser[1] ?? '', form);
+  const action = USER_ACTIONS.find((known) => known === onUser?.[2]);
+  if (onUser !== null && action !== undefined && user.isAdmin) return actOnUser(visit, options, user, onUser[1] ?? '', action);
   return notFound(visit);
 }

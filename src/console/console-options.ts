@@ -16,6 +16,15 @@ export interface ConsoleGateway {
   readonly keys: KeyService | undefined;
   readonly storage: (() => Promise<StorageDb>) | undefined;
   readonly models: readonly ModelSummary[];
+  /** Account balances, when the gateway has `balances` on: told of each credit so it counts at once. */
+  readonly balances?: ConsoleBalances | undefined;
+}
+
+/** What the console needs of the gateway's balances. */
+export interface ConsoleBalances {
+  credited(accountId: string): Promise<void>;
+  /** Admins' accounts are charged too. */
+  readonly chargesAdmins?: boolean;
 }
 
 export interface ConsoleOptions {
@@ -94,5 +103,9 @@ export interface ResolvedConsoleOptions {
   hostAllowed: (host: string | undefined) => boolean;
   userKeys: UserKeyCeiling | undefined;
   reportSources: readonly ReportSource[];
+  /** Undefined when the gateway has no balances (the console shows no money pages). */
+  balances: ConsoleBalances | undefined;
+  /** Admins' accounts are charged too (the gateway's `balances.admins`). */
+  chargeAdmins: boolean;
   logger: Logger;
 }

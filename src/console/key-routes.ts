@@ -6,6 +6,8 @@ import { keyOwners, ownerOf, setKeyOwner } from './key-owners.js';
 import { narrowingError, parseKeySettings, settingsOf, type KeySettings } from './key-settings.js';
 import { keySettingsPage, keysPage, type KeysPageState } from './keys-pages.js';
 import { spendByKey } from './usage-report.js';
+import { findAbnormalSpend, recentRequestsOf } from '../usage/abnormal-spend.js';
+import type { KeyActivity } from './keys-pages.js';
 import { listUsers, type ConsoleUser } from './users.js';
 import { modelIds, notFound, type Visit } from './visitor-session.js';
 
@@ -28,12 +30,14 @@ export async function ownKey(visit: Visit, options: ResolvedConsoleOptions, publ
 export async function keysState(visit: Visit, options: ResolvedConsoleOptions, extra: Partial<KeysPageState>): Promise<KeysPageState> {
   const keys = await visibleKeys(visit, options);
   const spent = await spendByKey(visit.db);
+  const unusual = new Map((await findAbnormalSpend(visit.db, Date.now(), undefined, visit.user?.isAdmin === true ? undefined : keys.map((key) => key.publicId))).map((spend) => [spend.keyId, spend]));
   const owners = visit.user?.isAdmin ? await keyOwners(visit.db) : new Map<string, string>();
   const emails = visit.user?.isAdmin ? new Map((await listUsers(visit.db)).map((user) => [user.id, user.email])) : new Map<string, string>();
   const rows = keys
     .map((key) => {
       const owner = owners.get(key.publicId);
-      return { key, ownerEmail: owner === undefined ? undefined : emails.get(owner), spent: spent.get(key.publicId) ?? { nanoUsd: 0, unpriced: 0 } };
+      const flagged = unusual.get(key.publicId);
+      return { key, ownerEmail: owner === undefined ? undefined : emails.get(owner), spent: spent.get(key.publicId) ?? { nanoUsd: 0, unpriced: 0 }, ...(flagged === undefined ? {} : { unusual: flagged }) };
     })
     // Live keys first, newest first.
     .sort((a, b) => Number(a.key.revokedAt !== undefined) - Number(b.key.revokedAt !== undefined) || b.key.createdAt - a.key.createdAt);
@@ -101,4 +105,10 @@ export async function changeKey(visit: Visit, form: URLSearchParams, options: Re
   }
   await options.keys.update(publicId, { name, ...parsed });
   return redirect(visit.res, `${visit.ctx.base}/keys`, visit.cookies);
+}
+
+/** A key's page's activity: whether its spend jumped in the last hour, and its last requests. */
+export async function keyActivity(visit: Visit, publicId: string): Promise<KeyActivity> {
+  const [unusual] = await findAbnormalSpend(visit.db, Date.now(), undefined, [publicId]);
+  return { unusual, recent: await recentRequestsOf(visit.db, publicId) };
 }

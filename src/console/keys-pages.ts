@@ -1,5 +1,6 @@
 import type { StoredKey } from '../access/stored-keys.js';
-import { formatCost, formatTime, isoDay } from './format.js';
+import type { AbnormalSpend, RecentRequest } from '../usage/abnormal-spend.js';
+import { formatCost, formatTime, formatUsd, isoDay } from './format.js';
 import { html, type Html } from './html.js';
 import { LIMIT_INPUTS, type KeySettings } from './key-settings.js';
 import { csrfField, layout, notice, type PageContext } from './layout.js';
@@ -9,7 +10,13 @@ export interface KeyRow {
   key: StoredKey;
   ownerEmail: string | undefined;
   spent: KeySpend;
+  /** Its spend in the last hour jumped against its own hourly average. */
+  unusual?: AbnormalSpend;
 }
+
+/** A badge on a key whose spend jumped, linking to its last requests. */
+export const unusualBadge = (ctx: PageContext, publicId: string, spend: AbnormalSpend): Html =>
+  html` <a class="badge" href="${ctx.base}/keys/${publicId}#recent" title="${formatUsd(spend.lastHourNanoUsd)} in the last hour against ${formatUsd(spend.hourlyAverageNanoUsd)} an hour on average">unusual spend</a>`;
 
 function status(key: StoredKey, now: number): string {
   if (key.revokedAt !== undefined) return `revoked ${formatTime(key.revokedAt)}`;
@@ -72,11 +79,11 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
   <caption class="visually-hidden">Your keys</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Public id</th>${admin ? html`<th scope="col">Owner</th>` : ''}<th scope="col">Status</th><th scope="col">Last used</th><th scope="col" class="num">Spent</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>
-  ${state.rows.map(({ key, ownerEmail, spent }) => {
+  ${state.rows.map(({ key, ownerEmail, spent, unusual }) => {
     const live = key.revokedAt === undefined;
     return html`<tr>
     <td>${key.name}</td><td><code>${key.publicId}</code></td>${admin ? html`<td>${ownerEmail ?? '—'}</td>` : ''}
-    <td>${status(key, state.now)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatCost(spent.nanoUsd, spent.unpriced)}</td>
+    <td>${status(key, state.now)}${unusual === undefined ? '' : unusualBadge(ctx, key.publicId, unusual)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatCost(spent.nanoUsd, spent.unpriced)}</td>
     <td>${live ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
       <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>` : ''}</td>
   </tr>`;
@@ -101,7 +108,26 @@ ${table}
   );
 }
 
-export function keySettingsPage(ctx: PageContext, key: StoredKey, models: readonly string[], settings: KeySettings, error?: string): Html {
+/** What a key's page shows of its spend: whether it jumped, and its last requests. */
+export interface KeyActivity {
+  unusual: AbnormalSpend | undefined;
+  recent: readonly RecentRequest[];
+}
+
+function activitySection(activity: KeyActivity): Html {
+  return html`<section aria-labelledby="recent-title" id="recent"><h2 id="recent-title">Last requests</h2>
+${activity.unusual === undefined ? '' : html`<div class="notice error" role="status" id="unusual-spend">Unusual spend: ${formatUsd(activity.unusual.lastHourNanoUsd)} in the last hour, against ${formatUsd(activity.unusual.hourlyAverageNanoUsd)} an hour on average over the day before. If that is not expected, revoke the key.</div>`}
+<div class="table-scroll"><table>
+  <caption class="visually-hidden">The key's last requests, newest first</caption>
+  <thead><tr><th scope="col">When</th><th scope="col">Request id</th><th scope="col">Model</th><th scope="col" class="num">Status</th><th scope="col" class="num">Input</th><th scope="col" class="num">Output</th><th scope="col" class="num">Cost</th></tr></thead>
+  <tbody>${activity.recent.map(
+    (request) =>
+      html`<tr><td class="when">${formatTime(request.at)}</td><td><code>${request.requestId}</code></td><td>${request.model ?? '—'}</td><td class="num">${request.status}</td><td class="num">${request.inputTokens ?? '—'}</td><td class="num">${request.outputTokens ?? '—'}</td><td class="num">${request.costNanoUsd === null ? 'unpriced' : formatUsd(request.costNanoUsd)}</td></tr>`,
+  )}</tbody>
+</table></div></section>`;
+}
+
+export function keySettingsPage(ctx: PageContext, key: StoredKey, models: readonly string[], settings: KeySettings, error?: string, activity?: KeyActivity): Html {
   const admin = ctx.user?.isAdmin === true;
   return layout(
     ctx,
@@ -115,6 +141,7 @@ export function keySettingsPage(ctx: PageContext, key: StoredKey, models: readon
   <input type="text" id="name" name="name" required maxlength="100" value="${key.name}">
   ${settingsFields(models, settings)}
   <p><button type="submit">Save</button> <a href="${ctx.base}/keys">Cancel</a></p>
-</form>`,
+</form>
+${activity === undefined ? '' : activitySection(activity)}`,
   );
 }

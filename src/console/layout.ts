@@ -1,7 +1,7 @@
 import { html, type Html } from './html.js';
 import type { ConsoleUser } from './users.js';
 
-export type Section = 'keys' | 'usage' | 'models' | 'connect' | 'users' | 'reconcile' | 'none';
+export type Section = 'keys' | 'usage' | 'balance' | 'models' | 'connect' | 'users' | 'codes' | 'reconcile' | 'none';
 
 /** What every page needs: where the console is mounted, who is signed in and the form token. */
 export interface PageContext {
@@ -9,6 +9,8 @@ export interface PageContext {
   base: string;
   user: ConsoleUser | undefined;
   csrf: string;
+  /** The gateway has account balances: the balance and codes pages are shown. */
+  balances?: boolean;
 }
 
 /** A hidden field carrying the CSRF token: every form has one. */
@@ -21,7 +23,7 @@ export function layout(ctx: PageContext, title: string, section: Section, body: 
     ctx.user === undefined
       ? ''
       : html`<nav aria-label="Console"><ul>
-          ${link('keys', '/keys', 'Keys')}${link('usage', '/usage', 'Usage')}${link('models', '/models', 'Models')}${link('connect', '/connect', 'Connect')}${ctx.user.isAdmin ? html`${link('users', '/users', 'Users')}${link('reconcile', '/reconcile', 'Reconcile')}` : ''}
+          ${link('keys', '/keys', 'Keys')}${link('usage', '/usage', 'Usage')}${ctx.balances === true ? link('balance', '/balance', 'Balance') : ''}${link('models', '/models', 'Models')}${link('connect', '/connect', 'Connect')}${ctx.user.isAdmin ? link('users', '/users', 'Users') : ''}${ctx.user.isAdmin && ctx.balances === true ? link('codes', '/codes', 'Codes') : ''}${ctx.user.isAdmin ? link('reconcile', '/reconcile', 'Reconcile') : ''}
         </ul></nav>
         <form method="post" action="${ctx.base}/sign-out" class="inline">${csrfField(ctx)}<span class="hint">${ctx.user.email}${ctx.user.isAdmin ? ' (admin)' : ''}</span> <button type="submit" class="secondary">Sign out</button></form>`;
   return html`<!doctype html>

@@ -64,13 +64,13 @@ ${
 }
 
 /** A CSV field, quoted when needed. */
-const csvField = (value: string | number | null): string => {
+export const csvField = (value: string | number | null): string => {
   const text = value === null ? '' : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
 /** Text people typed (a key's name), with a leading = + - @ defused so a spreadsheet does not run it as a formula. */
-const typedText = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+export const typedText = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 export function usageCsv(rows: readonly UsageReportRow[], keyNames: ReadonlyMap<string, string>): string {
   const header = ['day', 'key_id', 'key_name', 'model', 'requests', 'attempts', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd', 'unpriced_requests', 'errors', 'rate_limited_429'];

@@ -43,6 +43,8 @@ export async function startVisit(req: HttpRequest, res: ServerResponse, db: Stor
   if (sessionToken !== undefined) {
     const userId = await sessionUserId(db, sessionToken);
     user = userId === undefined ? undefined : await findUserById(db, userId);
+    // A user an admin disabled is signed out (their sessions were ended too; this covers a race with that).
+    if (user?.disabledAt !== undefined) user = undefined;
     if (user === undefined) {
       cookies.push(serializeCookie(SESSION_COOKIE, '', { path: cookiePath, secure, maxAgeSeconds: 0 }));
       sessionToken = undefined;
@@ -70,7 +72,7 @@ export async function startVisit(req: HttpRequest, res: ServerResponse, db: Stor
     origin: `${scheme}://${host}`,
     secure,
     cookies,
-    ctx: { base, user, csrf: csrfToken(secret, binding) },
+    ctx: { base, user, csrf: csrfToken(secret, binding), ...(options.balances === undefined ? {} : { balances: true }) },
   };
 }
 

@@ -9,6 +9,10 @@ import type { EndpointHandler, HttpRequest, Next } from '../http/types.js';
 import type { GatewayOptions } from './options.js';
 import { resolveOptions } from './resolve-options.js';
 import type { KeyService } from '../access/key-service.js';
+import type { OpenedBalances } from '../limits/open-balances.js';
+import { adminAccounts } from '../limits/account-top-ups.js';
+import type { Persistence } from './persistence.js';
+import type { AdminBackend } from '../admin/admin-api.js';
 import { createAdminApi } from '../admin/admin-api.js';
 import { createTokenEndpoint } from '../admin/token-endpoint.js';
 import { createCors } from '../http/cors.js';
@@ -65,6 +69,8 @@ export interface Gateway {
   ready(): Promise<void>;
   /** Stored keys — create, list, revoke — with a `database`; undefined without one. */
   readonly keys: KeyService | undefined;
+  /** Account balances, with `balances` on: the console, CLI and admin API tell it of credits. */
+  readonly balances: OpenedBalances | undefined;
   /** Usage totals per key, model or day from the ledger; throws `NO_DATABASE` without a `database`. */
   usage(query: UsageQuery): Promise<UsageTotals[]>;
   /**
@@ -154,7 +160,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   const admin =
     resolved.adminKey === undefined || persistence === undefined
       ? undefined
-      : createAdminApi({ adminKey: resolved.adminKey, backend: persistence, logger: resolved.logger, errors: chatCodec });
+      : createAdminApi({ adminKey: resolved.adminKey, backend: adminBackendOf(persistence, resolved.balances), logger: resolved.logger, errors: chatCodec });
 
   /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
   const inFlight = new Set<Promise<void>>();
@@ -215,6 +221,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         await Promise.allSettled([...inFlight]);
         // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
+        await resolved.balances?.close();
         await resolved.routing.close();
         await persistence?.close();
         resolved.closeObservability();
@@ -226,6 +233,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       await persistence?.database.ready();
     },
     keys: persistence?.keys,
+    balances: resolved.balances,
     metrics: resolved.metrics?.registry,
     readiness: () => resolved.readiness(),
     routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },
@@ -257,6 +265,18 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     probe: (model, maxOutputTokens, timeoutMs) => (closing === undefined ? probe({ model, maxOutputTokens, timeoutMs }) : Promise.resolve({ model, ok: false, errorCode: 'SHUTTING_DOWN' })),
   });
   return handle;
+}
+
+/** The admin API's backend: stored keys and the ledger, and with `balances` the accounts' balances. */
+function adminBackendOf(persistence: Persistence, balances: OpenedBalances | undefined): AdminBackend {
+  if (balances === undefined) return persistence;
+  const db = async () => (await persistence.database.ready()).db;
+  return {
+    keys: persistence.keys,
+    usage: (query) => persistence.usage(query),
+    ledgerCounters: () => persistence.ledgerCounters(),
+    accounts: adminAccounts(db, (accountId) => balances.credited(accountId)),
+  };
 }
 
 /** Closes every adapter that can be closed; one that fails to close does not stop the others. */

@@ -50,6 +50,9 @@ const keyLimitsSchema = z
   .superRefine(burstWithinLimit);
 
 /** `limits`; the config file loader checks the same shape. */
+/** `balances`: console accounts hold a prepaid balance. */
+export const balancesOptionsSchema = z.strictObject({ admins: z.boolean().optional(), creditsTtlMs: z.number().int().nonnegative().optional() });
+
 export const limitsOptionsSchema = z.strictObject({
   perKey: keyLimitsSchema.optional(),
   keys: z.record(z.string().min(1), keyLimitsSchema).optional(),
@@ -220,6 +223,7 @@ export const optionsSchema = z.object({
   redisPrefix: z.string().optional(),
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
+  balances: balancesOptionsSchema.optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),

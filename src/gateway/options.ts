@@ -19,6 +19,7 @@ import type { ObservabilityOptions } from '../observability/resolve-observabilit
 import { consoleLogger } from '../logger.js';
 import type { LedgerOptions, PersistenceOptions } from './persistence.js';
 import type { LimitsOptions } from '../limits/open-limits.js';
+import type { BalancesOptions } from '../limits/open-balances.js';
 import type { RequestPolicy, RequestPolicyOptions } from '../policy/request-policy.js';
 import { resolveRequestPolicyTable, type RequestPolicyTable } from '../policy/request-policy-table.js';
 import { knownKeys, optionsSchema } from './options-schema.js';
@@ -94,6 +95,13 @@ export interface GatewayOptions extends ObservabilityOptions {
    * shares them), else in this process. See docs/limits.md.
    */
   limits?: LimitsOptions;
+  /**
+   * Console accounts hold a prepaid balance (nano-USD, topped up by an admin or a redemption code):
+   * a request on a key a console user owns is charged to it and refused once it could cost more
+   * than is left. Keys from the options, keys without an owner and (unless `admins`) admins' keys
+   * have none. Needs a `database`. See the README's "Accounts and balances".
+   */
+  balances?: BalancesOptions;
   /**
    * Turns on the admin API (`/admin/keys`, `/admin/usage`, `/admin/ledger`) guarded by this key,
    * which is not a gateway key. Needs a `database`; at least 16 characters.
@@ -221,6 +229,9 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
     );
   }
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
+  if (options.balances !== undefined && options.database === undefined) {
+    throw configError('CONFIG_BALANCES_NEED_DATABASE', 'balances keep a ledger per account in the database: give a database too.');
+  }
   if (options.adminKey !== undefined && options.database === undefined) {
     throw configError('CONFIG_ADMIN_NEEDS_DATABASE', 'adminKey turns on the admin API, which manages stored keys: give a database too.');
   }

@@ -16,6 +16,8 @@ import { checkReadiness, type Probe, type Readiness } from '../observability/rea
 import { openPersistence, type Persistence, type PersistenceOptions } from './persistence.js';
 import { costOf, maxCostOf, type VersionedPrice } from '../catalog/cost.js';
 import { withBudgets } from '../limits/budget-stage.js';
+import { openBalances, type OpenedBalances } from '../limits/open-balances.js';
+import { openRevocationChannel } from '../access/revocation-channel.js';
 import { openLimits, type OpenedLimits } from '../limits/open-limits.js';
 import type { LimitSet } from '../limits/limit-rules.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
@@ -35,6 +37,8 @@ export interface ResolvedGatewayOptions extends EndpointSetup {
   allowedOrigins: readonly string[];
   /** The limits stage and what it opened, when any limit is configured. */
   limits: OpenedLimits | undefined;
+  /** Account balances, with `balances` on. */
+  balances: OpenedBalances | undefined;
   /** The generation requests being answered (a shutdown interrupts them; metrics count them). */
   open: OpenRequests;
   /** The gateway's Prometheus metrics, with `metrics` on. */
@@ -60,6 +64,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const price = priceOf(prices);
   const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
+  const balances = persistence === undefined ? undefined : openBalancesOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
   const routing = openRoutingOf(options, checked, persistence, logger);
   const open = new OpenRequests();
@@ -86,7 +91,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     stages: {
       authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
-      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models)),
+      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models, balances)),
       call: routing.call,
       // The ledger first: the request log, metrics and traces read the same entry after it.
       record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
@@ -99,6 +104,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     adminKey: options.adminKey,
     allowedOrigins: options.allowedOrigins ?? [],
     limits,
+    balances,
     routing,
     open,
     metrics: observability.metrics,
@@ -214,7 +220,7 @@ const DEFAULT_RESERVED_OUTPUT_TOKENS = 32_768;
  * the body does not measure (a PDF, a file by id) is bounded by the largest context window the
  * request can reach; where that is unknown, there is no bound.
  */
-function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>, models: ModelTable): AdmitStage {
+function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>, models: ModelTable, balances: OpenedBalances | undefined): AdmitStage {
   const windows = new Map<string, number | undefined>();
   const windowOf = (model: string) => {
     if (!windows.has(model)) windows.set(model, largestContextWindow(models, model));
@@ -238,6 +244,20 @@ function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: Rea
     },
     spentInLedger: (keyId, since) => persistence.spentInLedger(keyId, since),
     spentByToken: (tokenId) => persistence.spentByToken(tokenId),
+    ...(balances === undefined ? {} : { accountLimit: (request, at) => balances.accountLimit(request, at) }),
+  });
+}
+
+/** With `balances`: accounts' balances, counted where the budgets are (Redis, else this process); credits announced on Redis. */
+function openBalancesOf(options: GatewayOptions, persistence: Persistence, logger: Logger): OpenedBalances | undefined {
+  if (options.balances === undefined) return undefined;
+  const { redis } = persistence;
+  const prefix = `${options.redisPrefix ?? 'switchyard:'}balances:`;
+  return openBalances({
+    options: options.balances,
+    db: async () => (await persistence.database.ready()).db,
+    ...(redis === undefined ? {} : { openChannel: (onCredited: (accountId: string) => void) => openRevocationChannel(redis, prefix, onCredited) }),
+    onError: (error) => logger.warn({ error }, 'switchyard: account balances: a write or message failed'),
   });
 }
 

@@ -27,7 +27,21 @@ export interface BudgetStageOptions {
   spentInLedger(keyId: string, since: number): Promise<number>;
   /** What the ledger holds for a browser token (nano-USD). */
   spentByToken(tokenId: string): Promise<number>;
+  /**
+   * A further counter the request is held to, with the same reservation (an account's balance);
+   * undefined when it has none. A promise only when it must be read first.
+   */
+  accountLimit?: (request: AdmissionRequest, at: number) => HeldLimit | undefined | Promise<HeldLimit | undefined>;
   now?: () => number;
+}
+
+/** One counter a request is held to: its account, how errors name its owner, its refusal, and who hears the real cost. */
+export interface HeldLimit {
+  account: BudgetAccount;
+  owner: string;
+  refuse: (spent: number) => GatewayError;
+  /** Told the real cost once the request settled (after the counter was). */
+  settled?: (actualNanoUsd: number) => void;
 }
 
 const dollars = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(2)}`;
@@ -70,7 +84,10 @@ function unpricedModel(caller: Caller, model: string): GatewayError {
   return new GatewayError({
     code: 'MODEL_UNPRICED',
     param: 'model',
-    message: `The key ${caller.keyId ?? ''} has a budget, and the model '${model}' has no price, so its cost cannot be held to it. Give the model a price, or use a key without a budget.`,
+    message:
+      caller.budget === undefined && caller.token?.spendCapNanoUsd === undefined && caller.account !== undefined
+        ? `The key ${caller.keyId ?? ''} is charged to the balance of its account, and the model '${model}' has no price, so its cost cannot be charged. Give the model a price.`
+        : `The key ${caller.keyId ?? ''} has a budget, and the model '${model}' has no price, so its cost cannot be held to it. Give the model a price, or use a key without a budget.`,
   });
 }
 
@@ -86,8 +103,8 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
 
   /** The counters a caller's request is held to: its key's budget, and its browser token's cap. */
   /** `owner`: how errors name whose budget it is. */
-  const limitsOf = (caller: Caller, at: number): Array<{ account: BudgetAccount; owner: string; refuse: (spent: number) => GatewayError }> => {
-    const limits: Array<{ account: BudgetAccount; owner: string; refuse: (spent: number) => GatewayError }> = [];
+  const limitsOf = (caller: Caller, at: number): HeldLimit[] => {
+    const limits: HeldLimit[] = [];
     const { keyId, budget, token } = caller;
     if (keyId === undefined) return limits;
     if (budget !== undefined) {
@@ -113,23 +130,36 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     // Synchronous for callers without limits: no promise on their path.
     admit(request) {
       const { caller } = request;
-      if (caller.budget === undefined && caller.token?.spendCapNanoUsd === undefined) return inner.admit(request);
-      return admitWithin(request, limitsOf(caller, now()));
+      const at = now();
+      const extra = options.accountLimit?.(request, at);
+      if (extra instanceof Promise) {
+        return extra.then(
+          (limit) => {
+            const limits = [...limitsOf(caller, at), ...(limit === undefined ? [] : [limit])];
+            return limits.length === 0 ? inner.admit(request) : admitWithin(request, limits);
+          },
+          (error: unknown) => {
+            throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
+          },
+        );
+      }
+      if (caller.budget === undefined && caller.token?.spendCapNanoUsd === undefined && extra === undefined) return inner.admit(request);
+      return admitWithin(request, [...limitsOf(caller, at), ...(extra === undefined ? [] : [extra])]);
     },
   };
 
-  async function admitWithin(request: AdmissionRequest, limits: ReturnType<typeof limitsOf>): Promise<Admission> {
+  async function admitWithin(request: AdmissionRequest, limits: HeldLimit[]): Promise<Admission> {
     const { caller } = request;
     const largest = options.maxCost(request);
     if (largest === undefined) throw unpricedModel(caller, request.model);
     const reserved = largest.nanoUsd;
     const bounded = largest.bound !== 'none';
-    const held: Array<{ account: BudgetAccount; hold: Hold }> = [];
+    const held: Array<{ account: BudgetAccount; hold: Hold; settled: HeldLimit['settled'] }> = [];
     const releaseHeld = () => {
       for (const { account, hold } of held) options.store.settle(account, hold, 0);
     };
     const rule = ruleOf[largest.bound];
-    for (const { account, owner, refuse } of limits) {
+    for (const { account, owner, refuse, settled } of limits) {
       const reservation = await options.store.reserve(account, reserved, rule).catch((error: unknown) => {
         releaseHeld();
         throw GatewayError.isInstance(error) ? error : budgetUnavailable(error);
@@ -141,7 +171,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
         if (others > 0 && admitsReservation(rule, spent, 0, reserved, account.limitNanoUsd)) throw budgetBusy(owner, account.limitNanoUsd - spent, others);
         throw refuse(spent);
       }
-      held.push({ account, hold: reservation.hold });
+      held.push({ account, hold: reservation.hold, settled });
     }
     let admitted: Admission;
     try {
@@ -155,7 +185,10 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
       release(usage, cut) {
         admitted.release(usage, cut);
         const actual = actualCost(usage, cut);
-        for (const { account, hold } of held) options.store.settle(account, hold, actual);
+        for (const { account, hold, settled } of held) {
+          options.store.settle(account, hold, actual);
+          settled?.(actual);
+        }
       },
     };
 

@@ -9,6 +9,7 @@ export const USAGE = `Usage:
   switchyard keys list [--json]
   switchyard keys revoke PUBLIC_ID
   switchyard users reset-password EMAIL
+  switchyard accounts top-up EMAIL --usd=AMOUNT [--kind top-up|refund|adjustment] [--note TEXT]
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard reconcile --provider openai|anthropic --from DAY [--to DAY] [--threshold PERCENT] [--json]
   switchyard migrate
@@ -33,6 +34,10 @@ export const USAGE = `Usage:
 
   users reset-password EMAIL gives a console account a new random password, printed once, and
   ends its sessions: the way back in for a forgotten password.
+
+  accounts top-up EMAIL --usd AMOUNT credits a console account's balance (gateway 'balances'):
+  a row of its balance ledger, in the console's audit log as done by the CLI. An adjustment may
+  be negative. With 'redis' in the config, running instances count it at once.
 
   config check FILE (or --config FILE) checks a config file as serve would — environment
   variables, fields, provider options, models — without listening or opening the database.
@@ -88,6 +93,9 @@ export const cliOptions = {
   provider: { type: 'string' },
   threshold: { type: 'string' },
   json: { type: 'boolean' },
+  usd: { type: 'string' },
+  kind: { type: 'string' },
+  note: { type: 'string' },
   'base-url': { type: 'string' },
   protocol: { type: 'string' },
   timeout: { type: 'string' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../gateway/options.js';
-import { bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../gateway/options-schema.js';
+import { balancesOptionsSchema, bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../gateway/options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
@@ -149,6 +149,7 @@ export const configFileSchema = z
     redisPrefix: z.string().optional(),
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
+    balances: balancesOptionsSchema.optional(),
     allowedOrigins: z.array(z.string().min(1)).optional(),
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),

@@ -80,7 +80,7 @@ function parseCheckCommand(rest: readonly string[], values: CliFlags): CliComman
 }
 
 /** The commands, for a near miss; only those with its first letter (a typo seldom changes it, and short words are all near each other). */
-const COMMANDS = ['serve', 'keys', 'users', 'usage', 'reconcile', 'migrate', 'config', 'models', 'check', 'help'];
+const COMMANDS = ['serve', 'keys', 'users', 'accounts', 'usage', 'reconcile', 'migrate', 'config', 'models', 'check', 'help'];
 
 /** ` Did you mean 'x'?` for a near miss among `known`; '' otherwise. */
 function suggested(word: string, known: readonly string[], prefix = ''): string {
@@ -110,7 +110,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.help || positionals[0] === 'help') return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command = 'serve', ...rest] = positionals;
-  if (command === 'keys' || command === 'users' || command === 'usage' || command === 'migrate' || command === 'reconcile') return parseStoreFlags(command, rest, values);
+  if (command === 'keys' || command === 'users' || command === 'accounts' || command === 'usage' || command === 'migrate' || command === 'reconcile') return parseStoreFlags(command, rest, values);
   if (command === 'config') return parseConfigCommand(rest, values);
   if (command === 'models') {
     if (rest.length > 0) throw flagError(`Unknown command 'models ${rest.join(' ')}'; 'models' takes only --config FILE and --json.`);

@@ -27,7 +27,8 @@ export type StoreCommand =
   | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
   | { command: 'migrate'; store: StoreFlags }
   | { command: 'reconcile'; store: StoreFlags; provider: ReportProvider; from: string; to: string; threshold: number; json: boolean }
-  | { command: 'users-reset-password'; store: StoreFlags; email: string };
+  | { command: 'users-reset-password'; store: StoreFlags; email: string }
+  | { command: 'accounts-top-up'; store: StoreFlags; email: string; usd: string; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined };
 
 const storeFlags = ['config', 'database'];
 const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -150,9 +151,22 @@ function parseReconcile(values: CliFlags): StoreCommand {
   return { command: 'reconcile', store: storeOf(values), provider: provider as ReportProvider, from, to, threshold, json: values.json === true };
 }
 
-/** `keys …`, `users …`, `usage`, `reconcile` and `migrate`: the commands that work on the database. */
-export function parseStoreFlags(command: 'keys' | 'users' | 'usage' | 'migrate' | 'reconcile', positionals: readonly string[], values: CliFlags): StoreCommand {
+/** `accounts top-up EMAIL --usd AMOUNT [--kind …] [--note …]`. */
+function parseAccounts(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
+  if (action === 'top-up' && rest.length === 1 && rest[0]?.includes('@') === true) {
+    allowOnly(values, new Set([...storeFlags, 'usd', 'kind', 'note']), 'accounts top-up');
+    if (values.usd === undefined) throw flagError("'accounts top-up' needs --usd, e.g. --usd 20.");
+    const kind = values.kind ?? 'top-up';
+    if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment') throw flagError(`--kind is top-up, refund or adjustment; got '${kind}'.`);
+    return { command: 'accounts-top-up', store: storeOf(values), email: rest[0], usd: values.usd, kind, note: values.note?.trim() || undefined };
+  }
+  throw flagError(`Unknown command 'accounts ${[action, ...rest].join(' ').trim()}'; did you mean 'accounts top-up EMAIL --usd AMOUNT'?`);
+}
+
+/** `keys …`, `users …`, `accounts …`, `usage`, `reconcile` and `migrate`: the commands that work on the database. */
+export function parseStoreFlags(command: 'keys' | 'users' | 'accounts' | 'usage' | 'migrate' | 'reconcile', positionals: readonly string[], values: CliFlags): StoreCommand {
   if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
+  if (command === 'accounts') return parseAccounts(positionals[0], positionals.slice(1), values);
   if (command === 'users') return parseUsers(positionals[0], positionals.slice(1), values);
   if (positionals.length > 0) throw flagError(`Unknown command '${[command, ...positionals].join(' ')}'.`);
   if (command === 'reconcile') return parseReconcile(values);

@@ -8,6 +8,7 @@ import type { ServerConfig } from './config-schema.js';
 import { loadConfig } from './load-config.js';
 import type { StoreCommand } from './parse-store-flags.js';
 import { resetPassword } from './reset-password.js';
+import { topUpAccount } from './accounts-top-up.js';
 import { resolveServerDatabase } from './resolve-database.js';
 import { formatTable } from './format-table.js';
 import { createZeroConfig } from './zero-config.js';
@@ -159,6 +160,7 @@ export async function runStoreCommand(command: StoreCommand, env: NodeJS.Process
     else if (command.command === 'keys-revoke') await keysRevoke(command, database, config, write);
     else if (command.command === 'users-reset-password') await resetPassword(database.db, command.email, write);
     else if (command.command === 'reconcile') await reconcileCommand(command, database, config, write);
+    else if (command.command === 'accounts-top-up') await topUpAccount(command, database.db, config.gateway, write);
     else await usage(command, database, write);
   } finally {
     await database.close();

@@ -158,6 +158,70 @@ export function migrations(): Record<string, Migration> {
         await db.schema.alterTable('usage_ledger').addColumn('cache_write_1h_tokens', 'integer').execute();
       },
     },
+    '0009_console_user_management': {
+      async up(db: Kysely<unknown>) {
+        // A disabled user cannot sign in and their keys are refused; NULL: enabled.
+        await db.schema.alterTable('console_users').addColumn('disabled_at', 'bigint').execute();
+        // One-time password-reset links an admin made: a hash of the token, never the token.
+        await db.schema
+          .createTable('console_password_resets')
+          .addColumn('token_hash', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+        // Every admin action: who (id and e-mail as they were), what, on whom, when. Append-only.
+        await db.schema
+          .createTable('console_audit_log')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('at', 'bigint', (column) => column.notNull())
+          .addColumn('actor_id', 'text', (column) => column.notNull())
+          .addColumn('actor_email', 'text', (column) => column.notNull())
+          .addColumn('action', 'text', (column) => column.notNull())
+          .addColumn('target', 'text')
+          .addColumn('detail', 'text')
+          .execute();
+        await db.schema.createIndex('console_audit_log_at').on('console_audit_log').column('at').execute();
+      },
+    },
+    '0010_account_balances': {
+      async up(db: Kysely<unknown>) {
+        // Every change to an account's balance (top-up, refund, adjustment, redemption, usage), signed
+        // nano-USD, append-only: the balance is the sum of an account's rows.
+        await db.schema
+          .createTable('account_balance_ledger')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('account_id', 'text', (column) => column.notNull())
+          .addColumn('at', 'bigint', (column) => column.notNull())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('amount_nano_usd', 'bigint', (column) => column.notNull())
+          .addColumn('actor_id', 'text')
+          .addColumn('note', 'text')
+          .addColumn('request_id', 'text')
+          .execute();
+        await db.schema.createIndex('account_balance_ledger_account').on('account_balance_ledger').columns(['account_id', 'kind', 'amount_nano_usd']).execute();
+        await db.schema.createIndex('account_balance_ledger_account_at').on('account_balance_ledger').columns(['account_id', 'at']).execute();
+      },
+    },
+    '0011_redemption_codes': {
+      async up(db: Kysely<unknown>) {
+        // Codes an admin made in batches, each worth a value, redeemable once before it expires: a hash of the code, never the code.
+        await db.schema
+          .createTable('redemption_codes')
+          .addColumn('code_hash', 'text', (column) => column.primaryKey())
+          .addColumn('batch_id', 'text', (column) => column.notNull())
+          .addColumn('value_nano_usd', 'bigint', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'bigint', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .addColumn('redeemed_by', 'text')
+          .addColumn('redeemed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('redemption_codes_batch').on('redemption_codes').column('batch_id').execute();
+      },
+    },
   };
 }
 

@@ -15,6 +15,41 @@ export interface StorageSchema {
   console_login_attempts: ConsoleLoginAttemptTable;
   console_key_owners: ConsoleKeyOwnerTable;
   console_invites: ConsoleInviteTable;
+  console_password_resets: ConsolePasswordResetTable;
+  console_audit_log: ConsoleAuditLogTable;
+  account_balance_ledger: AccountBalanceLedgerTable;
+  redemption_codes: RedemptionCodeTable;
+}
+
+/** A code an admin made that credits its value to the account that redeems it, once, before it expires. */
+export interface RedemptionCodeTable {
+  /** SHA-256 of the code: the code itself is shown once, when made. */
+  code_hash: string;
+  batch_id: string;
+  value_nano_usd: BigIntColumn;
+  created_by: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+  redeemed_by: string | null;
+  redeemed_at: NullableBigIntColumn;
+}
+
+/** One change to an account's balance: append-only; the balance is the sum of the account's rows. */
+export interface AccountBalanceLedgerTable {
+  id: string;
+  /** The console user whose balance it is. */
+  account_id: string;
+  at: BigIntColumn;
+  /** `top-up`, `refund`, `adjustment`, `redemption` or `usage`. */
+  kind: string;
+  /** Signed: credits are positive, usage negative. */
+  amount_nano_usd: BigIntColumn;
+  /** The admin who made it; NULL for usage and redemptions. */
+  actor_id: string | null;
+  /** Why (a top-up's reason, a redemption code's id). */
+  note: string | null;
+  /** The request a usage row charged. */
+  request_id: string | null;
 }
 
 /** A job only one instance at a time may run (the status page's probe): who holds it, and until when. */
@@ -34,6 +69,8 @@ export interface ConsoleUserTable {
   /** 0 or 1. */
   is_admin: number;
   created_at: BigIntColumn;
+  /** When an admin disabled the user (no sign-in, keys refused); NULL: enabled. */
+  disabled_at?: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
 /** A signed-in browser: keyed by a hash of the cookie's value, so a leaked table signs no one in. */
@@ -64,6 +101,30 @@ export interface ConsoleInviteTable {
   created_at: BigIntColumn;
   expires_at: BigIntColumn;
   used_at: NullableBigIntColumn;
+}
+
+/** A one-time password-reset link an admin made for a user: a hash of its token. */
+export interface ConsolePasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  created_by: string;
+  created_at: BigIntColumn;
+  expires_at: BigIntColumn;
+  used_at: NullableBigIntColumn;
+}
+
+/** One admin action: who did it (id and e-mail at the time), what, to whom, when. Append-only. */
+export interface ConsoleAuditLogTable {
+  id: string;
+  at: BigIntColumn;
+  actor_id: string;
+  actor_email: string;
+  /** e.g. `user.disabled`, `user.role`, `invite.created`. */
+  action: string;
+  /** What it was done to (a user's e-mail, a key's public id); NULL when nothing in particular. */
+  target: string | null;
+  /** Free text: the new role, an amount. */
+  detail: string | null;
 }
 
 /** A secret the instances share, made once by whichever instance needs it first. */

@@ -148,7 +148,7 @@ describe('the console in a real browser', () => {
   it('should list the models with their prices, and snippets that never hold part of a key', async () => {
     await page.goto(`${server.root}/models`);
     const model = await page.locator('tbody tr', { hasText: 'mock' }).locator('td').allTextContents();
-    expect(model.slice(0, 7).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$0.5', '$8', '200,000', '8,192']);
+    expect(model.slice(0, 8).map((cell) => cell.trim())).toEqual(['mock', 'mock', '$2', '$0.5', '$8', '$0.006000', '200,000', '8,192']);
     await screenshot(page, 'console', 'models');
 
     await page.goto(`${server.root}/connect`);

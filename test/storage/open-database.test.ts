@@ -54,7 +54,7 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     store = testDatabase(engine);
     const first = await open();
     expect(first.engine).toBe(engine);
-    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h']);
+    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h', '0009_console_user_management', '0010_account_balances', '0011_redemption_codes']);
     await first.close();
     opened.length = 0;
     expect((await open()).migrated).toEqual([]);
@@ -80,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('api_keys').values(firstReleaseKey).execute();
 
     const upgraded = await open();
-    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h']);
+    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h', '0009_console_user_management', '0010_account_balances', '0011_redemption_codes']);
     const key = await upgraded.db.selectFrom('api_keys').selectAll().where('public_id', '=', 'pub_old').executeTakeFirstOrThrow();
     expect({ ...key, created_at: Number(key.created_at) }).toEqual({ ...firstReleaseKey, limits: null });
     const read = await upgraded.db.selectFrom('usage_ledger').selectAll().where('request_id', '=', 'req_old').executeTakeFirstOrThrow();
