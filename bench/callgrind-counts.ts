@@ -70,4 +70,5 @@ export const jitCompilation = /^v8::internal::Runtime_(Compile|InstallBaselineCo
  * hundred holds a whole one or none. Scavenges (the young generation, what allocation costs every
  * few dozen requests) are not in it.
  */
-export const oldGenerationGc = /^v8::internal::(IncrementalMarkingJob::Task::RunInternal|IncrementalMarking::Observer::Step|Heap::StartIncrementalMarking)\(/;
+export const oldGenerationGc =
+  /^v8::internal::(IncrementalMarkingJob::Task::RunInternal|IncrementalMarking::Observer::Step|Heap::StartIncrementalMarking)\(/;

@@ -36,7 +36,12 @@ export interface CallgrindServer {
   close(): Promise<void>;
 }
 
-export async function startUnderCallgrind(script: string, args: string[], env: NodeJS.ProcessEnv, outDir: string): Promise<CallgrindServer> {
+export async function startUnderCallgrind(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  outDir: string,
+): Promise<CallgrindServer> {
   const out = join(outDir, 'callgrind.out');
   const valgrindLog = join(outDir, 'valgrind.log');
   const child = spawn(
@@ -60,7 +65,12 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
   child.once('exit', () => runningUnderCallgrind.delete(child));
   const { port, storedKey, stages } = await new Promise<{ port: number; storedKey?: string; stages?: string }>((resolve, reject) => {
     let printed = '';
-    const exited = (code: number | null) => reject(new Error(`${script} under valgrind exited with ${code}: ${existsSync(valgrindLog) ? readFileSync(valgrindLog, 'utf8').slice(-2000) : ''}`));
+    const exited = (code: number | null) =>
+      reject(
+        new Error(
+          `${script} under valgrind exited with ${code}: ${existsSync(valgrindLog) ? readFileSync(valgrindLog, 'utf8').slice(-2000) : ''}`,
+        ),
+      );
     child.once('exit', exited);
     child.stdout.on('data', (text: Buffer) => {
       printed += text.toString();
@@ -69,7 +79,11 @@ export async function startUnderCallgrind(script: string, args: string[], env: N
       child.off('exit', exited);
       const key = /key (sk-sy-\S+)/.exec(printed)?.[1];
       const stages = /stages (\S+)/.exec(printed)?.[1];
-      resolve({ port: Number(listening[1]), ...(key === undefined ? {} : { storedKey: key }), ...(stages === undefined ? {} : { stages }) });
+      resolve({
+        port: Number(listening[1]),
+        ...(key === undefined ? {} : { storedKey: key }),
+        ...(stages === undefined ? {} : { stages }),
+      });
     });
   });
   const control = async (...command: string[]) => {

@@ -9,19 +9,23 @@ const upstream = new URL(process.argv[2] ?? 'http://127.0.0.1:8080');
 const pool = new Pool(upstream.origin, { connections: null, keepAliveTimeout: 30_000 });
 
 const router = express.Router();
-router.post(['/v1/chat/completions', '/v1/messages', '/v1/responses'], express.json({ limit: '32mb', type: () => true }), async (req, res) => {
-  const answer = await pool.request({
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench' },
-    body: JSON.stringify({ ...(req.body as object), model: 'gpt-bench' }),
-  });
-  const text = JSON.stringify(JSON.parse(await answer.body.text()));
-  res.statusCode = answer.statusCode;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-});
+router.post(
+  ['/v1/chat/completions', '/v1/messages', '/v1/responses'],
+  express.json({ limit: '32mb', type: () => true }),
+  async (req, res) => {
+    const answer = await pool.request({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench' },
+      body: JSON.stringify({ ...(req.body as object), model: 'gpt-bench' }),
+    });
+    const text = JSON.stringify(JSON.parse(await answer.body.text()));
+    res.statusCode = answer.statusCode;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  },
+);
 
 const app = express();
 app.use(router);

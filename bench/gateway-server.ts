@@ -38,7 +38,12 @@ const priced = money === undefined ? {} : { price: { input: 1, output: 1 } };
 const chatModel: NonNullable<GatewayOptions['models']>[number] =
   routing === undefined || mock
     ? { id: BENCH_MODEL, provider: mock ? 'mock' : 'openai', upstreamModel: UPSTREAM_MODEL, ...priced }
-    : { id: BENCH_MODEL, deployments: [{ provider: 'openai' }, { provider: 'openai-b' }], upstreamModel: UPSTREAM_MODEL, fallbacks: [BENCH_RESPONSES_MODEL] };
+    : {
+        id: BENCH_MODEL,
+        deployments: [{ provider: 'openai' }, { provider: 'openai-b' }],
+        upstreamModel: UPSTREAM_MODEL,
+        fallbacks: [BENCH_RESPONSES_MODEL],
+      };
 const models: GatewayOptions['models'] = [
   chatModel,
   { id: BENCH_RESPONSES_MODEL, provider: mock ? 'mock' : 'openai-responses', upstreamModel: UPSTREAM_MODEL, ...priced },
@@ -48,7 +53,12 @@ const models: GatewayOptions['models'] = [
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 const store = process.env.BENCH_STORE;
-const database = store === undefined ? undefined : store === 'postgres' ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' } : (process.env.BENCH_DATABASE ?? '');
+const database =
+  store === undefined
+    ? undefined
+    : store === 'postgres'
+      ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' }
+      : (process.env.BENCH_DATABASE ?? '');
 
 const sharedRedis = { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' };
 const limitsMode = process.env.BENCH_LIMITS;
@@ -81,13 +91,31 @@ const handler = gateway({
 });
 if (database !== undefined) {
   await handler.ready();
-  const { key, stored } = await handler.keys!.create({ name: 'bench', ...(money === 'budget' ? { budget: { nanoUsd: 1e18, period: 'never' as const } } : {}) });
+  const { key, stored } = await handler.keys!.create({
+    name: 'bench',
+    ...(money === 'budget' ? { budget: { nanoUsd: 1e18, period: 'never' as const } } : {}),
+  });
   if (money === 'balance') {
     // A console account owning the key, with a balance no run spends (rows as the console writes them).
     const db = await handler.storage!();
-    await db.insertInto('console_users').values({ id: 'bench-user', email: 'bench@example.com', password_hash: 'x', is_admin: 0, created_at: Date.now() }).execute();
+    await db
+      .insertInto('console_users')
+      .values({ id: 'bench-user', email: 'bench@example.com', password_hash: 'x', is_admin: 0, created_at: Date.now() })
+      .execute();
     await db.insertInto('console_key_owners').values({ key_public_id: stored.publicId, user_id: 'bench-user' }).execute();
-    await db.insertInto('account_balance_ledger').values({ id: 'bench-top-up', account_id: 'bench-user', at: Date.now(), kind: 'top-up', amount_nano_usd: 1e18, actor_id: 'bench', note: null, request_id: null }).execute();
+    await db
+      .insertInto('account_balance_ledger')
+      .values({
+        id: 'bench-top-up',
+        account_id: 'bench-user',
+        at: Date.now(),
+        kind: 'top-up',
+        amount_nano_usd: 1e18,
+        actor_id: 'bench',
+        note: null,
+        request_id: null,
+      })
+      .execute();
   }
   process.stdout.write(`key ${key}\n`);
 }

@@ -31,8 +31,18 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     env: standaloneDefaults,
   },
   // One feature of the default each, against `off`: what each stage costs.
-  { name: 'ledger', description: 'off + the SQLite ledger only', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db` }) },
-  { name: 'request-log', description: 'off + the request log (to a file) only', script: 'gateway-server.js', env: (scratch) => ({ BENCH_OPS: 'log', BENCH_LOG_FILE: `${scratch}/requests.log` }) },
+  {
+    name: 'ledger',
+    description: 'off + the SQLite ledger only',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db` }),
+  },
+  {
+    name: 'request-log',
+    description: 'off + the request log (to a file) only',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ BENCH_OPS: 'log', BENCH_LOG_FILE: `${scratch}/requests.log` }),
+  },
   { name: 'metrics', description: 'off + Prometheus metrics only', script: 'gateway-server.js', env: () => ({ BENCH_OPS: 'metrics' }) },
   {
     name: 'redis+keys',
@@ -42,6 +52,18 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     storedKey: true,
   },
   // A request on an account with a balance against the same request on a key with a budget (both in memory, never reached).
-  { name: 'budget', description: 'ledger + a stored key with a budget (priced model)', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'budget' }), storedKey: true },
-  { name: 'balance', description: 'ledger + a console account’s key with a balance (priced model)', script: 'gateway-server.js', env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'balance' }), storedKey: true },
+  {
+    name: 'budget',
+    description: 'ledger + a stored key with a budget (priced model)',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'budget' }),
+    storedKey: true,
+  },
+  {
+    name: 'balance',
+    description: 'ledger + a console account’s key with a balance (priced model)',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_MONEY: 'balance' }),
+    storedKey: true,
+  },
 ];

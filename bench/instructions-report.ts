@@ -17,13 +17,20 @@ export interface InstructionRunFacts {
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const describeAnswer = (stream: boolean) => (stream ? '50-chunk stream' : 'JSON');
 
-export function renderInstructionTable(rows: readonly InstructionRow[], configurations: readonly InstructionConfiguration[], facts: InstructionRunFacts): string {
+export function renderInstructionTable(
+  rows: readonly InstructionRow[],
+  configurations: readonly InstructionConfiguration[],
+  facts: InstructionRunFacts,
+): string {
   const baseline = configurations[0]?.name;
-  const baselineOf = (row: InstructionRow) => rows.find((other) => other.configuration === baseline && other.path === row.path && other.stream === row.stream);
+  const baselineOf = (row: InstructionRow) =>
+    rows.find((other) => other.configuration === baseline && other.path === row.path && other.stream === row.stream);
   // Grouped by path and answer, configurations in their list's order.
   const order = (row: InstructionRow) => configurations.findIndex((configuration) => configuration.name === row.configuration);
   const paths = [...new Set(rows.map((row) => row.path))];
-  const sorted = [...rows].sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path) || Number(a.stream) - Number(b.stream) || order(a) - order(b));
+  const sorted = [...rows].sort(
+    (a, b) => paths.indexOf(a.path) - paths.indexOf(b.path) || Number(a.stream) - Number(b.stream) || order(a) - order(b),
+  );
   const lines = [
     `Instructions per request, ${facts.date}, Node ${facts.node} (${facts.nodeFlags.join(' ')}) under ${facts.valgrind} --tool=callgrind: ` +
       `${facts.requests} requests per row (${facts.connections === 1 ? 'one at a time' : `${facts.connections} connections, one request at a time on each`}) after ${facts.warmup} warm-up requests per path and answer; V8's compilers and old-generation GC left out (their shares of the window shown); ${facts.minutes.toFixed(1)} minutes.`,

@@ -53,7 +53,8 @@ export async function measureInstructions(options: InstructionOptions): Promise<
     const env = configuration.env?.(dir, run) ?? {};
     const server = await startUnderCallgrind(join(options.buildDir, configuration.script), [options.upstreamUrl], env, dir);
     try {
-      if (configuration.storedKey && server.storedKey === undefined) throw new Error(`${configuration.name}: the server printed no stored key`);
+      if (configuration.storedKey && server.storedKey === undefined)
+        throw new Error(`${configuration.name}: the server printed no stored key`);
       const planFor = (path: BenchPath, stream: boolean): RequestPlan => ({
         url: `${server.url}${endpointOf[path]}`,
         headers: { ...requestHeaders(path), ...(configuration.storedKey ? { authorization: `Bearer ${server.storedKey}` } : {}) },
@@ -76,7 +77,9 @@ export async function measureInstructions(options: InstructionOptions): Promise<
           gcShare: counts.inside.gc / counts.instructions,
         };
         rows.push(row);
-        log(`  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`);
+        log(
+          `  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`,
+        );
       }
     } finally {
       await server.close();

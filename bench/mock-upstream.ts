@@ -92,13 +92,27 @@ const responsesObject = (status: string, output: unknown[], withUsage: boolean) 
   tool_choice: 'auto',
   tools: [],
   usage: withUsage
-    ? { input_tokens: 142, input_tokens_details: { cached_tokens: 0 }, output_tokens: 50, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 192 }
+    ? {
+        input_tokens: 142,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 50,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 192,
+      }
     : null,
 });
-const responsesMessage = (status: string, content: unknown[]) => ({ id: 'msg_bench0001', type: 'message', status, role: 'assistant', content });
+const responsesMessage = (status: string, content: unknown[]) => ({
+  id: 'msg_bench0001',
+  type: 'message',
+  status,
+  role: 'assistant',
+  content,
+});
 const outputText = (value: string) => ({ type: 'output_text', text: value, annotations: [], logprobs: [] });
 
-const responsesReply = Buffer.from(JSON.stringify(responsesObject('completed', [responsesMessage('completed', [outputText(replyText)])], true)));
+const responsesReply = Buffer.from(
+  JSON.stringify(responsesObject('completed', [responsesMessage('completed', [outputText(replyText)])], true)),
+);
 
 /** The Responses events of one stream: created, in_progress, item and part added, deltas, the done events, completed. */
 function responsesFrames(chunks: number): StreamFrames {
@@ -119,7 +133,10 @@ function responsesFrames(chunks: number): StreamFrames {
     event({ type: 'response.output_text.done', item_id: 'msg_bench0001', output_index: 0, content_index: 0, text: whole, logprobs: [] }),
     event({ type: 'response.content_part.done', item_id: 'msg_bench0001', output_index: 0, content_index: 0, part: outputText(whole) }),
     event({ type: 'response.output_item.done', output_index: 0, item: responsesMessage('completed', [outputText(whole)]) }),
-    event({ type: 'response.completed', response: responsesObject('completed', [responsesMessage('completed', [outputText(whole)])], true) }),
+    event({
+      type: 'response.completed',
+      response: responsesObject('completed', [responsesMessage('completed', [outputText(whole)])], true),
+    }),
   ]);
   return { first, deltas, last };
 }
@@ -144,7 +161,13 @@ function messagesFrames(chunks: number): StreamFrames {
     event({
       type: 'message_start',
       message: {
-        id: 'msg_bench0001', type: 'message', role: 'assistant', model: UPSTREAM_MODEL, content: [], stop_reason: null, stop_sequence: null,
+        id: 'msg_bench0001',
+        type: 'message',
+        role: 'assistant',
+        model: UPSTREAM_MODEL,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
         usage: { input_tokens: 142, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       },
     }),

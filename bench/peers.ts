@@ -77,7 +77,10 @@ export function installPeer(peer: Peer, dir: string): string {
   if (!existsSync(entry)) {
     mkdirSync(prefix, { recursive: true });
     writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: `bench-peer-${peer.name.toLowerCase()}`, private: true }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', peer.spec], { cwd: prefix, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', peer.spec], {
+      cwd: prefix,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   return entry;
 }

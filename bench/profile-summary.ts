@@ -63,10 +63,16 @@ export function summariseProfiles(dir: string, top: number): string {
   const sorted = (map: Map<string, number>) => [...map.entries()].sort((a, b) => b[1] - a[1]);
   return [
     'busy time by owner (self time):',
-    ...sorted(byOwner).slice(0, 15).map(([owner, micros]) => `  ${share(micros)}  ${owner}`),
+    ...sorted(byOwner)
+      .slice(0, 15)
+      .map(([owner, micros]) => `  ${share(micros)}  ${owner}`),
     `hottest ${top} functions (self time):`,
-    ...sorted(byFunction).slice(0, top).map(([name, micros]) => `  ${share(micros)}  ${pad(name, 110)}`),
+    ...sorted(byFunction)
+      .slice(0, top)
+      .map(([name, micros]) => `  ${share(micros)}  ${pad(name, 110)}`),
     `Switchyard functions by inclusive time (self + callees):`,
-    ...sorted(inclusive).slice(0, top).map(([name, micros]) => `  ${share(micros)}  ${pad(name, 110)}`),
+    ...sorted(inclusive)
+      .slice(0, top)
+      .map(([name, micros]) => `  ${share(micros)}  ${pad(name, 110)}`),
   ].join('\n');
 }

@@ -46,7 +46,8 @@ const ratio =
   (limit?: { atLeast?: number; atMost?: number }): Comparison =>
   (passthrough, switchyard) => {
     const value = switchyard / passthrough;
-    const met = limit === undefined ? undefined : limit.atLeast !== undefined ? value >= limit.atLeast : value <= (limit.atMost ?? Infinity);
+    const met =
+      limit === undefined ? undefined : limit.atLeast !== undefined ? value >= limit.atLeast : value <= (limit.atMost ?? Infinity);
     return { text: `${value.toFixed(2)}×`, met };
   };
 
@@ -85,16 +86,60 @@ const rows: Row[] = [
   { label: 'req/s, concurrency 1', target: '', pick: (m) => m.c1.perSecond, digits: 0, compare: ratio() },
   { label: 'p50 latency, concurrency 1 (ms)', target: '≤ +0.3 ms', pick: (m) => m.c1.p50Ms, digits: 3, compare: added(0.3) },
   { label: 'p99 latency, concurrency 1 (ms)', target: '', pick: (m) => m.c1.p99Ms, digits: 3, compare: added() },
-  { label: 'req/s, concurrency 64', target: '≥ 0.8×', pick: (m) => m.c64.perSecond, digits: 0, compare: ratio({ atLeast: 0.8 }), paired: 'c64PerSecond', limit: { atLeast: 0.8 } },
+  {
+    label: 'req/s, concurrency 64',
+    target: '≥ 0.8×',
+    pick: (m) => m.c64.perSecond,
+    digits: 0,
+    compare: ratio({ atLeast: 0.8 }),
+    paired: 'c64PerSecond',
+    limit: { atLeast: 0.8 },
+  },
   { label: 'p50 latency, concurrency 64 (ms)', target: '', pick: (m) => m.c64.p50Ms, digits: 2, compare: added() },
-  { label: 'p99 latency, concurrency 64 (ms)', target: '≤ 1.5×', pick: (m) => m.c64.p99Ms, digits: 2, compare: ratio({ atMost: 1.5 }), paired: 'c64P99', limit: { atMost: 1.5 } },
-  { label: 'CPU per request (µs)', target: '≤ 1.3×', pick: (m) => m.cpuPerRequestUs, digits: 0, compare: ratio({ atMost: 1.3 }), paired: 'cpuPerRequest', limit: { atMost: 1.3 } },
+  {
+    label: 'p99 latency, concurrency 64 (ms)',
+    target: '≤ 1.5×',
+    pick: (m) => m.c64.p99Ms,
+    digits: 2,
+    compare: ratio({ atMost: 1.5 }),
+    paired: 'c64P99',
+    limit: { atMost: 1.5 },
+  },
+  {
+    label: 'CPU per request (µs)',
+    target: '≤ 1.3×',
+    pick: (m) => m.cpuPerRequestUs,
+    digits: 0,
+    compare: ratio({ atMost: 1.3 }),
+    paired: 'cpuPerRequest',
+    limit: { atMost: 1.3 },
+  },
   { label: 'streams/s, 50 chunks, concurrency 64', target: '', pick: (m) => m.streamsPerSecond, digits: 0, compare: ratio() },
-  { label: 'CPU per 50-chunk stream (µs)', target: '≤ 1.5×', pick: (m) => m.cpuPerStreamUs, digits: 0, compare: ratio({ atMost: 1.5 }), paired: 'cpuPerStream', limit: { atMost: 1.5 } },
+  {
+    label: 'CPU per 50-chunk stream (µs)',
+    target: '≤ 1.5×',
+    pick: (m) => m.cpuPerStreamUs,
+    digits: 0,
+    compare: ratio({ atMost: 1.5 }),
+    paired: 'cpuPerStream',
+    limit: { atMost: 1.5 },
+  },
   { label: 'time to first byte p50 (ms)', target: '≤ +0.5 ms', pick: (m) => m.ttfbP50Ms, digits: 3, compare: added(0.5) },
-  { label: 'CPU per stream event, paced (µs)', target: '≤ 100 µs', pick: (m) => m.cpuPerEventUs, digits: 1, compare: absolute(100.0001, 'µs') },
+  {
+    label: 'CPU per stream event, paced (µs)',
+    target: '≤ 100 µs',
+    pick: (m) => m.cpuPerEventUs,
+    digits: 1,
+    compare: absolute(100.0001, 'µs'),
+  },
   { label: 'memory per open stream (KB)', target: '< 50 KB', pick: (m) => m.kbPerOpenStream, digits: 1, compare: absolute(50, 'KB') },
-  { label: 'streams flowing of 2,000 opened', target: '2000', pick: (m) => m.openStreams, digits: 0, compare: (_a, b) => ({ text: String(b), met: b === 2000 }) },
+  {
+    label: 'streams flowing of 2,000 opened',
+    target: '2000',
+    pick: (m) => m.openStreams,
+    digits: 0,
+    compare: (_a, b) => ({ text: String(b), met: b === 2000 }),
+  },
 ];
 
 /** A Markdown table: one column group per path. */
@@ -191,7 +236,8 @@ export function renderPeerTable(sideBySide: Partial<Record<string, PeerMeasured[
   for (const [path, measured] of Object.entries(sideBySide)) {
     for (const peer of measured ?? []) {
       const failed = (peer.errors > 0 ? ` (${peer.errors} failed)` : '') + (peer.crashed ? ' (exited under load)' : '');
-      const cell = (value: number, digits: number, ratio: number) => (Number.isNaN(value) ? 'not measured' : `${value.toFixed(digits)} (${ratio.toFixed(2)}×)`);
+      const cell = (value: number, digits: number, ratio: number) =>
+        Number.isNaN(value) ? 'not measured' : `${value.toFixed(digits)} (${ratio.toFixed(2)}×)`;
       rows.push(
         `| ${pathTitles[path] ?? path} | ${peer.name}${failed} | ${cell(peer.perSecond, 0, peer.ratios.perSecond)} | ${cell(peer.p99Ms, 1, peer.ratios.p99)} | ` +
           `${cell(peer.cpuPerRequestUs, 0, peer.ratios.cpuPerRequest)} | ${cell(peer.cpuPerStreamUs, 0, peer.ratios.cpuPerStream)} |`,
@@ -217,7 +263,10 @@ export interface StoreMeasured {
   sqlite: StoreConfigurationMeasured;
   postgres: StoreConfigurationMeasured;
   /** Concurrency-1 latency on PostgreSQL without and with a 2 s database stall in the middle of the load. */
-  stall: { calm: { p50Ms: number; p99Ms: number; maxMs: number }; stalled: { p50Ms: number; p99Ms: number; maxMs: number; errors: number } };
+  stall: {
+    calm: { p50Ms: number; p99Ms: number; maxMs: number };
+    stalled: { p50Ms: number; p99Ms: number; maxMs: number; errors: number };
+  };
 }
 
 /** The stored keys + ledger rows of bench/RESULTS.md. */

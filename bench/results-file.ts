@@ -35,8 +35,16 @@ const end = (kind: ResultsKind) => `<!-- bench-results:${kind}:end -->`;
 /** The commit of the work tree at `cwd`, with `-dirty` when tracked files differ from it. */
 export function currentCommit(cwd: string): string {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const changes = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const changes = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return changes === '' ? commit : `${commit}-dirty`;
   } catch {
     return 'unknown';
@@ -45,7 +53,13 @@ export function currentCommit(cwd: string): string {
 
 /** This machine's facts, now. */
 export function runFacts(cwd: string, now = new Date()): RunFacts {
-  return { date: now.toISOString(), cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: cpus().length, node: process.version, commit: currentCommit(cwd) };
+  return {
+    date: now.toISOString(),
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: cpus().length,
+    node: process.version,
+    commit: currentCommit(cwd),
+  };
 }
 
 /** One kind's section: its title, the facts, the command, then the tables as the bench printed them. */

@@ -39,7 +39,24 @@ import { measureInstructions } from './instructions.js';
 import { renderInstructionTable } from './instructions-report.js';
 import { runFacts, writeResults } from './results-file.js';
 import { Redis } from 'ioredis';
-import { renderOpsTable, renderLimitsTable, renderRoutingTable, type RoutingMeasured, renderPeerTable, renderStoreTable, renderTable, type LimitsMeasured, type OpsMeasured, type StoreConfigurationMeasured, type StoreMeasured, type Floor, type Measured, type PairedRatios, type PairResult, type PeerMeasured } from './report.js';
+import {
+  renderOpsTable,
+  renderLimitsTable,
+  renderRoutingTable,
+  type RoutingMeasured,
+  renderPeerTable,
+  renderStoreTable,
+  renderTable,
+  type LimitsMeasured,
+  type OpsMeasured,
+  type StoreConfigurationMeasured,
+  type StoreMeasured,
+  type Floor,
+  type Measured,
+  type PairedRatios,
+  type PairResult,
+  type PeerMeasured,
+} from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -99,7 +116,10 @@ function freePort(): Promise<number> {
 
 /** Starts a program pinned to `core` that listens on `port`; resolves once the port answers. */
 async function startProgram(core: number, script: string, args: string[], port: number, env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn('taskset', ['-c', String(core), process.execPath, script, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   const url = `http://127.0.0.1:${port}`;
@@ -120,17 +140,34 @@ const stagesSaid = new Set<string>();
 
 /** A server's `BENCH_*` settings, for the stages line: `BENCH_OPS=on BENCH_STORE=sqlite`, or `defaults`. */
 function describeEnv(env: NodeJS.ProcessEnv): string {
-  const set = Object.entries(env).filter(([name]) => name.startsWith('BENCH_') && !name.endsWith('_FILE') && !name.endsWith('DATABASE') && !name.endsWith('PREFIX') && !name.endsWith('OUTBOX'));
+  const set = Object.entries(env).filter(
+    ([name]) =>
+      name.startsWith('BENCH_') &&
+      !name.endsWith('_FILE') &&
+      !name.endsWith('DATABASE') &&
+      !name.endsWith('PREFIX') &&
+      !name.endsWith('OUTBOX'),
+  );
   return set.length === 0 ? 'every feature off' : set.map(([name, value]) => `${name}=${value}`).join(' ');
 }
 
 /** Starts a node script pinned to `core` (unless undefined), resolves once it prints its port. */
-function startServer(core: number | undefined, script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+function startServer(
+  core: number | undefined,
+  script: string,
+  args: string[],
+  nodeFlags: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Started> {
   const command = [process.execPath, ...nodeFlags, join(here, script), ...args];
-  const child = spawn(core === undefined ? command[0]! : 'taskset', core === undefined ? command.slice(1) : ['-c', String(core), ...command], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    core === undefined ? command[0]! : 'taskset',
+    core === undefined ? command.slice(1) : ['-c', String(core), ...command],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
   children.add(child);
   child.on('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
@@ -148,7 +185,12 @@ function startServer(core: number | undefined, script: string, args: string[], n
           stagesSaid.add(stages);
           log(`  stages run (${describeEnv(env)}): ${stages.split(',').join(' → ')}`);
         }
-        resolve({ child, pid: child.pid, url: `http://127.0.0.1:${match[1]}`, ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}) });
+        resolve({
+          child,
+          pid: child.pid,
+          url: `http://127.0.0.1:${match[1]}`,
+          ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}),
+        });
       }
     });
   });
@@ -171,7 +213,10 @@ function cpuMicros(pid: number): number {
 
 /** Busy time of core 0 so far, in microseconds (everything on it, not only the server). */
 function core0BusyMicros(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n').find((text) => text.startsWith('cpu0 ')) ?? '';
+  const line =
+    readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((text) => text.startsWith('cpu0 ')) ?? '';
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.split(/\s+/).slice(1).map(Number);
   return ((user + nice + system + irq + softirq + steal) / ticksPerSecond) * 1e6;
 }
@@ -223,7 +268,12 @@ function loadFiles(server: Started, path: BenchPath, stream: boolean): { BENCH_B
   const body = join(scratch, `${server.pid}-${path}-${stream ? 'stream' : 'json'}.json`);
   const headers = join(scratch, `${server.pid}-${path}.headers`);
   writeFileSync(body, bodyFor(server, path, stream));
-  writeFileSync(headers, Object.entries(headersFor(server, path)).map(([name, value]) => `${name}: ${value}`).join('\n'));
+  writeFileSync(
+    headers,
+    Object.entries(headersFor(server, path))
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+  );
   return { BENCH_BODY: body, BENCH_HEADERS: headers };
 }
 
@@ -247,7 +297,10 @@ function loadCommand(url: string, connections: number, duration: number): [strin
 async function wrk(server: Started, path: BenchPath, stream: boolean, connections: number, duration: number) {
   const before = cpuMicros(server.pid);
   const busyBefore = core0BusyMicros();
-  const result = await runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, stream));
+  const result = await runLoad<WrkResult>(
+    ...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration),
+    loadFiles(server, path, stream),
+  );
   const cpu = cpuMicros(server.pid) - before;
   noteForeignShare(core0BusyMicros() - busyBefore - cpu, result.durationUs, duration);
   return summariseLoad(result, cpu);
@@ -261,7 +314,8 @@ async function wrkSideBySide(first: Started, second: Started, path: BenchPath, c
   const servers = [first, second] as const;
   const before = servers.map((server) => cpuMicros(server.pid));
   const busyBefore = core0BusyMicros();
-  const load = (server: Started) => runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, false));
+  const load = (server: Started) =>
+    runLoad<WrkResult>(...loadCommand(`${server.url}${endpointOf[path]}`, connections, duration), loadFiles(server, path, false));
   const results = await Promise.all([load(first), load(second)]);
   const cpus = servers.map((server, index) => cpuMicros(server.pid) - before[index]!);
   noteForeignShare(core0BusyMicros() - busyBefore - cpus[0]! - cpus[1]!, Math.max(results[0].durationUs, results[1].durationUs), duration);
@@ -301,10 +355,15 @@ async function setUpstreamMode(upstream: Started, mode: { chunks?: number; delay
 async function checkTarget(server: Started, path: BenchPath, streams = true): Promise<void> {
   // The mock upstream answers in the protocol of the path it is called on, so both servers answer in the client's.
   for (const stream of streams ? [false, true] : [false]) {
-    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: headersFor(server, path), body: bodyFor(server, path, stream) });
+    const answer = await fetch(`${server.url}${endpointOf[path]}`, {
+      method: 'POST',
+      headers: headersFor(server, path),
+      body: bodyFor(server, path, stream),
+    });
     const text = await answer.text();
     const expected = expectedAnswerText[protocolOf[path]][stream ? 'stream' : 'json'];
-    if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
+    if (answer.status !== 200 || !text.includes(expected))
+      throw new Error(`${server.url} ${path} (stream: ${stream}) answered ${answer.status}: ${text.slice(0, 300)}`);
   }
 }
 
@@ -329,7 +388,12 @@ async function loadRound(name: string, server: Started, path: BenchPath): Promis
 }
 
 /** One round of the streaming client measurements: time to first byte, then CPU per paced event. */
-async function streamRound(name: string, server: Started, upstream: Started, path: BenchPath): Promise<{ ttfbP50Ms: number; cpuPerEventUs: number }> {
+async function streamRound(
+  name: string,
+  server: Started,
+  upstream: Started,
+  path: BenchPath,
+): Promise<{ ttfbP50Ms: number; cpuPerEventUs: number }> {
   await setUpstreamMode(upstream, { delayMs: 0 });
   const ttfb = await streamClient<{ p50Ms: number; p99Ms: number }>('ttfb', server, path, 300);
   await setUpstreamMode(upstream, { delayMs: PACED_DELAY_MS });
@@ -342,13 +406,22 @@ async function streamRound(name: string, server: Started, upstream: Started, pat
 }
 
 /** Memory per stream with OPEN_STREAMS streams held open. */
-async function openStreams(name: string, server: Started, upstream: Started, path: BenchPath): Promise<{ kbPerStream: number; flowing: number }> {
+async function openStreams(
+  name: string,
+  server: Started,
+  upstream: Started,
+  path: BenchPath,
+): Promise<{ kbPerStream: number; flowing: number }> {
   await setUpstreamMode(upstream, { delayMs: 0, hold: true });
   await sleep(500);
   const rssBefore = rssKb(server.pid);
-  const holder = spawn('taskset', ['-c', '1', process.execPath, join(here, 'stream-client.js'), 'open', server.url, path, String(OPEN_STREAMS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const holder = spawn(
+    'taskset',
+    ['-c', '1', process.execPath, join(here, 'stream-client.js'), 'open', server.url, path, String(OPEN_STREAMS)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   children.add(holder);
   const holderExit = new Promise((resolve) => holder.once('exit', resolve));
   const flowing = await new Promise<number>((resolve, reject) => {
@@ -386,9 +459,13 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
     await wrk(server, path, true, 64, 1);
   }
   const loads = { passthrough: [] as Awaited<ReturnType<typeof loadRound>>[], switchyard: [] as Awaited<ReturnType<typeof loadRound>>[] };
-  const streams = { passthrough: [] as Awaited<ReturnType<typeof streamRound>>[], switchyard: [] as Awaited<ReturnType<typeof streamRound>>[] };
+  const streams = {
+    passthrough: [] as Awaited<ReturnType<typeof streamRound>>[],
+    switchyard: [] as Awaited<ReturnType<typeof streamRound>>[],
+  };
   for (let round = 0; round < rounds; round++) for (const [name, server] of entries) loads[name].push(await loadRound(name, server, path));
-  for (let round = 0; round < rounds; round++) for (const [name, server] of entries) streams[name].push(await streamRound(name, server, upstream, path));
+  for (let round = 0; round < rounds; round++)
+    for (const [name, server] of entries) streams[name].push(await streamRound(name, server, upstream, path));
   // Each round's Switchyard figure over the passthrough's from the same round: a slow spell moves both.
   const paired = (get: (round: Awaited<ReturnType<typeof loadRound>>) => number) =>
     loads.switchyard.map((round, index) => get(round) / get(loads.passthrough[index]!));
@@ -475,7 +552,9 @@ async function measurePeers(path: BenchPath, upstream: Started, passthrough: Sta
         continue;
       }
       runs.get(name)!.push({ json, stream });
-      log(`  ${name.padEnd(18)} ${json.perSecond.toFixed(0)} req/s, ${json.cpuPerRequestUs.toFixed(0)} µs CPU/req, p99 ${json.p99Ms.toFixed(1)} ms · ${stream?.cpuPerRequestUs.toFixed(0) ?? '-'} µs CPU/stream`);
+      log(
+        `  ${name.padEnd(18)} ${json.perSecond.toFixed(0)} req/s, ${json.cpuPerRequestUs.toFixed(0)} µs CPU/req, p99 ${json.p99Ms.toFixed(1)} ms · ${stream?.cpuPerRequestUs.toFixed(0) ?? '-'} µs CPU/stream`,
+      );
     }
   }
   for (const { name, server } of targets.slice(2)) {
@@ -540,7 +619,9 @@ async function measureStores(upstream: Started, baseline: Started): Promise<Stor
   await relay.stall(STALL_MS);
   const stalled = await loading;
   log(`    calm    p50 ${calm.p50Ms.toFixed(3)} ms, p99 ${calm.p99Ms.toFixed(3)} ms, max ${calm.maxMs.toFixed(1)} ms`);
-  log(`    stalled p50 ${stalled.p50Ms.toFixed(3)} ms, p99 ${stalled.p99Ms.toFixed(3)} ms, max ${stalled.maxMs.toFixed(1)} ms, ${stalled.errors} errors`);
+  log(
+    `    stalled p50 ${stalled.p50Ms.toFixed(3)} ms, p99 ${stalled.p99Ms.toFixed(3)} ms, max ${stalled.maxMs.toFixed(1)} ms, ${stalled.errors} errors`,
+  );
   await stopServer(sqlite);
   await stopServer(postgres);
   await relay.close();
@@ -583,10 +664,15 @@ async function againstBaseline(
     for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
     for (const [name, server] of Object.entries(configurations)) {
       // Which load starts first changes from round to round: the first one measured ~2 % dearer.
-      const [base, own] = round % 2 === 0 ? await wrkSideBySide(baseline, server, path, 64, seconds) : (await wrkSideBySide(server, baseline, path, 64, seconds)).toReversed();
+      const [base, own] =
+        round % 2 === 0
+          ? await wrkSideBySide(baseline, server, path, 64, seconds)
+          : (await wrkSideBySide(server, baseline, path, 64, seconds)).toReversed();
       pairs[name]!.push({ own, base });
       baselineC64.push(base);
-      log(`  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`);
+      log(
+        `  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`,
+      );
     }
   }
   const baseC1 = c1Runs.baseline!;
@@ -611,19 +697,30 @@ async function againstBaseline(
 async function measureLimits(upstream: Started, baseline: Started): Promise<LimitsMeasured> {
   const path: BenchPath = 'chat';
   const memory = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_LIMITS: 'memory' });
-  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:` });
+  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], {
+    BENCH_LIMITS: 'redis',
+    BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:`,
+  });
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
   const measured = await againstBaseline(baseline, { memory, redis }, path, 'per-key limits');
   await stopServer(memory);
   await stopServer(redis);
-  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs() };
+  return {
+    baseline: measured.baseline,
+    memory: measured.configurations.memory!,
+    redis: measured.configurations.redis!,
+    redisPingUs: await redisRoundTripUs(),
+  };
 }
 
 /** The request log (a JSON line per request, written to a file), metrics, and both, against the same gateway without them. */
 async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeasured> {
   const path: BenchPath = 'chat';
   const logFile = join(scratch, 'requests.log');
-  const logOnly = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'log', BENCH_LOG_FILE: join(scratch, 'requests-log-only.log') });
+  const logOnly = await startServer(0, 'gateway-server.js', [upstream.url], [], {
+    BENCH_OPS: 'log',
+    BENCH_LOG_FILE: join(scratch, 'requests-log-only.log'),
+  });
   const metrics = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'metrics' });
   const ops = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_OPS: 'on', BENCH_LOG_FILE: logFile });
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
@@ -631,7 +728,9 @@ async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeas
   const scrape = await fetch(`${ops.url}/metrics`).then((answer) => answer.status);
   for (const server of [logOnly, metrics, ops]) await stopServer(server);
   const lines = readFileSync(logFile, 'utf8').split('\n').length - 1;
-  log(`  ${lines} request lines written; /metrics of the bench server: ${scrape === 404 ? 'not mounted (the registry is scraped by a host app)' : scrape}`);
+  log(
+    `  ${lines} request lines written; /metrics of the bench server: ${scrape === 404 ? 'not mounted (the registry is scraped by a host app)' : scrape}`,
+  );
   const { configurations } = measured;
   return { baseline: measured.baseline, log: configurations.log!, metrics: configurations.metrics!, ops: configurations.ops!, lines };
 }
@@ -640,21 +739,34 @@ async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeas
 async function measureRouting(upstream: Started, baseline: Started): Promise<RoutingMeasured> {
   const path: BenchPath = 'chat';
   const memory = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_ROUTING: 'memory' });
-  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_ROUTING: 'redis', BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:` });
+  const redis = await startServer(0, 'gateway-server.js', [upstream.url], [], {
+    BENCH_ROUTING: 'redis',
+    BENCH_REDIS_PREFIX: `bench:${process.pid}:${Date.now()}:`,
+  });
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
   const measured = await againstBaseline(baseline, { memory, redis }, path, 'routing: two deployments and a fallback');
   // Both deployments served: the load was routed, not sent to one of them.
   const served = await servedDeployments(memory, path);
   await stopServer(memory);
   await stopServer(redis);
-  return { baseline: measured.baseline, memory: measured.configurations.memory!, redis: measured.configurations.redis!, redisPingUs: await redisRoundTripUs(), served };
+  return {
+    baseline: measured.baseline,
+    memory: measured.configurations.memory!,
+    redis: measured.configurations.redis!,
+    redisPingUs: await redisRoundTripUs(),
+    served,
+  };
 }
 
 /** The deployments that answered 40 requests (from `x-switchyard-deployment`). */
 async function servedDeployments(server: Started, path: BenchPath): Promise<string[]> {
   const names = new Set<string>();
   for (let i = 0; i < 40; i++) {
-    const answer = await fetch(`${server.url}${endpointOf[path]}`, { method: 'POST', headers: headersFor(server, path), body: bodyFor(server, path, false) });
+    const answer = await fetch(`${server.url}${endpointOf[path]}`, {
+      method: 'POST',
+      headers: headersFor(server, path),
+      body: bodyFor(server, path, false),
+    });
     await answer.arrayBuffer();
     names.add(answer.headers.get('x-switchyard-deployment') ?? '(none)');
   }
@@ -695,13 +807,27 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
 /** `--instructions`: the instruction counts under callgrind, printed and saved to .results/instructions-latest.*. */
 async function countInstructions(upstream: Started): Promise<void> {
   const wanted = values.configurations?.split(',');
-  const configurations = wanted === undefined ? instructionConfigurations : instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
-  if (configurations.length === 0) throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  const configurations =
+    wanted === undefined
+      ? instructionConfigurations
+      : instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
+  if (configurations.length === 0)
+    throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
   const startedAt = performance.now();
   const warmup = Number(values.warmup);
   const requests = Number(values.requests);
   const connections = Number(values.connections);
-  const rows = await measureInstructions({ upstreamUrl: upstream.url, paths, configurations, warmup, requests, connections, buildDir: here, scratch, log });
+  const rows = await measureInstructions({
+    upstreamUrl: upstream.url,
+    paths,
+    configurations,
+    warmup,
+    requests,
+    connections,
+    buildDir: here,
+    scratch,
+    log,
+  });
   const table = renderInstructionTable(rows, configurations, {
     date: new Date().toISOString().slice(0, 10),
     node: process.version,
@@ -759,13 +885,29 @@ async function main(): Promise<void> {
   const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
   const limits = values['limits-only'] || (!values['skip-limits'] && !onlyOne) ? await measureLimits(upstream, gatewayServer) : undefined;
   const ops = values['ops-only'] || (!values['skip-ops'] && !onlyOne) ? await measureOps(upstream, gatewayServer) : undefined;
-  const routing = values['routing-only'] || (!values['skip-routing'] && !onlyOne) ? await measureRouting(upstream, gatewayServer) : undefined;
+  const routing =
+    values['routing-only'] || (!values['skip-routing'] && !onlyOne) ? await measureRouting(upstream, gatewayServer) : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
   await stopServer(floor);
   const sections = [
-    ...(onlyOne ? [] : [renderTable(results, { date: new Date().toISOString().slice(0, 10), node: process.version, seconds, rounds, worstForeignShare, loadGenerator: hasWrk ? 'wrk' : 'autocannon' }, floors)]),
+    ...(onlyOne
+      ? []
+      : [
+          renderTable(
+            results,
+            {
+              date: new Date().toISOString().slice(0, 10),
+              node: process.version,
+              seconds,
+              rounds,
+              worstForeignShare,
+              loadGenerator: hasWrk ? 'wrk' : 'autocannon',
+            },
+            floors,
+          ),
+        ]),
     ...(values.compare && !onlyOne ? [renderPeerTable(sideBySide)] : []),
     ...(stores === undefined ? [] : [renderStoreTable(stores)]),
     ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
@@ -775,7 +917,10 @@ async function main(): Promise<void> {
   const table = sections.join('\n\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
-  writeFileSync(join(benchDir, '.results/latest.json'), JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing }, null, 2));
+  writeFileSync(
+    join(benchDir, '.results/latest.json'),
+    JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing }, null, 2),
+  );
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   writeResults(join(benchDir, 'RESULTS.md'), 'timed', runFacts(benchDir), benchCommand(), table);
   log(`results written to bench/RESULTS.md`);

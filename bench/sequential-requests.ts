@@ -20,13 +20,16 @@ export async function sendSequentially(plan: RequestPlan, count: number, connect
     while (left > 0) {
       left -= 1;
       const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const outgoing = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers, timeout: 120_000 }, (answer) => {
-          let text = '';
-          answer.setEncoding('utf8');
-          answer.on('data', (chunk: string) => (text += chunk));
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
-          answer.on('error', reject);
-        });
+        const outgoing = request(
+          { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers, timeout: 120_000 },
+          (answer) => {
+            let text = '';
+            answer.setEncoding('utf8');
+            answer.on('data', (chunk: string) => (text += chunk));
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
+            answer.on('error', reject);
+          },
+        );
         outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 120 s')));
         outgoing.on('error', reject);
         outgoing.end(plan.body);

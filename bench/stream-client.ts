@@ -39,24 +39,21 @@ function startStream(): Started {
       rejectFirst(error);
       rejectDone(error);
     };
-    const outbound = request(
-      { host: target.hostname, port: target.port, method: 'POST', path: endpoint, headers, agent },
-      (answer) => {
-        resolveResponse(answer);
-        if (answer.statusCode !== 200) {
-          reject(new Error(`status ${answer.statusCode}`));
-          answer.resume();
-          return;
-        }
-        let bytes = 0;
-        answer.on('data', (part: Buffer) => {
-          if (bytes === 0) resolveFirst(Number(process.hrtime.bigint() - sent) / 1e6);
-          bytes += part.length;
-        });
-        answer.on('end', () => resolve(bytes));
-        answer.on('error', reject);
-      },
-    );
+    const outbound = request({ host: target.hostname, port: target.port, method: 'POST', path: endpoint, headers, agent }, (answer) => {
+      resolveResponse(answer);
+      if (answer.statusCode !== 200) {
+        reject(new Error(`status ${answer.statusCode}`));
+        answer.resume();
+        return;
+      }
+      let bytes = 0;
+      answer.on('data', (part: Buffer) => {
+        if (bytes === 0) resolveFirst(Number(process.hrtime.bigint() - sent) / 1e6);
+        bytes += part.length;
+      });
+      answer.on('end', () => resolve(bytes));
+      answer.on('error', reject);
+    });
     outbound.on('error', reject);
     outbound.end(body);
   });

@@ -1,5 +1,13 @@
 export { gateway } from './gateway/gateway.js';
-export type { GatewayOptions, ModelConfig, PolicyAction, RequestPolicy, RequestPolicyOptions, TimeoutOptions, UnavailableModel } from './gateway/options.js';
+export type {
+  GatewayOptions,
+  ModelConfig,
+  PolicyAction,
+  RequestPolicy,
+  RequestPolicyOptions,
+  TimeoutOptions,
+  UnavailableModel,
+} from './gateway/options.js';
 export type { ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
 

@@ -21,7 +21,7 @@ export function isoTime(now: number = Date.now()): string {
     // All but the milliseconds and the `Z`: 'YYYY-MM-DDTHH:MM:SS.'
     secondPrefix = new Date(start).toISOString().slice(0, -4);
   }
-  return secondPrefix + (inSecond < 10 ? '00' : inSecond < 100 ? '0' : '') + inSecond + 'Z';
+  return `${secondPrefix + (inSecond < 10 ? '00' : inSecond < 100 ? '0' : '') + inSecond}Z`;
 }
 
 const errorsAsFields = (_key: string, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message } : value);

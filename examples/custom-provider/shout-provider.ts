@@ -4,14 +4,18 @@ import { customErrorCode, GatewayError, type CanonicalRequest, type CanonicalStr
 
 function lastUserText(request: CanonicalRequest): string {
   const last = request.messages.findLast((message) => message.role === 'user');
-  if (!last || last.role !== 'user') return '';
+  if (last?.role !== 'user') return '';
   return last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
 }
 
 function answer(request: CanonicalRequest): string {
   const text = lastUserText(request);
   if (text.trim() === '') {
-    throw new GatewayError({ kind: 'invalid_request', code: customErrorCode('NOTHING_TO_SHOUT'), message: 'Send a user message with some text.' });
+    throw new GatewayError({
+      kind: 'invalid_request',
+      code: customErrorCode('NOTHING_TO_SHOUT'),
+      message: 'Send a user message with some text.',
+    });
   }
   return text.toUpperCase();
 }

@@ -13,7 +13,11 @@ export function createApp(options: GatewayOptions, guardrail: CardNumberGuardrai
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const apiKey = process.env.SWITCHYARD_API_KEY ?? 'sk-example-guardrail';
-  createApp({ apiKeys: [apiKey] }, { mode: process.env.GUARDRAIL_MODE === 'redact' ? 'redact' : 'refuse' }).listen(8787, '127.0.0.1', () => {
-    console.log(`Listening on http://127.0.0.1:8787 (key ${apiKey}, model mock)`);
-  });
+  createApp({ apiKeys: [apiKey] }, { mode: process.env.GUARDRAIL_MODE === 'redact' ? 'redact' : 'refuse' }).listen(
+    8787,
+    '127.0.0.1',
+    () => {
+      console.log(`Listening on http://127.0.0.1:8787 (key ${apiKey}, model mock)`);
+    },
+  );
 }

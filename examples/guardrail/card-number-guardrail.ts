@@ -70,16 +70,26 @@ export function cardNumberGuardrail({ mode = 'refuse' }: CardNumberGuardrailOpti
 
 /** The request with each card number in its text replaced. */
 function redactRequest(request: CanonicalRequest): CanonicalRequest {
-  const redact = (part: TextPart): TextPart => ({ ...part, text: part.text.replace(CANDIDATE, (candidate) => (isCardNumber(candidate) ? REDACTED : candidate)) });
+  const redact = (part: TextPart): TextPart => ({
+    ...part,
+    text: part.text.replace(CANDIDATE, (candidate) => (isCardNumber(candidate) ? REDACTED : candidate)),
+  });
   return {
     ...request,
     ...(request.system === undefined ? {} : { system: request.system.map(redact) }),
     messages: request.messages.map((message) => {
       if (message.role === 'tool') {
-        return { ...message, content: message.content.map((result) => ({ ...result, content: result.content.map((part) => (part.type === 'text' ? redact(part) : part)) })) };
+        return {
+          ...message,
+          content: message.content.map((result) => ({
+            ...result,
+            content: result.content.map((part) => (part.type === 'text' ? redact(part) : part)),
+          })),
+        };
       }
       if (message.role === 'system') return { ...message, content: message.content.map(redact) };
-      if (message.role === 'user') return { ...message, content: message.content.map((part) => (part.type === 'text' ? redact(part) : part)) };
+      if (message.role === 'user')
+        return { ...message, content: message.content.map((part) => (part.type === 'text' ? redact(part) : part)) };
       return { ...message, content: message.content.map((part) => (part.type === 'text' ? redact(part) : part)) };
     }),
   };

@@ -4,14 +4,18 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '127.0.0.1' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '127.0.0.1' } },
+});
 const apiKey = process.env.SWITCHYARD_API_KEY ?? `sk-dev-${randomBytes(12).toString('hex')}`;
 
 /** Why the server could not listen, in words: the port or host at fault and what to do. */
 function listenFailure(error: NodeJS.ErrnoException): string {
-  if (error.code === 'EADDRINUSE') return `port ${values.port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port`;
+  if (error.code === 'EADDRINUSE')
+    return `port ${values.port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port`;
   if (error.code === 'EACCES') return `port ${values.port} needs more privileges (EACCES); pick one above 1023 with --port`;
-  if (error.code === 'EADDRNOTAVAIL') return `host '${values.host}' is not an address of this machine (EADDRNOTAVAIL); try --host 127.0.0.1`;
+  if (error.code === 'EADDRNOTAVAIL')
+    return `host '${values.host}' is not an address of this machine (EADDRNOTAVAIL); try --host 127.0.0.1`;
   return error.message;
 }
 

@@ -15,13 +15,24 @@ export function assembleResponse(events: readonly CanonicalStreamEvent[]): Canon
         parts.set(event.id, { type: 'text', text: '' });
         break;
       case 'reasoning-start':
-        parts.set(event.id, event.redactedData === undefined ? { type: 'reasoning', text: '' } : { type: 'reasoning', text: '', redactedData: event.redactedData });
+        parts.set(
+          event.id,
+          event.redactedData === undefined
+            ? { type: 'reasoning', text: '' }
+            : { type: 'reasoning', text: '', redactedData: event.redactedData },
+        );
         break;
       case 'refusal-start':
         parts.set(event.id, { type: 'refusal', text: '' });
         break;
       case 'tool-call-start':
-        parts.set(event.id, { type: 'tool-call', id: event.toolCallId, name: event.name, arguments: '', ...(event.namespace === undefined ? {} : { namespace: event.namespace }) });
+        parts.set(event.id, {
+          type: 'tool-call',
+          id: event.toolCallId,
+          name: event.name,
+          arguments: '',
+          ...(event.namespace === undefined ? {} : { namespace: event.namespace }),
+        });
         break;
       case 'text-delta':
       case 'reasoning-delta':

@@ -29,7 +29,9 @@ export const CACHE_HEADER = 'x-cache';
 function cacheKey(context: StageContext): string {
   const { stream: _stream, ...request } = context.request;
   const caller = context.caller.keyId ?? '';
-  return createHash('sha256').update(JSON.stringify([caller, context.model, request])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([caller, context.model, request]))
+    .digest('hex');
 }
 
 const EVENTS = Symbol('response-cache.events');

@@ -53,11 +53,7 @@ export function requirePresentedKey(headers: IncomingHttpHeaders, acceptXApiKey:
  * Throws a 401 GatewayError unless the request carries a key `verify` accepts. Never echoes the key.
  * Synchronous when `verify` is; a promise only when `verify` returns one.
  */
-export function authenticate(
-  headers: IncomingHttpHeaders,
-  verify: ApiKeyVerifier,
-  acceptXApiKey: boolean,
-): Promise<void> | undefined {
+export function authenticate(headers: IncomingHttpHeaders, verify: ApiKeyVerifier, acceptXApiKey: boolean): Promise<void> | undefined {
   const verdict = verify(requirePresentedKey(headers, acceptXApiKey));
   if (verdict === true) return undefined;
   if (verdict === false) throw invalidKey();

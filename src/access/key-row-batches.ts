@@ -60,7 +60,12 @@ export class KeyRowBatches {
         .leftJoin('console_key_owners', 'console_key_owners.key_public_id', 'api_keys.public_id')
         .leftJoin('console_users', 'console_users.id', 'console_key_owners.user_id')
         .selectAll('api_keys')
-        .select(['console_key_owners.user_id as owner_id', 'console_users.email as owner_email', 'console_users.is_admin as owner_is_admin', 'console_users.disabled_at as owner_disabled_at'])
+        .select([
+          'console_key_owners.user_id as owner_id',
+          'console_users.email as owner_email',
+          'console_users.is_admin as owner_is_admin',
+          'console_users.disabled_at as owner_disabled_at',
+        ])
         .where('api_keys.public_id', 'in', ids)
         .execute();
       const byId = new Map(rows.map((row) => [row.public_id, row]));

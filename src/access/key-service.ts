@@ -24,7 +24,12 @@ export class KeyService {
   #revocations: RevocationChannel | undefined;
 
   /** `audit` hears of every key created or revoked here (public id and name only), for the operator's log. */
-  constructor(db: () => Promise<StorageDb>, cache: KeyCache, audit: KeyAudit = () => undefined, publishFailed: PublishFailed = () => undefined) {
+  constructor(
+    db: () => Promise<StorageDb>,
+    cache: KeyCache,
+    audit: KeyAudit = () => undefined,
+    publishFailed: PublishFailed = () => undefined,
+  ) {
     this.#db = db;
     this.#cache = cache;
     this.#audit = audit;

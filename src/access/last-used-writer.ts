@@ -35,7 +35,11 @@ export class LastUsedWriter {
     // One time for the batch: its latest, which is within one interval of every key's real last use.
     const at = Math.max(...batch.values());
     try {
-      await db.updateTable('api_keys').set({ last_used_at: at }).where('public_id', 'in', [...batch.keys()]).execute();
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('public_id', 'in', [...batch.keys()])
+        .execute();
     } catch (error) {
       for (const [id, time] of batch) if (!this.#used.has(id)) this.#used.set(id, time);
       this.#onError(error);

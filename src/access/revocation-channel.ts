@@ -10,7 +10,11 @@ export interface RevocationChannel {
  * Subscribes to revocations on `redis` (a second connection is opened: a subscribed connection can
  * do nothing else) and calls `onRevoked` for each, this instance's own included.
  */
-export async function openRevocationChannel(redis: Redis, prefix: string, onRevoked: (publicId: string) => void): Promise<RevocationChannel> {
+export async function openRevocationChannel(
+  redis: Redis,
+  prefix: string,
+  onRevoked: (publicId: string) => void,
+): Promise<RevocationChannel> {
   const channel = `${prefix}keys:revoked`;
   // ioredis's own re-subscribe after a reconnect has no error handler: a close while it is out
   // would reject with no one to hear it. The channel subscribes again itself, on each reconnect.

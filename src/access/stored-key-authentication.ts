@@ -1,5 +1,5 @@
 import type { Caller } from '../canonical/index.js';
-import { GatewayError, storeUnavailable } from '../canonical/index.js';
+import { type GatewayError, storeUnavailable } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { AuthenticateStage } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
@@ -27,7 +27,10 @@ const refusals: Record<Exclude<KeyLookup, { ok: true }>['reason'], () => Gateway
   'not-ours': invalidKey,
   unknown: invalidKey,
   checksum: () =>
-    authError('API_KEY_MISTYPED', "The API key has the gateway's key format but its checksum does not match: it was copied incompletely or mistyped."),
+    authError(
+      'API_KEY_MISTYPED',
+      "The API key has the gateway's key format but its checksum does not match: it was copied incompletely or mistyped.",
+    ),
   revoked: () => authError('API_KEY_REVOKED', 'The API key was revoked. Create a new key in the console.'),
   expired: () => authError('API_KEY_EXPIRED', 'The API key has expired. Create a new key in the console.'),
   disabled: () => authError('ACCOUNT_DISABLED', "The API key's account is disabled. Ask an admin of this gateway."),
@@ -80,7 +83,11 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     return {
       ...caller,
       ...(models === undefined ? {} : { models }),
-      token: { id: claims.id, expiresAt: claims.expiresAt, ...(claims.spendCapNanoUsd === undefined ? {} : { spendCapNanoUsd: claims.spendCapNanoUsd }) },
+      token: {
+        id: claims.id,
+        expiresAt: claims.expiresAt,
+        ...(claims.spendCapNanoUsd === undefined ? {} : { spendCapNanoUsd: claims.spendCapNanoUsd }),
+      },
     };
   };
 

@@ -37,7 +37,12 @@ export interface StoredKey {
 }
 
 /** A key row as authentication reads it: with its owner, and when the owner was disabled. */
-export type KeyRowWithOwner = ApiKeyRow & { owner_id?: string | null; owner_email?: string | null; owner_is_admin?: number | null; owner_disabled_at?: number | string | null };
+export type KeyRowWithOwner = ApiKeyRow & {
+  owner_id?: string | null;
+  owner_email?: string | null;
+  owner_is_admin?: number | null;
+  owner_disabled_at?: number | string | null;
+};
 
 export type KeyLookup =
   | { ok: true; key: StoredKey }
@@ -50,7 +55,9 @@ const optional = (value: number | string | null): number | undefined => (value =
 
 function storedKeyOf(row: KeyRowWithOwner): StoredKey {
   return {
-    ...(row.owner_id === null || row.owner_id === undefined ? {} : { owner: { id: row.owner_id, email: row.owner_email ?? undefined, admin: Number(row.owner_is_admin) === 1 } }),
+    ...(row.owner_id === null || row.owner_id === undefined
+      ? {}
+      : { owner: { id: row.owner_id, email: row.owner_email ?? undefined, admin: Number(row.owner_is_admin) === 1 } }),
     publicId: row.public_id,
     name: row.name,
     createdAt: Number(row.created_at),
@@ -58,7 +65,10 @@ function storedKeyOf(row: KeyRowWithOwner): StoredKey {
     expiresAt: optional(row.expires_at),
     revokedAt: optional(row.revoked_at),
     models: row.models === null ? undefined : (JSON.parse(row.models) as string[]),
-    budget: row.budget_nano_usd === null ? undefined : { nanoUsd: Number(row.budget_nano_usd), period: (row.budget_period ?? 'never') as BudgetPeriod },
+    budget:
+      row.budget_nano_usd === null
+        ? undefined
+        : { nanoUsd: Number(row.budget_nano_usd), period: (row.budget_period ?? 'never') as BudgetPeriod },
     limits: row.limits === null || row.limits === undefined ? undefined : (JSON.parse(row.limits) as KeyOwnLimits),
   };
 }
@@ -98,7 +108,10 @@ export async function findParsedKey(db: StorageDb, parsed: Extract<ParsedKey, { 
 /** What the stored row of a presented key's public id says of it: unknown unless its secret matches. */
 export function matchKeyRow(row: KeyRowWithOwner | undefined, parsed: Extract<ParsedKey, { ok: true }>, now = Date.now()): KeyLookup {
   // Compared in constant time, though a hash of a random secret leaks little by its timing.
-  const matches = row !== undefined && row.secret_hash.length === parsed.secretHash.length && timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));
+  const matches =
+    row !== undefined &&
+    row.secret_hash.length === parsed.secretHash.length &&
+    timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(parsed.secretHash));
   return matches ? keyLookupOf(row, now) : { ok: false, reason: 'unknown' };
 }
 
@@ -110,7 +123,12 @@ export async function listKeys(db: StorageDb): Promise<StoredKey[]> {
 
 /** Revokes a key for good; false when no key has that public id or it was revoked already. */
 export async function revokeKey(db: StorageDb, publicId: string, now = Date.now()): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('public_id', '=', publicId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('public_id', '=', publicId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -125,7 +143,14 @@ export interface KeyChanges {
 
 /** Changes a key that is not revoked; false when there is no such key (or it was revoked). */
 export async function updateKey(db: StorageDb, publicId: string, changes: KeyChanges): Promise<boolean> {
-  const set: { name?: string; models?: string | null; expires_at?: number | null; budget_nano_usd?: number | null; budget_period?: string | null; limits?: string | null } = {};
+  const set: {
+    name?: string;
+    models?: string | null;
+    expires_at?: number | null;
+    budget_nano_usd?: number | null;
+    budget_period?: string | null;
+    limits?: string | null;
+  } = {};
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.models !== undefined) set.models = changes.models === null ? null : JSON.stringify(changes.models);
   if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
@@ -133,9 +158,15 @@ export async function updateKey(db: StorageDb, publicId: string, changes: KeyCha
     set.budget_nano_usd = changes.budget?.nanoUsd ?? null;
     set.budget_period = changes.budget?.period ?? null;
   }
-  if (changes.limits !== undefined) set.limits = changes.limits === null || Object.keys(changes.limits).length === 0 ? null : JSON.stringify(changes.limits);
+  if (changes.limits !== undefined)
+    set.limits = changes.limits === null || Object.keys(changes.limits).length === 0 ? null : JSON.stringify(changes.limits);
   if (Object.keys(set).length === 0) return (await findKeyById(db, publicId)).ok;
-  const result = await db.updateTable('api_keys').set(set).where('public_id', '=', publicId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_keys')
+    .set(set)
+    .where('public_id', '=', publicId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -156,7 +187,8 @@ export function keyLookupOf(row: KeyRowWithOwner | undefined, now = Date.now()):
   if (row === undefined) return { ok: false, reason: 'unknown' };
   const key = storedKeyOf(row);
   if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
-  if (row.owner_disabled_at !== null && row.owner_disabled_at !== undefined) return { ok: false, reason: 'disabled', publicId: key.publicId };
+  if (row.owner_disabled_at !== null && row.owner_disabled_at !== undefined)
+    return { ok: false, reason: 'disabled', publicId: key.publicId };
   if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
   return { ok: true, key };
 }

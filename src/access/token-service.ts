@@ -35,14 +35,18 @@ export class TokenService {
 
   async mint(caller: Caller, request: TokenRequest, now = Date.now()): Promise<MintedToken> {
     if (caller.keyId === undefined || caller.token !== undefined) {
-      throw refused('TOKEN_NEEDS_STORED_KEY', 'Browser tokens are minted with a stored key (sk-sy-…) on your server, not with a key from the options or another token.');
+      throw refused(
+        'TOKEN_NEEDS_STORED_KEY',
+        'Browser tokens are minted with a stored key (sk-sy-…) on your server, not with a key from the options or another token.',
+      );
     }
     const lifetime = request.expiresIn ?? DEFAULT_LIFETIME_S;
     if (!Number.isInteger(lifetime) || lifetime < 1 || lifetime > MAX_TOKEN_LIFETIME_S) {
       throw refused('TOKEN_REQUEST_INVALID', `'expires_in' is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_S}.`, 'expires_in');
     }
     const outside = request.models?.filter((model) => caller.models !== undefined && !caller.models.includes(model)) ?? [];
-    if (outside.length > 0) throw refused('TOKEN_REQUEST_INVALID', `The key may not call ${outside.join(', ')}, so neither may its token.`, 'models');
+    if (outside.length > 0)
+      throw refused('TOKEN_REQUEST_INVALID', `The key may not call ${outside.join(', ')}, so neither may its token.`, 'models');
     const cap = request.maxSpendUsd;
     const capProblem = cap === undefined ? undefined : budgetUsdProblem(cap, 'positive');
     if (capProblem !== undefined) throw refused('TOKEN_REQUEST_INVALID', `'max_spend_usd' ${capProblem}.`, 'max_spend_usd');

@@ -25,19 +25,24 @@ export interface AdminBackend {
 /** Balances as the admin API manages them: an account is named by its id or e-mail address. */
 export interface AdminAccounts {
   /** Credits the account (a row of its balance ledger and of the audit log); the balance after, or undefined when there is no such account. */
-  credit(ref: string, credit: { nanoUsd: number; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined }): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
+  credit(
+    ref: string,
+    credit: { nanoUsd: number; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined },
+  ): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
   balance(ref: string): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
 }
 
 function readCredit(body: unknown): Parameters<AdminAccounts['credit']>[1] {
-  if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "usd": 20, "kind"?: "top-up", "note"?: "…" }.');
+  if (typeof body !== 'object' || body === null)
+    throw invalid('The body must be a JSON object: { "usd": 20, "kind"?: "top-up", "note"?: "…" }.');
   const { usd, kind = 'top-up', note } = body as Record<string, unknown>;
   if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment') throw invalid("'kind' is top-up, refund or adjustment.", 'kind');
   const signed = kind === 'adjustment';
   if (typeof usd !== 'number' || !Number.isFinite(usd) || (signed ? usd === 0 : usd <= 0) || Math.abs(usd) > 1_000_000) {
     throw invalid(`'usd' must be a number of dollars${signed ? ', not 0,' : ' above 0'} up to 1,000,000.`, 'usd');
   }
-  if (note !== undefined && (typeof note !== 'string' || note.length > 200)) throw invalid("'note' is a string of at most 200 characters.", 'note');
+  if (note !== undefined && (typeof note !== 'string' || note.length > 200))
+    throw invalid("'note' is a string of at most 200 characters.", 'note');
   return { nanoUsd: Math.round(usd * 1e9), kind, note: typeof note === 'string' && note.trim() !== '' ? note.trim() : undefined };
 }
 
@@ -52,32 +57,39 @@ export interface AdminApiOptions {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-const invalid = (message: string, param?: string) => new GatewayError({ code: 'ADMIN_REQUEST_INVALID', message, ...(param ? { param } : {}) });
+const invalid = (message: string, param?: string) =>
+  new GatewayError({ code: 'ADMIN_REQUEST_INVALID', message, ...(param ? { param } : {}) });
 
 function readNewKey(body: unknown): NewKey {
   if (typeof body !== 'object' || body === null) throw invalid('The body must be a JSON object: { "name": "…" }.');
   const { name, models, expires_at: expiresAt, budget, limits } = body as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') throw invalid("'name' is required: who the key is for.", 'name');
   if (name.trim().length > KEY_NAME_MAX) throw invalid(`'name' is at most ${KEY_NAME_MAX} characters (got ${name.trim().length}).`, 'name');
-  if (models !== undefined && (!Array.isArray(models) || !models.every((model) => typeof model === 'string'))) throw invalid("'models' must be an array of model ids.", 'models');
-  if (expiresAt !== undefined && (typeof expiresAt !== 'number' || expiresAt <= Date.now())) throw invalid("'expires_at' must be a future time in epoch milliseconds.", 'expires_at');
+  if (models !== undefined && (!Array.isArray(models) || !models.every((model) => typeof model === 'string')))
+    throw invalid("'models' must be an array of model ids.", 'models');
+  if (expiresAt !== undefined && (typeof expiresAt !== 'number' || expiresAt <= Date.now()))
+    throw invalid("'expires_at' must be a future time in epoch milliseconds.", 'expires_at');
   let parsedBudget: NewKey['budget'];
   if (budget !== undefined) {
     const { usd, period = 'month' } = (budget ?? {}) as { usd?: unknown; period?: unknown };
     const problem = budgetUsdProblem(usd, 'positive');
     if (problem !== undefined || typeof usd !== 'number') throw invalid(`'budget.usd' ${problem ?? ''}.`, 'budget.usd');
-    if (period !== 'day' && period !== 'month' && period !== 'never') throw invalid("'budget.period' is day, month or never.", 'budget.period');
+    if (period !== 'day' && period !== 'month' && period !== 'never')
+      throw invalid("'budget.period' is day, month or never.", 'budget.period');
     parsedBudget = { nanoUsd: Math.round(usd * 1e9), period: period as BudgetPeriod };
   }
   let parsedLimits: NewKey['limits'];
   if (limits !== undefined) {
-    if (typeof limits !== 'object' || limits === null) throw invalid("'limits' is an object: { requests_per_minute?, tokens_per_minute?, concurrency? }.", 'limits');
+    if (typeof limits !== 'object' || limits === null)
+      throw invalid("'limits' is an object: { requests_per_minute?, tokens_per_minute?, concurrency? }.", 'limits');
     parsedLimits = {};
     const fields = { requests_per_minute: 'requestsPerMinute', tokens_per_minute: 'tokensPerMinute', concurrency: 'concurrency' } as const;
     for (const [field, value] of Object.entries(limits)) {
       const own = fields[field as keyof typeof fields];
-      if (own === undefined) throw invalid(`'limits.${field}' is not a limit: use requests_per_minute, tokens_per_minute or concurrency.`, `limits.${field}`);
-      if (!Number.isInteger(value) || (value as number) <= 0) throw invalid(`'limits.${field}' must be a positive whole number.`, `limits.${field}`);
+      if (own === undefined)
+        throw invalid(`'limits.${field}' is not a limit: use requests_per_minute, tokens_per_minute or concurrency.`, `limits.${field}`);
+      if (!Number.isInteger(value) || (value as number) <= 0)
+        throw invalid(`'limits.${field}' must be a positive whole number.`, `limits.${field}`);
       parsedLimits[own] = value as number;
     }
   }
@@ -136,7 +148,10 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
     const header = req.headers.authorization ?? '';
     const presented = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : '';
     if (presented === '' || !timingSafeEqual(digest(presented), expected)) {
-      throw new GatewayError({ code: 'INVALID_ADMIN_KEY', message: "The admin API needs 'Authorization: Bearer <admin key>' (the adminKey option; gateway keys are not accepted)." });
+      throw new GatewayError({
+        code: 'INVALID_ADMIN_KEY',
+        message: "The admin API needs 'Authorization: Bearer <admin key>' (the adminKey option; gateway keys are not accepted).",
+      });
     }
   };
 
@@ -168,13 +183,22 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
           : match?.[2] === 'balance' && method === 'GET'
             ? await backend.accounts.balance(ref)
             : null;
-      if (found === null) throw new GatewayError({ kind: 'not_found', code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}: use POST /admin/accounts/{id or e-mail}/top-up or GET /admin/accounts/{id or e-mail}/balance.` });
-      if (found === undefined) throw new GatewayError({ code: 'ACCOUNT_NOT_FOUND', message: `No console account has the id or e-mail address '${ref}'.` });
+      if (found === null)
+        throw new GatewayError({
+          kind: 'not_found',
+          code: 'NOT_FOUND',
+          message: `Nothing is served at ${method} ${path}: use POST /admin/accounts/{id or e-mail}/top-up or GET /admin/accounts/{id or e-mail}/balance.`,
+        });
+      if (found === undefined)
+        throw new GatewayError({ code: 'ACCOUNT_NOT_FOUND', message: `No console account has the id or e-mail address '${ref}'.` });
       sendJson(res, match?.[2] === 'top-up' ? 201 : 200, found, requestId);
     } else if (path === '/admin/ledger' && method === 'GET') {
       sendJson(res, 200, backend.ledgerCounters() ?? { written: 0, waiting: 0, failedWrites: 0, enabled: false }, requestId);
     } else {
-      throw new GatewayError({ code: 'NOT_FOUND', message: `Nothing is served at ${method} ${path}. The admin API has /admin/keys, /admin/keys/{id}, /admin/usage and /admin/ledger.` });
+      throw new GatewayError({
+        code: 'NOT_FOUND',
+        message: `Nothing is served at ${method} ${path}. The admin API has /admin/keys, /admin/keys/{id}, /admin/usage and /admin/ledger.`,
+      });
     }
   };
 

@@ -146,7 +146,8 @@ const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
 export function configIssueError(code: ErrorCode, subject: string, issue: ConfigIssue | undefined, example?: string): GatewayError {
   const path = issue === undefined ? '' : fieldPath(issue.path);
   const message = issue?.message ?? 'invalid value';
-  const text = path !== '' && predicate.test(message) ? `Invalid ${subject}: ${path} ${message}` : `Invalid ${subject} '${path}': ${message}`;
+  const text =
+    path !== '' && predicate.test(message) ? `Invalid ${subject}: ${path} ${message}` : `Invalid ${subject} '${path}': ${message}`;
   return new GatewayError({
     code,
     message: `${sentence(text)}${example === undefined ? '' : ` Example: ${example}.`}`,

@@ -67,7 +67,8 @@ export class GatewayError extends Error {
     this.code = init.code;
     this.status = init.status ?? row?.status ?? defaultStatus[this.kind];
     this.param = init.param === undefined ? undefined : bounded(init.param, PARAM_MAX);
-    this.retryable = init.retryable ?? row?.retryable ?? (this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'timeout');
+    this.retryable =
+      init.retryable ?? row?.retryable ?? (this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'timeout');
     this.retryAfter = init.retryAfter;
     this.rateLimit = init.rateLimit;
   }

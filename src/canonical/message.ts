@@ -49,7 +49,6 @@ export interface ToolCallPart {
   extensions?: Extensions;
 }
 
-
 export interface ToolResultPart {
   type: 'tool-result';
   toolCallId: string;

@@ -100,7 +100,8 @@ function priceInEffect(model: ModelInfo, at: Date): { price: SourcePrice; effect
     const constraint = conditional.constraint;
     if (constraint === undefined) dated ??= { price: conditional.prices };
     else if (constraint.type === 'time_of_date') byHour.push(conditional.prices);
-    else if (new Date(`${constraint.start_date}T00:00:00Z`) <= at) dated = { price: conditional.prices, effectiveFrom: constraint.start_date };
+    else if (new Date(`${constraint.start_date}T00:00:00Z`) <= at)
+      dated = { price: conditional.prices, effectiveFrom: constraint.start_date };
   }
   const chosen = dated ?? { price: model.prices[0]?.prices ?? {} };
   const dearest = (price: SourcePrice) => baseOf(price.input_mtok as SourceValue) ?? 0;

@@ -10,7 +10,17 @@ import { familyId } from './model-id.js';
  * Whose model ids an adapter's upstream ids are (`ProviderAdapter.modelCatalog`): a model vendor,
  * a host of open models with its own prices, or `open-models` for a server you run (no price).
  */
-export const catalogHosts = ['openai', 'anthropic', 'google', 'groq', 'together', 'deepseek', 'openrouter', 'mistral', 'open-models'] as const;
+export const catalogHosts = [
+  'openai',
+  'anthropic',
+  'google',
+  'groq',
+  'together',
+  'deepseek',
+  'openrouter',
+  'mistral',
+  'open-models',
+] as const;
 export type CatalogHost = (typeof catalogHosts)[number];
 
 const vendorModels: Partial<Record<CatalogHost, readonly CuratedModel[]>> = {

@@ -22,7 +22,16 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
   if (wait > 0) {
     const minutes = Math.ceil(wait / 60_000);
     res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-    return sendHtml(res, 429, signInPage(ctx, { email, canRegister, error: `Too many failed sign-ins (code LOGIN_RATE_LIMITED). Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }), visit.cookies);
+    return sendHtml(
+      res,
+      429,
+      signInPage(ctx, {
+        email,
+        canRegister,
+        error: `Too many failed sign-ins (code LOGIN_RATE_LIMITED). Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      }),
+      visit.cookies,
+    );
   }
   const found = await findUserByEmail(db, email);
   if (!(await verifyPassword(found?.passwordHash, password)) || found === undefined) {
@@ -30,7 +39,12 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
   }
   await throttle.succeeded(email, address);
   if (found.user.disabledAt !== undefined) {
-    return sendHtml(res, 403, signInPage(ctx, { email, canRegister, error: 'This account is disabled (code ACCOUNT_DISABLED): ask an admin of this gateway.' }), visit.cookies);
+    return sendHtml(
+      res,
+      403,
+      signInPage(ctx, { email, canRegister, error: 'This account is disabled (code ACCOUNT_DISABLED): ask an admin of this gateway.' }),
+      visit.cookies,
+    );
   }
   return signedIn(visit, found.user.id, options);
 }
@@ -38,7 +52,11 @@ export async function signIn(visit: Visit, form: URLSearchParams, options: Resol
 /** A new session (a new cookie value: one from before sign-in is never reused) and on to the keys. */
 async function signedIn(visit: Visit, userId: string, options: ResolvedConsoleOptions): Promise<void> {
   const token = await startSession(visit.db, userId, options.sessionTtlMs);
-  const cookie = serializeCookie(SESSION_COOKIE, token, { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: Math.floor(options.sessionTtlMs / 1000) });
+  const cookie = serializeCookie(SESSION_COOKIE, token, {
+    path: cookiePathOf(visit),
+    secure: visit.secure,
+    maxAgeSeconds: Math.floor(options.sessionTtlMs / 1000),
+  });
   redirect(visit.res, `${visit.ctx.base}/keys`, [...visit.cookies, cookie]);
 }
 
@@ -47,7 +65,11 @@ async function signedIn(visit: Visit, userId: string, options: ResolvedConsoleOp
  * says, or with a valid invitation link (in any mode: an `admins` address registers only with one).
  * `enrolUser` decides again when the account is made.
  */
-export async function registrationAllows(db: StorageDb, options: ResolvedConsoleOptions, invite: string | undefined): Promise<{ ok: boolean; first: boolean }> {
+export async function registrationAllows(
+  db: StorageDb,
+  options: ResolvedConsoleOptions,
+  invite: string | undefined,
+): Promise<{ ok: boolean; first: boolean }> {
   if ((await countUsers(db)) === 0) return { ok: true, first: true };
   if (invite !== undefined) return { ok: await inviteIsValid(db, invite), first: false };
   return { ok: options.registration === 'open', first: false };
@@ -60,10 +82,27 @@ const REFUSALS: Record<EnrolRefusal, string> = {
   'admin-invite': 'This address is one of this gateway’s admins: it registers only with an invitation link an admin made (Users page).',
 };
 
-export async function showRegister(visit: Visit, options: ResolvedConsoleOptions, invite: string | undefined, email?: string, error?: string): Promise<void> {
+export async function showRegister(
+  visit: Visit,
+  options: ResolvedConsoleOptions,
+  invite: string | undefined,
+  email?: string,
+  error?: string,
+): Promise<void> {
   const allowed = await registrationAllows(visit.db, options, invite);
-  if (!allowed.ok) return sendHtml(visit.res, 403, registrationClosedPage(visit.ctx, options.registration === 'closed' ? 'closed' : 'invite'), visit.cookies);
-  const state = { first: allowed.first, ...(invite === undefined ? {} : { invite }), ...(email === undefined ? {} : { email }), ...(error === undefined ? {} : { error }) };
+  if (!allowed.ok)
+    return sendHtml(
+      visit.res,
+      403,
+      registrationClosedPage(visit.ctx, options.registration === 'closed' ? 'closed' : 'invite'),
+      visit.cookies,
+    );
+  const state = {
+    first: allowed.first,
+    ...(invite === undefined ? {} : { invite }),
+    ...(email === undefined ? {} : { email }),
+    ...(error === undefined ? {} : { error }),
+  };
   return sendHtml(visit.res, error === undefined ? 200 : 400, registerPage(visit.ctx, state), visit.cookies);
 }
 
@@ -74,8 +113,10 @@ export async function register(visit: Visit, form: URLSearchParams, options: Res
   const password = form.get('password') ?? '';
   const allowed = await registrationAllows(db, options, invite);
   if (!allowed.ok) return showRegister(visit, options, invite);
-  if (email.length > EMAIL_MAX) return showRegister(visit, options, invite, undefined, `The e-mail address is too long: at most ${EMAIL_MAX} characters.`);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) return showRegister(visit, options, invite, email, 'Enter an e-mail address, like name@example.com.');
+  if (email.length > EMAIL_MAX)
+    return showRegister(visit, options, invite, undefined, `The e-mail address is too long: at most ${EMAIL_MAX} characters.`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    return showRegister(visit, options, invite, email, 'Enter an e-mail address, like name@example.com.');
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     return showRegister(visit, options, invite, email, `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }

@@ -19,7 +19,13 @@ export interface BalanceState {
   error?: string;
 }
 
-const KIND_LABELS: Record<BalanceRow['kind'], string> = { 'top-up': 'Top-up', refund: 'Refund', adjustment: 'Adjustment', redemption: 'Code redeemed', usage: 'Usage' };
+const KIND_LABELS: Record<BalanceRow['kind'], string> = {
+  'top-up': 'Top-up',
+  refund: 'Refund',
+  adjustment: 'Adjustment',
+  redemption: 'Code redeemed',
+  usage: 'Usage',
+};
 
 export function balancePage(ctx: PageContext, state: BalanceState): Html {
   const own = ctx.user?.id === state.accountId;
@@ -56,6 +62,17 @@ ${
 
 export function balanceCsv(history: readonly BalanceRow[]): string {
   const header = ['at', 'kind', 'amount_usd', 'note', 'request_id', 'by'];
-  const lines = history.map((row) => [new Date(row.at).toISOString(), row.kind, (row.nanoUsd / 1e9).toFixed(9), typedText(row.note ?? null), row.requestId ?? null, row.actorId ?? null].map(csvField).join(','));
+  const lines = history.map((row) =>
+    [
+      new Date(row.at).toISOString(),
+      row.kind,
+      (row.nanoUsd / 1e9).toFixed(9),
+      typedText(row.note ?? null),
+      row.requestId ?? null,
+      row.actorId ?? null,
+    ]
+      .map(csvField)
+      .join(','),
+  );
   return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }

@@ -3,7 +3,11 @@ import { formatTime, formatUsd } from './format.js';
 import { html, type Html } from './html.js';
 import { csrfField, layout, notice, type PageContext } from './layout.js';
 
-export function codesPage(ctx: PageContext, batches: readonly CodeBatch[], state: { created?: { codes: readonly string[]; nanoUsd: number }; error?: string } = {}): Html {
+export function codesPage(
+  ctx: PageContext,
+  batches: readonly CodeBatch[],
+  state: { created?: { codes: readonly string[]; nanoUsd: number }; error?: string } = {},
+): Html {
   return layout(
     ctx,
     'Redemption codes',

@@ -41,16 +41,26 @@ const REGISTRATION_MODES: readonly RegistrationMode[] = ['open', 'invite', 'clos
 function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions {
   const { keys, storage, models } = options.gateway;
   if (keys === undefined || storage === undefined) {
-    throw configError('CONFIG_CONSOLE_NEEDS_DATABASE', 'The console keeps users, sessions and keys in the gateway’s database: create the gateway with gateway({ database: … }).');
+    throw configError(
+      'CONFIG_CONSOLE_NEEDS_DATABASE',
+      'The console keeps users, sessions and keys in the gateway’s database: create the gateway with gateway({ database: … }).',
+    );
   }
   const registration = options.registration ?? 'open';
   if (!REGISTRATION_MODES.includes(registration)) {
-    throw configError('CONFIG_CONSOLE_INVALID', `console registration must be 'open', 'invite' or 'closed' (got '${String(registration)}').`);
+    throw configError(
+      'CONFIG_CONSOLE_INVALID',
+      `console registration must be 'open', 'invite' or 'closed' (got '${String(registration)}').`,
+    );
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  if (basePath !== '' && !basePath.startsWith('/')) throw configError('CONFIG_CONSOLE_INVALID', `console basePath must start with / (got '${basePath}'), e.g. '/console'.`);
+  if (basePath !== '' && !basePath.startsWith('/'))
+    throw configError('CONFIG_CONSOLE_INVALID', `console basePath must start with / (got '${basePath}'), e.g. '/console'.`);
   if (options.apiRoot !== undefined && !/^https?:\/\/[^/]/.test(options.apiRoot)) {
-    throw configError('CONFIG_CONSOLE_INVALID', `console apiRoot must be an http(s) URL (got '${options.apiRoot}'), e.g. 'https://llm.example.com'.`);
+    throw configError(
+      'CONFIG_CONSOLE_INVALID',
+      `console apiRoot must be an http(s) URL (got '${options.apiRoot}'), e.g. 'https://llm.example.com'.`,
+    );
   }
   const trustProxy = options.trustProxy ?? false;
   if (typeof trustProxy === 'number' && !(Number.isInteger(trustProxy) && trustProxy >= 0)) {
@@ -104,7 +114,14 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
     // A plain node:http server hands over the whole path: the console's part follows `basePath`.
     const prefix = resolved.basePath;
-    const within = prefix === '' ? url.pathname : url.pathname === prefix ? '/' : url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : undefined;
+    const within =
+      prefix === ''
+        ? url.pathname
+        : url.pathname === prefix
+          ? '/'
+          : url.pathname.startsWith(`${prefix}/`)
+            ? url.pathname.slice(prefix.length)
+            : undefined;
     const path = within === undefined ? undefined : within.length > 1 ? within.replace(/\/$/, '') : within;
     const route = path === undefined ? undefined : routeOf(req.method ?? 'GET', path);
     // A client with the API root as its OpenAI base URL asks for `/models`, a console page: a request
@@ -120,7 +137,9 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
     }
     if (route === 'asset') {
       const css = path.endsWith('.css');
-      sendText(res, 200, css ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', css ? CONSOLE_CSS : CONSOLE_JS, { 'Cache-Control': 'public, max-age=3600' });
+      sendText(res, 200, css ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', css ? CONSOLE_CSS : CONSOLE_JS, {
+        'Cache-Control': 'public, max-age=3600',
+      });
       return;
     }
     void (async () => {
@@ -131,7 +150,17 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
         const form = await readForm(req);
         if (!sameOrigin(req, visit.origin) || !csrfTokenMatches(await csrfSecret(db), visit.binding, form.get('csrf'))) {
           resolved.logger.warn({ path }, 'switchyard: console form refused (CSRF_TOKEN_INVALID)');
-          sendHtml(res, 403, layout(visit.ctx, 'Form refused', 'none', html`<p role="alert">This form expired or came from another site (code <code>CSRF_TOKEN_INVALID</code>). Go back, reload the page and try again.</p>`), visit.cookies);
+          sendHtml(
+            res,
+            403,
+            layout(
+              visit.ctx,
+              'Form refused',
+              'none',
+              html`<p role="alert">This form expired or came from another site (code <code>CSRF_TOKEN_INVALID</code>). Go back, reload the page and try again.</p>`,
+            ),
+            visit.cookies,
+          );
           return;
         }
         await handlePost(visit, form, resolved, throttle);
@@ -148,7 +177,9 @@ export function switchyardConsole(options: ConsoleOptions): ConsoleHandler {
         return;
       }
       resolved.logger.error({ error, path }, 'switchyard: console request failed');
-      sendText(res, 503, 'text/plain; charset=utf-8', 'The console cannot reach its database right now; try again in a moment.\n', { 'Retry-After': '5' });
+      sendText(res, 503, 'text/plain; charset=utf-8', 'The console cannot reach its database right now; try again in a moment.\n', {
+        'Retry-After': '5',
+      });
     });
   };
 }
@@ -159,8 +190,20 @@ type Route = 'asset' | 'page' | 'form';
 function routeOf(method: string, path: string): Route | undefined {
   const get = method === 'GET' || method === 'HEAD';
   if (get && (path === '/assets/console.css' || path === '/assets/console.js')) return 'asset';
-  if (get && /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|reconcile|balance|balance\.csv|codes|connect|users|audit)$/.test(path)) return 'page';
-  if (method === 'POST' && /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|codes)$/.test(path)) return 'form';
+  if (
+    get &&
+    /^\/(|sign-in|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|models|usage|usage\.csv|reconcile|balance|balance\.csv|codes|connect|users|audit)$/.test(
+      path,
+    )
+  )
+    return 'page';
+  if (
+    method === 'POST' &&
+    /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|codes)$/.test(
+      path,
+    )
+  )
+    return 'form';
   return undefined;
 }
 
@@ -173,7 +216,12 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
   if (path === '/') return redirect(res, `${ctx.base}${user === undefined ? signInPath : '/keys'}`, visit.cookies);
   if (path === '/sign-in') {
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
-    return sendHtml(res, 200, signInPage(ctx, { canRegister, ...(query.has('signed-out') ? { info: 'You are signed out.' } : {}) }), visit.cookies);
+    return sendHtml(
+      res,
+      200,
+      signInPage(ctx, { canRegister, ...(query.has('signed-out') ? { info: 'You are signed out.' } : {}) }),
+      visit.cookies,
+    );
   }
   if (path === '/register') {
     if (user !== undefined) return redirect(res, `${ctx.base}/keys`, visit.cookies);
@@ -181,11 +229,29 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
   }
   if (path === '/reset-password') return showResetPassword(visit, query.get('token') ?? undefined);
   if (user === undefined) return redirect(res, `${ctx.base}${signInPath}`, visit.cookies);
-  if (path === '/keys') return sendHtml(res, 200, keysPage(ctx, await keysState(visit, options, query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {})), visit.cookies);
+  if (path === '/keys')
+    return sendHtml(
+      res,
+      200,
+      keysPage(
+        ctx,
+        await keysState(
+          visit,
+          options,
+          query.has('revoked') ? { info: `Key ${query.get('revoked') ?? ''} is revoked: requests with it are refused from now on.` } : {},
+        ),
+      ),
+      visit.cookies,
+    );
   if (path.startsWith('/keys/')) {
     const key = await ownKey(visit, options, path.slice('/keys/'.length));
     if (key === undefined) return notFound(visit);
-    return sendHtml(res, 200, keySettingsPage(ctx, key, modelIds(options), settingsOf(key), undefined, await keyActivity(visit, key.publicId)), visit.cookies);
+    return sendHtml(
+      res,
+      200,
+      keySettingsPage(ctx, key, modelIds(options), settingsOf(key), undefined, await keyActivity(visit, key.publicId)),
+      visit.cookies,
+    );
   }
   if (path === '/models') return sendHtml(res, 200, modelsPage(ctx, options.models), visit.cookies);
   if (path === '/usage' || path === '/usage.csv') return showUsage(visit, options, path === '/usage.csv');
@@ -193,11 +259,17 @@ async function handleGet(visit: Visit, options: ResolvedConsoleOptions): Promise
     const keys = (await visibleKeys(visit, options)).filter((key) => key.revokedAt === undefined);
     const chosen = keys.find((key) => key.publicId === query.get('key'));
     const apiRoot = options.apiRoot ?? visit.origin;
-    return sendHtml(res, 200, connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }), visit.cookies);
+    return sendHtml(
+      res,
+      200,
+      connectPage(ctx, { apiRoot, keys, chosen, model: chosen?.models?.[0] ?? options.models[0]?.id ?? 'mock' }),
+      visit.cookies,
+    );
   }
   if (path === '/users' && user.isAdmin) return showUsers(visit, options);
   if (path === '/reconcile' && user.isAdmin) return showReconcile(visit, options);
-  if ((path === '/balance' || path === '/balance.csv') && options.balances !== undefined) return showBalance(visit, options, user, path === '/balance.csv');
+  if ((path === '/balance' || path === '/balance.csv') && options.balances !== undefined)
+    return showBalance(visit, options, user, path === '/balance.csv');
   if (path === '/codes' && user.isAdmin && options.balances !== undefined) return showCodes(visit);
   if (path === '/audit' && user.isAdmin) return sendHtml(res, 200, auditPage(ctx, await recentAdminActions(db)), visit.cookies);
   return notFound(visit);
@@ -210,7 +282,10 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   if (path === '/reset-password') return resetPassword(visit, form);
   if (path === '/sign-out') {
     if (visit.sessionToken !== undefined) await endSession(db, visit.sessionToken);
-    return redirect(res, `${ctx.base}/sign-in?signed-out`, [...visit.cookies, serializeCookie(SESSION_COOKIE, '', { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: 0 })]);
+    return redirect(res, `${ctx.base}/sign-in?signed-out`, [
+      ...visit.cookies,
+      serializeCookie(SESSION_COOKIE, '', { path: cookiePathOf(visit), secure: visit.secure, maxAgeSeconds: 0 }),
+    ]);
   }
   if (user === undefined) return redirect(res, `${ctx.base}/sign-in`, visit.cookies);
   if (path === '/keys') return createKey(visit, form, options, user);
@@ -232,7 +307,8 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   if (path === '/balance/redeem' && balances !== undefined) return redeem(visit, options, balances, user, form);
   if (path === '/codes' && user.isAdmin && balances !== undefined) return createCodeBatch(visit, user, form);
   const onUser = /^\/users\/([A-Za-z0-9_-]+)\/([a-z-]+)$/.exec(path);
-  if (onUser?.[2] === 'top-up' && user.isAdmin && balances !== undefined) return topUpUser(visit, options, balances, user, onUser[1] ?? '', form);
+  if (onUser?.[2] === 'top-up' && user.isAdmin && balances !== undefined)
+    return topUpUser(visit, options, balances, user, onUser[1] ?? '', form);
   const action = USER_ACTIONS.find((known) => known === onUser?.[2]);
   if (onUser !== null && action !== undefined && user.isAdmin) return actOnUser(visit, options, user, onUser[1] ?? '', action);
   return notFound(visit);

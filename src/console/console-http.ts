@@ -8,7 +8,8 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 /** Every console page: no caching (a page may hold a key once), no framing, only the console's own script and style. */
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -32,7 +33,12 @@ export function sendText(res: HttpResponse, status: number, type: string, body: 
 
 /** A 303 (a form's answer: the browser follows with a GET). */
 export function redirect(res: HttpResponse, location: string, cookies: readonly string[] = []): void {
-  res.writeHead(303, { ...PAGE_HEADERS, Location: location, 'Content-Length': 0, ...(cookies.length === 0 ? {} : { 'Set-Cookie': [...cookies] }) });
+  res.writeHead(303, {
+    ...PAGE_HEADERS,
+    Location: location,
+    'Content-Length': 0,
+    ...(cookies.length === 0 ? {} : { 'Set-Cookie': [...cookies] }),
+  });
   res.end();
 }
 
@@ -85,7 +91,10 @@ export function clientAddress(req: HttpRequest, proxyHops: number): string {
   const socket = req.socket.remoteAddress ?? 'unknown';
   if (proxyHops === 0) return socket;
   const header = req.headers['x-forwarded-for'];
-  const entries = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length === 0) return socket;
   // Fewer entries than proxies: the chain was shorter this time; the left-most is the furthest address known.
   return entries[Math.max(0, entries.length - proxyHops)] ?? socket;

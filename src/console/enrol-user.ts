@@ -37,7 +37,9 @@ export async function enrolUser(
         .onConflict((conflict) => conflict.column('name').doNothing())
         .executeTakeFirst();
       // A database from before the claim row has users but no claim: its first user is long made.
-      const first = Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1 && (await trx.selectFrom('console_users').select('id').limit(1).executeTakeFirst()) === undefined;
+      const first =
+        Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1 &&
+        (await trx.selectFrom('console_users').select('id').limit(1).executeTakeFirst()) === undefined;
       const reserved = options.admins.has(init.email);
       if (!first) {
         const needsInvite = reserved || options.registration !== 'open';

@@ -30,14 +30,25 @@ export async function ownKey(visit: Visit, options: ResolvedConsoleOptions, publ
 export async function keysState(visit: Visit, options: ResolvedConsoleOptions, extra: Partial<KeysPageState>): Promise<KeysPageState> {
   const keys = await visibleKeys(visit, options);
   const spent = await spendByKey(visit.db);
-  const unusual = new Map((await findAbnormalSpend(visit.db, Date.now(), undefined, visit.user?.isAdmin === true ? undefined : keys.map((key) => key.publicId))).map((spend) => [spend.keyId, spend]));
+  const unusual = new Map(
+    (
+      await findAbnormalSpend(visit.db, Date.now(), undefined, visit.user?.isAdmin === true ? undefined : keys.map((key) => key.publicId))
+    ).map((spend) => [spend.keyId, spend]),
+  );
   const owners = visit.user?.isAdmin ? await keyOwners(visit.db) : new Map<string, string>();
-  const emails = visit.user?.isAdmin ? new Map((await listUsers(visit.db)).map((user) => [user.id, user.email])) : new Map<string, string>();
+  const emails = visit.user?.isAdmin
+    ? new Map((await listUsers(visit.db)).map((user) => [user.id, user.email]))
+    : new Map<string, string>();
   const rows = keys
     .map((key) => {
       const owner = owners.get(key.publicId);
       const flagged = unusual.get(key.publicId);
-      return { key, ownerEmail: owner === undefined ? undefined : emails.get(owner), spent: spent.get(key.publicId) ?? { nanoUsd: 0, unpriced: 0 }, ...(flagged === undefined ? {} : { unusual: flagged }) };
+      return {
+        key,
+        ownerEmail: owner === undefined ? undefined : emails.get(owner),
+        spent: spent.get(key.publicId) ?? { nanoUsd: 0, unpriced: 0 },
+        ...(flagged === undefined ? {} : { unusual: flagged }),
+      };
     })
     // Live keys first, newest first.
     .sort((a, b) => Number(a.key.revokedAt !== undefined) - Number(b.key.revokedAt !== undefined) || b.key.createdAt - a.key.createdAt);
@@ -68,8 +79,10 @@ function withCeiling(wanted: KeySettings, ceiling: KeySettings): KeySettings {
 export async function createKey(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, user: ConsoleUser): Promise<void> {
   const name = (form.get('name') ?? '').trim();
   const parsed = parseKeySettings(form, modelIds(options));
-  const refuse = async (error: string) => sendHtml(visit.res, 400, keysPage(visit.ctx, await keysState(visit, options, { error })), visit.cookies);
-  if (name === '' || name.length > KEY_NAME_MAX) return refuse(`Give the key a name (up to ${KEY_NAME_MAX} characters), e.g. what will use it.`);
+  const refuse = async (error: string) =>
+    sendHtml(visit.res, 400, keysPage(visit.ctx, await keysState(visit, options, { error })), visit.cookies);
+  if (name === '' || name.length > KEY_NAME_MAX)
+    return refuse(`Give the key a name (up to ${KEY_NAME_MAX} characters), e.g. what will use it.`);
   if (typeof parsed === 'string') return refuse(parsed);
   let settings = parsed;
   if (!user.isAdmin) {
@@ -87,7 +100,12 @@ export async function createKey(visit: Visit, form: URLSearchParams, options: Re
   });
   await setKeyOwner(visit.db, created.stored.publicId, user.id);
   // The page with the key is the answer to the POST itself: the key never sits in a URL or a cache.
-  return sendHtml(visit.res, 201, keysPage(visit.ctx, await keysState(visit, options, { created: { key: created.key, publicId: created.stored.publicId } })), visit.cookies);
+  return sendHtml(
+    visit.res,
+    201,
+    keysPage(visit.ctx, await keysState(visit, options, { created: { key: created.key, publicId: created.stored.publicId } })),
+    visit.cookies,
+  );
 }
 
 export async function changeKey(visit: Visit, form: URLSearchParams, options: ResolvedConsoleOptions, publicId: string): Promise<void> {
@@ -96,7 +114,13 @@ export async function changeKey(visit: Visit, form: URLSearchParams, options: Re
   const name = (form.get('name') ?? '').trim();
   const parsed = parseKeySettings(form, modelIds(options));
   const current = settingsOf(key);
-  const refuse = (error: string) => sendHtml(visit.res, 400, keySettingsPage(visit.ctx, key, modelIds(options), typeof parsed === 'string' ? current : parsed, error), visit.cookies);
+  const refuse = (error: string) =>
+    sendHtml(
+      visit.res,
+      400,
+      keySettingsPage(visit.ctx, key, modelIds(options), typeof parsed === 'string' ? current : parsed, error),
+      visit.cookies,
+    );
   if (name === '' || name.length > KEY_NAME_MAX) return refuse(`Give the key a name (up to ${KEY_NAME_MAX} characters).`);
   if (typeof parsed === 'string') return refuse(parsed);
   if (visit.user?.isAdmin !== true) {

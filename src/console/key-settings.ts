@@ -74,13 +74,17 @@ export function narrowingError(ceiling: KeySettings, wanted: KeySettings): strin
   if (ceiling.expiresAt !== null && (wanted.expiresAt === null || wanted.expiresAt > ceiling.expiresAt)) {
     return 'Only an admin can extend or remove this key’s expiry.';
   }
-  if (ceiling.budget !== null && (wanted.budget === null || wanted.budget.period !== ceiling.budget.period || wanted.budget.nanoUsd > ceiling.budget.nanoUsd)) {
+  if (
+    ceiling.budget !== null &&
+    (wanted.budget === null || wanted.budget.period !== ceiling.budget.period || wanted.budget.nanoUsd > ceiling.budget.nanoUsd)
+  ) {
     return 'Only an admin can raise, remove or re-period this key’s budget.';
   }
   for (const field of LIMIT_FIELDS) {
     const most = ceiling.limits?.[field];
     const asked = wanted.limits?.[field];
-    if (most !== undefined && (asked === undefined || asked > most)) return `Only an admin can raise or remove this key’s limit: ${LIMIT_INPUTS[field].label.toLowerCase()}.`;
+    if (most !== undefined && (asked === undefined || asked > most))
+      return `Only an admin can raise or remove this key’s limit: ${LIMIT_INPUTS[field].label.toLowerCase()}.`;
   }
   return undefined;
 }

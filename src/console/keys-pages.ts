@@ -84,8 +84,12 @@ export function keysPage(ctx: PageContext, state: KeysPageState): Html {
     return html`<tr>
     <td>${key.name}</td><td><code>${key.publicId}</code></td>${admin ? html`<td>${ownerEmail ?? '—'}</td>` : ''}
     <td>${status(key, state.now)}${unusual === undefined ? '' : unusualBadge(ctx, key.publicId, unusual)}</td><td class="when">${formatTime(key.lastUsedAt)}</td><td class="num">${formatCost(spent.nanoUsd, spent.unpriced)}</td>
-    <td>${live ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
-      <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>` : ''}</td>
+    <td>${
+      live
+        ? html`<a href="${ctx.base}/keys/${key.publicId}">Settings<span class="visually-hidden"> of ${key.name}</span></a>
+      <form method="post" action="${ctx.base}/keys/${key.publicId}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>`
+        : ''
+    }</td>
   </tr>`;
   })}
   </tbody>
@@ -127,7 +131,14 @@ ${activity.unusual === undefined ? '' : html`<div class="notice error" role="sta
 </table></div></section>`;
 }
 
-export function keySettingsPage(ctx: PageContext, key: StoredKey, models: readonly string[], settings: KeySettings, error?: string, activity?: KeyActivity): Html {
+export function keySettingsPage(
+  ctx: PageContext,
+  key: StoredKey,
+  models: readonly string[],
+  settings: KeySettings,
+  error?: string,
+  activity?: KeyActivity,
+): Html {
   const admin = ctx.user?.isAdmin === true;
   return layout(
     ctx,

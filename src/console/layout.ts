@@ -49,4 +49,8 @@ ${body}
 
 /** A message above a form: an error (role=alert, read out at once) or a notice. */
 export const notice = (text: string | undefined, kind: 'error' | 'info' = 'info'): Html | '' =>
-  text === undefined ? '' : kind === 'error' ? html`<div class="notice error" role="alert">${text}</div>` : html`<div class="notice" role="status">${text}</div>`;
+  text === undefined
+    ? ''
+    : kind === 'error'
+      ? html`<div class="notice error" role="alert">${text}</div>`
+      : html`<div class="notice" role="status">${text}</div>`;

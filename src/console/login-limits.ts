@@ -24,7 +24,11 @@ export class LoginThrottle {
 
   /** Milliseconds until sign-in may be tried again for this account or address; 0 when it may now. */
   async retryAfterMs(email: string, address: string, now = Date.now()): Promise<number> {
-    const rows = await this.#db.selectFrom('console_login_attempts').selectAll().where('scope', 'in', [accountScope(email), addressScope(address)]).execute();
+    const rows = await this.#db
+      .selectFrom('console_login_attempts')
+      .selectAll()
+      .where('scope', 'in', [accountScope(email), addressScope(address)])
+      .execute();
     let wait = 0;
     for (const row of rows) {
       const limit = row.scope.startsWith('account:') ? this.#limits.perAccount : this.#limits.perAddress;

@@ -40,7 +40,10 @@ export function modelsPage(ctx: PageContext, models: readonly ModelSummary[]): H
     <td><code>${model.id}</code></td><td>${model.ownedBy}</td>
     <td class="num">${formatPrice(model.price?.input)}</td><td class="num">${formatPrice(model.price === undefined ? undefined : (model.price.cachedInput ?? model.price.input))}</td><td class="num">${formatPrice(model.price?.output)}</td><td class="num">${typicalCost(model)}</td>
     <td class="num">${model.contextWindow === undefined ? '—' : formatCount(model.contextWindow)}</td><td class="num">${model.maxOutputTokens === undefined ? '—' : formatCount(model.maxOutputTokens)}</td>
-    <td>${(Object.keys(CAPABILITY_NAMES) as ListedCapability[]).filter((name) => model.capabilities[name]).map((name) => CAPABILITY_NAMES[name]).join(', ')}</td>
+    <td>${(Object.keys(CAPABILITY_NAMES) as ListedCapability[])
+      .filter((name) => model.capabilities[name])
+      .map((name) => CAPABILITY_NAMES[name])
+      .join(', ')}</td>
   </tr>`,
   )}
   </tbody>

@@ -20,7 +20,12 @@ async function accountFor(visit: Visit, user: ConsoleUser): Promise<ConsoleUser 
   return user.isAdmin ? findUserById(visit.db, asked) : undefined;
 }
 
-async function balanceState(visit: Visit, account: ConsoleUser, chargeAdmins: boolean, extra: Pick<BalanceState, 'info' | 'error'> = {}): Promise<BalanceState> {
+async function balanceState(
+  visit: Visit,
+  account: ConsoleUser,
+  chargeAdmins: boolean,
+  extra: Pick<BalanceState, 'info' | 'error'> = {},
+): Promise<BalanceState> {
   return {
     email: account.email,
     accountId: account.id,
@@ -35,24 +40,58 @@ export async function showBalance(visit: Visit, options: ResolvedConsoleOptions,
   const account = await accountFor(visit, user);
   if (account === undefined) return notFound(visit);
   const state = await balanceState(visit, account, options.chargeAdmins);
-  if (csv) return sendText(visit.res, 200, 'text/csv; charset=utf-8', balanceCsv(state.history), { 'Content-Disposition': `attachment; filename="switchyard-balance-${account.id}.csv"` });
+  if (csv)
+    return sendText(visit.res, 200, 'text/csv; charset=utf-8', balanceCsv(state.history), {
+      'Content-Disposition': `attachment; filename="switchyard-balance-${account.id}.csv"`,
+    });
   return sendHtml(visit.res, 200, balancePage(visit.ctx, state), visit.cookies);
 }
 
-const REDEEM_REFUSALS = { unknown: 'There is no such code: check what you typed.', used: 'This code was redeemed already.', expired: 'This code has expired.' } as const;
+const REDEEM_REFUSALS = {
+  unknown: 'There is no such code: check what you typed.',
+  used: 'This code was redeemed already.',
+  expired: 'This code has expired.',
+} as const;
 
 /** Redeems a code for the signed-in user's account; the gateway is told, so the credit counts at once. */
-export async function redeem(visit: Visit, options: ResolvedConsoleOptions, balances: ConsoleBalances, user: ConsoleUser, form: URLSearchParams): Promise<void> {
+export async function redeem(
+  visit: Visit,
+  options: ResolvedConsoleOptions,
+  balances: ConsoleBalances,
+  user: ConsoleUser,
+  form: URLSearchParams,
+): Promise<void> {
   const code = (form.get('code') ?? '').slice(0, 100);
   const redeemed = await redeemCode(visit.db, code, user.id);
-  if (!redeemed.ok) return sendHtml(visit.res, 400, balancePage(visit.ctx, await balanceState(visit, user, options.chargeAdmins, { error: REDEEM_REFUSALS[redeemed.reason] })), visit.cookies);
+  if (!redeemed.ok)
+    return sendHtml(
+      visit.res,
+      400,
+      balancePage(visit.ctx, await balanceState(visit, user, options.chargeAdmins, { error: REDEEM_REFUSALS[redeemed.reason] })),
+      visit.cookies,
+    );
   await balances.credited(user.id);
   options.logger.info({ userId: user.id, batch: redeemed.batchId, nanoUsd: redeemed.nanoUsd }, 'switchyard: redemption code redeemed');
-  return sendHtml(visit.res, 200, balancePage(visit.ctx, await balanceState(visit, user, options.chargeAdmins, { info: `${formatUsd(redeemed.nanoUsd)} added to your balance.` })), visit.cookies);
+  return sendHtml(
+    visit.res,
+    200,
+    balancePage(
+      visit.ctx,
+      await balanceState(visit, user, options.chargeAdmins, { info: `${formatUsd(redeemed.nanoUsd)} added to your balance.` }),
+    ),
+    visit.cookies,
+  );
 }
 
 /** An admin tops up another account (a top-up, refund or adjustment), with a note; recorded in the audit log. */
-export async function topUpUser(visit: Visit, options: ResolvedConsoleOptions, balances: ConsoleBalances, admin: ConsoleUser, targetId: string, form: URLSearchParams): Promise<void> {
+export async function topUpUser(
+  visit: Visit,
+  options: ResolvedConsoleOptions,
+  balances: ConsoleBalances,
+  admin: ConsoleUser,
+  targetId: string,
+  form: URLSearchParams,
+): Promise<void> {
   const target = await findUserById(visit.db, targetId);
   if (target === undefined) return notFound(visit);
   const kind = form.get('kind') === 'adjustment' ? 'adjustment' : form.get('kind') === 'refund' ? 'refund' : 'top-up';
@@ -65,8 +104,16 @@ export async function topUpUser(visit: Visit, options: ResolvedConsoleOptions, b
   const note = (form.get('note') ?? '').trim().slice(0, 200) || undefined;
   await creditAccount(visit.db, { accountId: target.id, nanoUsd, kind, actorId: admin.id, note });
   await balances.credited(target.id);
-  await recordAdminAction(visit.db, admin, kind === 'adjustment' ? 'balance.adjustment' : 'balance.top-up', target.email, `${kind} ${formatUsd(nanoUsd)}${note === undefined ? '' : ` — ${note}`}`);
-  return showUsers(visit, options, { info: `${formatUsd(nanoUsd)} ${kind === 'adjustment' ? 'adjusted on' : 'added to'} the balance of ${target.email}.` });
+  await recordAdminAction(
+    visit.db,
+    admin,
+    kind === 'adjustment' ? 'balance.adjustment' : 'balance.top-up',
+    target.email,
+    `${kind} ${formatUsd(nanoUsd)}${note === undefined ? '' : ` — ${note}`}`,
+  );
+  return showUsers(visit, options, {
+    info: `${formatUsd(nanoUsd)} ${kind === 'adjustment' ? 'adjusted on' : 'added to'} the balance of ${target.email}.`,
+  });
 }
 
 export async function showCodes(visit: Visit): Promise<void> {
@@ -81,10 +128,20 @@ export async function createCodeBatch(visit: Visit, admin: ConsoleUser, form: UR
   try {
     nanoUsd = nanoUsdOf(form.get('usd') ?? '');
   } catch (error) {
-    return sendHtml(visit.res, 400, codesPage(visit.ctx, await listCodeBatches(visit.db), { error: (error as Error).message }), visit.cookies);
+    return sendHtml(
+      visit.res,
+      400,
+      codesPage(visit.ctx, await listCodeBatches(visit.db), { error: (error as Error).message }),
+      visit.cookies,
+    );
   }
   if (!Number.isInteger(count) || count < 1 || count > MAX_CODES_PER_BATCH || !Number.isFinite(days) || days <= 0 || days > 3650) {
-    return sendHtml(visit.res, 400, codesPage(visit.ctx, await listCodeBatches(visit.db), { error: `Make 1 to ${MAX_CODES_PER_BATCH} codes, valid for 1 to 3650 days.` }), visit.cookies);
+    return sendHtml(
+      visit.res,
+      400,
+      codesPage(visit.ctx, await listCodeBatches(visit.db), { error: `Make 1 to ${MAX_CODES_PER_BATCH} codes, valid for 1 to 3650 days.` }),
+      visit.cookies,
+    );
   }
   const { batchId, codes } = await createCodes(visit.db, { count, nanoUsd, expiresAt: Date.now() + days * DAY_MS, createdBy: admin.id });
   await recordAdminAction(visit.db, admin, 'codes.created', `batch ${batchId}`, `${count} × ${formatUsd(nanoUsd)}, valid ${days} days`);

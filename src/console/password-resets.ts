@@ -9,15 +9,34 @@ export const RESET_TTL_MS = 86_400_000;
 export async function createPasswordReset(db: StorageDb, userId: string, createdBy: string, now = Date.now()): Promise<string> {
   const token = randomBytes(24).toString('base64url');
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('console_password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-    await trx.insertInto('console_password_resets').values({ token_hash: hashOf(token), user_id: userId, created_by: createdBy, created_at: now, expires_at: now + RESET_TTL_MS, used_at: null }).execute();
+    await trx
+      .updateTable('console_password_resets')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('console_password_resets')
+      .values({
+        token_hash: hashOf(token),
+        user_id: userId,
+        created_by: createdBy,
+        created_at: now,
+        expires_at: now + RESET_TTL_MS,
+        used_at: null,
+      })
+      .execute();
   });
   return token;
 }
 
 /** The user a reset token is for, while it is unused and unexpired. */
 export async function resetTokenUser(db: StorageDb, token: string, now = Date.now()): Promise<string | undefined> {
-  const row = await db.selectFrom('console_password_resets').select(['user_id', 'expires_at', 'used_at']).where('token_hash', '=', hashOf(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('console_password_resets')
+    .select(['user_id', 'expires_at', 'used_at'])
+    .where('token_hash', '=', hashOf(token))
+    .executeTakeFirst();
   return row === undefined || row.used_at !== null || Number(row.expires_at) <= now ? undefined : row.user_id;
 }
 

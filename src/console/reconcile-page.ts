@@ -19,7 +19,8 @@ export interface ReconcilePageState {
 const signedCount = (value: number) => (value > 0 ? `+${formatCount(value)}` : formatCount(value));
 const signedUsd = (nanoUsd: number) => (nanoUsd < 0 ? `−${formatUsd(-nanoUsd)}` : nanoUsd > 0 ? `+${formatUsd(nanoUsd)}` : formatUsd(0));
 /** A flagged difference says so in words, not only in colour. */
-const flagCell = (difference: Difference) => (difference.flagged ? html`<td class="flag"><strong>above threshold</strong></td>` : html`<td></td>`);
+const flagCell = (difference: Difference) =>
+  difference.flagged ? html`<td class="flag"><strong>above threshold</strong></td>` : html`<td></td>`;
 
 function tokenTable(result: Reconciliation): Html {
   return html`<div class="table-scroll"><table>
@@ -45,7 +46,9 @@ function costTable(result: Reconciliation): Html {
   <thead><tr><th scope="col">Day</th><th scope="col">Model</th><th scope="col">Key</th><th scope="col" class="num">Ledger</th><th scope="col" class="num">Report</th><th scope="col" class="num">Difference</th><th scope="col" class="num">%</th><th scope="col">Flag</th><th scope="col">Seen</th><th scope="col">Note</th></tr></thead>
   <tbody>
   ${result.costs.map(
-    (line) => html`<tr${line.cost.flagged ? html` class="flagged"` : ''}><td class="when">${line.day}</td><td>${line.model}</td><td><code>${line.apiKey}</code></td>
+    (
+      line,
+    ) => html`<tr${line.cost.flagged ? html` class="flagged"` : ''}><td class="when">${line.day}</td><td>${line.model}</td><td><code>${line.apiKey}</code></td>
 <td class="num">${formatUsd(line.cost.ledger)}</td><td class="num">${formatUsd(line.cost.report)}</td><td class="num">${signedUsd(line.cost.difference)}</td><td class="num">${percentText(line.cost)}</td>${flagCell(line.cost)}
 <td>${SEEN_NOTES[line.seen]}</td><td>${line.unpricedRows > 0 ? `${formatCount(line.unpricedRows)} unpriced ledger row${line.unpricedRows === 1 ? '' : 's'}, not in the ledger's cost` : ''}</td></tr>`,
   )}
@@ -74,5 +77,10 @@ ${
 ${result.usage.length === 0 ? html`<p>Neither the ledger nor the report has token usage in this range.</p>` : tokenTable(result)}
 ${result.costs.length === 0 ? '' : costTable(result)}`
 }`;
-  return layout(ctx, 'Reconcile', 'reconcile', html`${state.error === undefined ? '' : html`<div class="notice error" role="alert">${state.error}</div>`}${body}`);
+  return layout(
+    ctx,
+    'Reconcile',
+    'reconcile',
+    html`${state.error === undefined ? '' : html`<div class="notice error" role="alert">${state.error}</div>`}${body}`,
+  );
 }

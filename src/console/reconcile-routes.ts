@@ -10,7 +10,8 @@ import type { Visit } from './visitor-session.js';
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;
 
-const validDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && isoDay(Date.parse(`${day}T00:00:00Z`)) === day;
+const validDay = (day: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && isoDay(Date.parse(`${day}T00:00:00Z`)) === day;
 
 /**
  * The reconciliation page (admins only): the form, and — once a provider is chosen — its usage
@@ -34,8 +35,10 @@ export async function showReconcile(visit: Visit, options: ResolvedConsoleOption
     if (threshold.trim() === '' || !Number.isFinite(value) || value < 0) state.error = 'The threshold is a percentage, 0 or more.';
     else state.threshold = value;
   }
-  if (!validDay(state.from) || !validDay(state.to) || state.from > state.to) state.error = 'The range needs two dates (YYYY-MM-DD), the first not after the second.';
-  else if ((Date.parse(state.to) - Date.parse(state.from)) / DAY_MS + 1 > MAX_RANGE_DAYS) state.error = `A range is at most ${MAX_RANGE_DAYS} days.`;
+  if (!validDay(state.from) || !validDay(state.to) || state.from > state.to)
+    state.error = 'The range needs two dates (YYYY-MM-DD), the first not after the second.';
+  else if ((Date.parse(state.to) - Date.parse(state.from)) / DAY_MS + 1 > MAX_RANGE_DAYS)
+    state.error = `A range is at most ${MAX_RANGE_DAYS} days.`;
   if (asked !== null && provider === undefined) state.error = `No admin key is configured for '${asked}'.`;
   const source = options.reportSources.find((candidate) => candidate.provider === provider);
   if (state.error === undefined && source !== undefined) {
@@ -44,7 +47,10 @@ export async function showReconcile(visit: Visit, options: ResolvedConsoleOption
     } catch (error) {
       // The provider refused or could not be reached: its words (never the admin key), on the page.
       if (!GatewayError.isInstance(error)) throw error;
-      options.logger.warn({ code: error.code, provider: source.provider }, 'switchyard: console reconciliation could not read the provider report');
+      options.logger.warn(
+        { code: error.code, provider: source.provider },
+        'switchyard: console reconciliation could not read the provider report',
+      );
       state.error = error.message;
     }
   }

@@ -9,10 +9,20 @@ import type { Visit } from './visitor-session.js';
 
 function resetPage(ctx: PageContext, state: { token?: string; email?: string; error?: string; done?: boolean }): Html {
   if (state.done === true) {
-    return layout(ctx, 'Password changed', 'none', html`<p role="status">Your password is changed. <a href="${ctx.base}/sign-in">Sign in</a> with it.</p>`);
+    return layout(
+      ctx,
+      'Password changed',
+      'none',
+      html`<p role="status">Your password is changed. <a href="${ctx.base}/sign-in">Sign in</a> with it.</p>`,
+    );
   }
   if (state.token === undefined) {
-    return layout(ctx, 'Reset your password', 'none', html`<p role="alert">This reset link was used or has expired: ask an admin of this gateway for a new one.</p>`);
+    return layout(
+      ctx,
+      'Reset your password',
+      'none',
+      html`<p role="alert">This reset link was used or has expired: ask an admin of this gateway for a new one.</p>`,
+    );
   }
   return layout(
     ctx,
@@ -48,7 +58,12 @@ export async function resetPassword(visit: Visit, form: URLSearchParams): Promis
   const email = await emailOf(visit, token);
   if (email === undefined) return sendHtml(visit.res, 410, resetPage(visit.ctx, {}), visit.cookies);
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    return sendHtml(visit.res, 400, resetPage(visit.ctx, { token, email, error: `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.` }), visit.cookies);
+    return sendHtml(
+      visit.res,
+      400,
+      resetPage(visit.ctx, { token, email, error: `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.` }),
+      visit.cookies,
+    );
   }
   const passwordHash = await hashPassword(password);
   const userId = await useResetToken(visit.db, token);

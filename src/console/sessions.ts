@@ -7,7 +7,10 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 /** Starts a session for `userId`; returns the cookie value (shown to the browser only). */
 export async function startSession(db: StorageDb, userId: string, ttlMs: number, now = Date.now()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.insertInto('console_sessions').values({ id_hash: hashOf(token), user_id: userId, created_at: now, expires_at: now + ttlMs }).execute();
+  await db
+    .insertInto('console_sessions')
+    .values({ id_hash: hashOf(token), user_id: userId, created_at: now, expires_at: now + ttlMs })
+    .execute();
   // Expired sessions go as new ones come, so the table does not grow without end.
   await db.deleteFrom('console_sessions').where('expires_at', '<', now).execute();
   return token;
@@ -15,7 +18,11 @@ export async function startSession(db: StorageDb, userId: string, ttlMs: number,
 
 /** The user id of a live session; undefined for an unknown or expired one. */
 export async function sessionUserId(db: StorageDb, token: string, now = Date.now()): Promise<string | undefined> {
-  const row = await db.selectFrom('console_sessions').select(['user_id', 'expires_at']).where('id_hash', '=', hashOf(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('console_sessions')
+    .select(['user_id', 'expires_at'])
+    .where('id_hash', '=', hashOf(token))
+    .executeTakeFirst();
   return row === undefined || Number(row.expires_at) <= now ? undefined : row.user_id;
 }
 

@@ -26,9 +26,10 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
     day.unpriced += row.unpriced;
     day.tokens += row.inputTokens + row.outputTokens;
   }
-  const valueOf = (day: { requests: number; cost: number; tokens: number }) => (metric === 'cost' ? day.cost : metric === 'tokens' ? day.tokens : day.requests);
+  const measureOf = (day: { requests: number; cost: number; tokens: number }) =>
+    metric === 'cost' ? day.cost : metric === 'tokens' ? day.tokens : day.requests;
   const shown = (value: number) => (metric === 'cost' ? formatUsd(value) : String(value));
-  const most = Math.max(1, ...[...perDay.values()].map(valueOf));
+  const most = Math.max(1, ...[...perDay.values()].map(measureOf));
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(1, days.length);
@@ -37,9 +38,12 @@ export function usageChart(rows: readonly UsageReportRow[], days: readonly strin
   const labelEvery = Math.ceil(days.length / 8);
   const bars = days.map((dayName, index) => {
     const day = perDay.get(dayName) ?? { requests: 0, failed: 0, cost: 0, tokens: 0, unpriced: 0 };
-    const value = valueOf(day);
+    const value = measureOf(day);
     const x = PAD.left + index * slot + (slot - barWidth) / 2;
-    const label = index % labelEvery === 0 ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${dayName.slice(5)}</text>` : '';
+    const label =
+      index % labelEvery === 0
+        ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${dayName.slice(5)}</text>`
+        : '';
     if (value === 0) return label;
     return html`<g><title>${dayName}: ${day.requests} requests, ${day.tokens} tokens, ${formatCost(day.cost, day.unpriced)}, ${day.failed} failed</title>
 <rect x="${x.toFixed(1)}" y="${y(value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(plotHeight - (y(value) - PAD.top)).toFixed(1)}" fill="#0b57d0"></rect>

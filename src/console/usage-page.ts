@@ -25,7 +25,12 @@ const cost = (nanoUsd: number, unpriced: number): Html | string => {
 
 export function usagePage(ctx: PageContext, state: UsagePageState): Html {
   const total = state.rows.reduce(
-    (sum, row) => ({ requests: sum.requests + row.requests, tokens: sum.tokens + row.inputTokens + row.outputTokens, cost: sum.cost + row.costNanoUsd, unpriced: sum.unpriced + row.unpriced }),
+    (sum, row) => ({
+      requests: sum.requests + row.requests,
+      tokens: sum.tokens + row.inputTokens + row.outputTokens,
+      cost: sum.cost + row.costNanoUsd,
+      unpriced: sum.unpriced + row.unpriced,
+    }),
     { requests: 0, tokens: 0, cost: 0, unpriced: 0 },
   );
   const query = `from=${state.from}&to=${state.to}`;
@@ -73,9 +78,37 @@ export const csvField = (value: string | number | null): string => {
 export const typedText = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 export function usageCsv(rows: readonly UsageReportRow[], keyNames: ReadonlyMap<string, string>): string {
-  const header = ['day', 'key_id', 'key_name', 'model', 'requests', 'attempts', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd', 'unpriced_requests', 'errors', 'rate_limited_429'];
+  const header = [
+    'day',
+    'key_id',
+    'key_name',
+    'model',
+    'requests',
+    'attempts',
+    'input_tokens',
+    'cached_input_tokens',
+    'output_tokens',
+    'cost_usd',
+    'unpriced_requests',
+    'errors',
+    'rate_limited_429',
+  ];
   const lines = rows.map((row) =>
-    [row.day, row.keyId, row.keyId === null ? null : typedText(keyNames.get(row.keyId) ?? null), row.model, row.requests, row.attempts, row.inputTokens, row.cachedInputTokens, row.outputTokens, (row.costNanoUsd / 1e9).toFixed(9), row.unpriced, row.errors, row.rateLimited]
+    [
+      row.day,
+      row.keyId,
+      row.keyId === null ? null : typedText(keyNames.get(row.keyId) ?? null),
+      row.model,
+      row.requests,
+      row.attempts,
+      row.inputTokens,
+      row.cachedInputTokens,
+      row.outputTokens,
+      (row.costNanoUsd / 1e9).toFixed(9),
+      row.unpriced,
+      row.errors,
+      row.rateLimited,
+    ]
       .map(csvField)
       .join(','),
   );

@@ -64,7 +64,9 @@ export async function usageReport(db: StorageDb, query: UsageReportQuery): Promi
     .orderBy('model');
   if (query.ownerId !== undefined) {
     const ownerId = query.ownerId;
-    select = select.where('key_public_id', 'in', (eb) => eb.selectFrom('console_key_owners').select('key_public_id').where('user_id', '=', ownerId));
+    select = select.where('key_public_id', 'in', (eb) =>
+      eb.selectFrom('console_key_owners').select('key_public_id').where('user_id', '=', ownerId),
+    );
   }
   const rows = await select.execute();
   return rows.map((row) => ({

@@ -30,11 +30,18 @@ export async function showUsage(visit: Visit, options: ResolvedConsoleOptions, c
   const rows = await usageReport(db, { from: start, to: end, ...(user?.isAdmin ? {} : { ownerId: user?.id ?? '' }) });
   const keyNames = new Map((await options.keys.list()).map((key) => [key.publicId, key.name]));
   if (csv) {
-    return sendText(visit.res, 200, 'text/csv; charset=utf-8', usageCsv(rows, keyNames), { 'Content-Disposition': `attachment; filename="switchyard-usage-${from}-to-${to}.csv"` });
+    return sendText(visit.res, 200, 'text/csv; charset=utf-8', usageCsv(rows, keyNames), {
+      'Content-Disposition': `attachment; filename="switchyard-usage-${from}-to-${to}.csv"`,
+    });
   }
   const days: string[] = [];
   for (let day = start; day < end; day += DAY_MS) days.push(isoDay(day));
   const metric = query.get('metric');
   const chart = metric === 'tokens' || metric === 'cost' ? metric : 'requests';
-  return sendHtml(visit.res, 200, usagePage(visit.ctx, { rows, days, from, to, metric: chart, keyNames, ...(error === undefined ? {} : { error }) }), visit.cookies);
+  return sendHtml(
+    visit.res,
+    200,
+    usagePage(visit.ctx, { rows, days, from, to, metric: chart, keyNames, ...(error === undefined ? {} : { error }) }),
+    visit.cookies,
+  );
 }

@@ -18,7 +18,12 @@ export async function showUsers(visit: Visit, options: ResolvedConsoleOptions, s
   const withBalances = options.balances === undefined ? state : { ...state, balances: await balances(visit.db) };
   const owners = await keyOwners(visit.db);
   const unusual = new Set((await findAbnormalSpend(visit.db)).flatMap((spend) => owners.get(spend.keyId) ?? []));
-  return sendHtml(visit.res, status, usersPage(visit.ctx, await listUsers(visit.db), options.registration, { ...withBalances, unusual }), visit.cookies);
+  return sendHtml(
+    visit.res,
+    status,
+    usersPage(visit.ctx, await listUsers(visit.db), options.registration, { ...withBalances, unusual }),
+    visit.cookies,
+  );
 }
 
 /**
@@ -26,11 +31,18 @@ export async function showUsers(visit: Visit, options: ResolvedConsoleOptions, s
  * every instance to drop their keys from its key cache (as a revocation does), so their keys are
  * refused at once; enabling does the same so they work again at once.
  */
-export async function actOnUser(visit: Visit, options: ResolvedConsoleOptions, admin: ConsoleUser, targetId: string, action: UserAction): Promise<void> {
+export async function actOnUser(
+  visit: Visit,
+  options: ResolvedConsoleOptions,
+  admin: ConsoleUser,
+  targetId: string,
+  action: UserAction,
+): Promise<void> {
   const { db } = visit;
   const target = await findUserById(db, targetId);
   if (target === undefined) return notFound(visit);
-  if (target.id === admin.id) return showUsers(visit, options, { error: 'You cannot change your own account here: ask another admin.' }, 400);
+  if (target.id === admin.id)
+    return showUsers(visit, options, { error: 'You cannot change your own account here: ask another admin.' }, 400);
   switch (action) {
     case 'admin':
     case 'member':
@@ -44,7 +56,12 @@ export async function actOnUser(visit: Visit, options: ResolvedConsoleOptions, a
       await options.keys.forgetKeys(await keysOfUser(db, target.id));
       await recordAdminAction(db, admin, action === 'disable' ? 'user.disabled' : 'user.enabled', target.email);
       options.logger.info({ userId: target.id, by: admin.id }, `switchyard: console user ${action}d`);
-      return showUsers(visit, options, { info: action === 'disable' ? `${target.email} is disabled: they cannot sign in and their keys are refused.` : `${target.email} is enabled again.` });
+      return showUsers(visit, options, {
+        info:
+          action === 'disable'
+            ? `${target.email} is disabled: they cannot sign in and their keys are refused.`
+            : `${target.email} is enabled again.`,
+      });
     }
     case 'delete': {
       const keys = await keysOfUser(db, target.id);
@@ -52,12 +69,16 @@ export async function actOnUser(visit: Visit, options: ResolvedConsoleOptions, a
       await deleteUser(db, target.id);
       await recordAdminAction(db, admin, 'user.deleted', target.email, `${keys.length} key${keys.length === 1 ? '' : 's'} revoked`);
       options.logger.info({ userId: target.id, by: admin.id }, 'switchyard: console user deleted');
-      return showUsers(visit, options, { info: `${target.email} is deleted and their keys are revoked; their usage stays in the reports.` });
+      return showUsers(visit, options, {
+        info: `${target.email} is deleted and their keys are revoked; their usage stays in the reports.`,
+      });
     }
     case 'reset-link': {
       const token = await createPasswordReset(db, target.id, admin.id);
       await recordAdminAction(db, admin, 'user.reset-link', target.email);
-      return showUsers(visit, options, { link: { kind: 'reset', url: `${visit.origin}${visit.ctx.base}/reset-password?token=${token}`, email: target.email } });
+      return showUsers(visit, options, {
+        link: { kind: 'reset', url: `${visit.origin}${visit.ctx.base}/reset-password?token=${token}`, email: target.email },
+      });
     }
   }
 }

@@ -35,13 +35,25 @@ export const EMAIL_MAX = 254;
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
 export async function countUsers(db: StorageDb): Promise<number> {
-  const row = await db.selectFrom('console_users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('console_users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** Adds a user; undefined when the e-mail address is taken. */
-export async function createUser(db: StorageDb, init: { email: string; passwordHash: string; isAdmin: boolean }): Promise<ConsoleUser | undefined> {
-  const row = { id: randomBytes(12).toString('base64url'), email: normalEmail(init.email), password_hash: init.passwordHash, is_admin: init.isAdmin ? 1 : 0, created_at: Date.now() };
+export async function createUser(
+  db: StorageDb,
+  init: { email: string; passwordHash: string; isAdmin: boolean },
+): Promise<ConsoleUser | undefined> {
+  const row = {
+    id: randomBytes(12).toString('base64url'),
+    email: normalEmail(init.email),
+    password_hash: init.passwordHash,
+    is_admin: init.isAdmin ? 1 : 0,
+    created_at: Date.now(),
+  };
   const inserted = await db
     .insertInto('console_users')
     .values(row)
@@ -76,13 +88,21 @@ export async function setPasswordHash(db: StorageDb, email: string, passwordHash
 
 /** Makes the user an admin or a member; false when there is no such user. */
 export async function setRole(db: StorageDb, id: string, role: 'admin' | 'member'): Promise<boolean> {
-  const result = await db.updateTable('console_users').set({ is_admin: role === 'admin' ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('console_users')
+    .set({ is_admin: role === 'admin' ? 1 : 0 })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Disables (at `now`) or enables the user; false when there is no such user. */
 export async function setDisabled(db: StorageDb, id: string, disabled: boolean, now = Date.now()): Promise<boolean> {
-  const result = await db.updateTable('console_users').set({ disabled_at: disabled ? now : null }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('console_users')
+    .set({ disabled_at: disabled ? now : null })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

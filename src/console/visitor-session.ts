@@ -31,7 +31,15 @@ export interface Visit {
   cookies: string[];
 }
 
-export async function startVisit(req: HttpRequest, res: ServerResponse, db: StorageDb, path: string, query: URLSearchParams, options: ResolvedConsoleOptions, secret: Buffer): Promise<Visit> {
+export async function startVisit(
+  req: HttpRequest,
+  res: ServerResponse,
+  db: StorageDb,
+  path: string,
+  query: URLSearchParams,
+  options: ResolvedConsoleOptions,
+  secret: Buffer,
+): Promise<Visit> {
   const { scheme, host } = originOf(req, options.trustProxy);
   const secure = options.secureCookies === 'auto' ? scheme === 'https' : options.secureCookies;
   const base = `${req.baseUrl ?? ''}${options.basePath}`;
@@ -92,7 +100,12 @@ export function sameOrigin(req: HttpRequest, origin: string): boolean {
 export const cookiePathOf = (visit: Visit) => (visit.ctx.base === '' ? '/' : visit.ctx.base);
 
 export function notFound(visit: Visit): void {
-  sendHtml(visit.res, 404, layout(visit.ctx, 'Not found', 'none', html`<p>There is nothing here. <a href="${visit.ctx.base}/keys">Your keys</a></p>`), visit.cookies);
+  sendHtml(
+    visit.res,
+    404,
+    layout(visit.ctx, 'Not found', 'none', html`<p>There is nothing here. <a href="${visit.ctx.base}/keys">Your keys</a></p>`),
+    visit.cookies,
+  );
 }
 
 export const modelIds = (options: ResolvedConsoleOptions) => options.models.map((model) => model.id);

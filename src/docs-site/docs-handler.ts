@@ -26,7 +26,10 @@ const MARKS = /[\uE000-\uE0FF]/g;
 /** The note on every page for a signed-in console user: which of their keys the examples' `SWITCHYARD_API_KEY` may hold. */
 function keysNote(signedIn: SignedInKeys | undefined, consolePath: string | undefined): string {
   if (signedIn === undefined) return '';
-  const keys = signedIn.publicIds.length === 0 ? html`you have no live key yet${consolePath === undefined ? '' : html` (<a href="${consolePath}">create one in the console</a>)`}` : html`your key${signedIn.publicIds.length === 1 ? '' : 's'} ${signedIn.publicIds.map((id, index) => html`${index === 0 ? '' : ', '}<code>${id}</code>`)}`;
+  const keys =
+    signedIn.publicIds.length === 0
+      ? html`you have no live key yet${consolePath === undefined ? '' : html` (<a href="${consolePath}">create one in the console</a>)`}`
+      : html`your key${signedIn.publicIds.length === 1 ? '' : 's'} ${signedIn.publicIds.map((id, index) => html`${index === 0 ? '' : ', '}<code>${id}</code>`)}`;
   return html`<div class="notice" role="status">Signed in to the console as ${signedIn.email}: ${keys}. The examples read the key from <code>SWITCHYARD_API_KEY</code>: set it to the secret of one of them (the console showed it once, when the key was made).</div>
 `.text.replace(MARKS, '');
 }
@@ -42,7 +45,8 @@ function keysNote(signedIn: SignedInKeys | undefined, consolePath: string | unde
  */
 export function switchyardDocs(options: DocsOptions = {}): DocsHandler {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  if (basePath !== '' && !basePath.startsWith('/')) throw configError('CONFIG_INVALID', `docs basePath must start with / (got '${basePath}'), e.g. '/docs'.`);
+  if (basePath !== '' && !basePath.startsWith('/'))
+    throw configError('CONFIG_INVALID', `docs basePath must start with / (got '${basePath}'), e.g. '/docs'.`);
   if (options.apiRoot !== undefined && !/^https?:\/\/[^/]/.test(options.apiRoot)) {
     throw configError('CONFIG_INVALID', `docs apiRoot must be an http(s) URL (got '${options.apiRoot}'), e.g. 'https://llm.example.com'.`);
   }
@@ -77,7 +81,14 @@ export function switchyardDocs(options: DocsOptions = {}): DocsHandler {
   return function switchyardDocsHandler(incoming, res, next) {
     const req = incoming as HttpRequest;
     const url = new URL(req.url ?? '/', 'http://docs.invalid');
-    const within = basePath === '' ? url.pathname : url.pathname === basePath ? '/' : url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : undefined;
+    const within =
+      basePath === ''
+        ? url.pathname
+        : url.pathname === basePath
+          ? '/'
+          : url.pathname.startsWith(`${basePath}/`)
+            ? url.pathname.slice(basePath.length)
+            : undefined;
     if (within === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) {
       if (next) next();
       else sendText(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
@@ -129,13 +140,30 @@ export function switchyardDocs(options: DocsOptions = {}): DocsHandler {
       });
       const { scheme, host } = originOf(req, trustProxy);
       const origin = apiRoot ?? (PLAIN_HOST.test(host) ? `${scheme === 'https' ? 'https' : 'http'}://${host}` : WRITTEN_ORIGIN);
-      const template = page ?? compileTemplate(docsLayout('Not found', html`<h1>Not found</h1><p>The guide has no page here. <a href="${new Html(BASE_MARK)}/">The guide’s home</a></p>`, docs.navigation, links, undefined));
-      const text = fillTemplate(template, { [BASE_MARK]: escapeHtml(base), [ORIGIN_MARK]: escapeHtml(origin), [NOTE_MARK]: keysNote(signedIn, links.console) });
+      const template =
+        page ??
+        compileTemplate(
+          docsLayout(
+            'Not found',
+            html`<h1>Not found</h1><p>The guide has no page here. <a href="${new Html(BASE_MARK)}/">The guide’s home</a></p>`,
+            docs.navigation,
+            links,
+            undefined,
+          ),
+        );
+      const text = fillTemplate(template, {
+        [BASE_MARK]: escapeHtml(base),
+        [ORIGIN_MARK]: escapeHtml(origin),
+        [NOTE_MARK]: keysNote(signedIn, links.console),
+      });
       sendHtml(res, page === undefined ? 404 : 200, new Html(text));
     })().catch((error: unknown) => {
       logger.error({ error, root }, 'switchyard: the guide could not be served');
       if (res.headersSent) res.end();
-      else sendText(res, 503, 'text/plain; charset=utf-8', 'The guide cannot be read right now; try again in a moment.\n', { 'Retry-After': '5' });
+      else
+        sendText(res, 503, 'text/plain; charset=utf-8', 'The guide cannot be read right now; try again in a moment.\n', {
+          'Retry-After': '5',
+        });
     });
   };
 }

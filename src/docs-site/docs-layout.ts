@@ -18,8 +18,10 @@ function navigation(sections: readonly NavSection[], current: string | undefined
 <ul><li><a href="${BASE}/"${current === '' ? html` aria-current="page"` : ''}>Guide home</a></li></ul>
 ${sections.map(
   (section) => html`${section.title === undefined ? '' : html`<h2>${section.title}</h2>`}<ul>
-${section.entries.map((entry) => html`<li><a href="${BASE}/${entry.route}"${entry.route === current ? html` aria-current="page"` : ''}>${entry.title}</a></li>
-`)}</ul>
+${section.entries.map(
+  (entry) => html`<li><a href="${BASE}/${entry.route}"${entry.route === current ? html` aria-current="page"` : ''}>${entry.title}</a></li>
+`,
+)}</ul>
 `,
 )}</nav>`;
 }
@@ -28,7 +30,14 @@ ${section.entries.map((entry) => html`<li><a href="${BASE}/${entry.route}"${entr
  * A page of the guide, with the marks for the request's base path and note: the header (search and
  * the status page on every page), the navigation, then `body`. No script: everything works without it.
  */
-export function docsLayout(title: string, body: Html, sections: readonly NavSection[], links: HeaderLinks, current: string | undefined, query = ''): string {
+export function docsLayout(
+  title: string,
+  body: Html,
+  sections: readonly NavSection[],
+  links: HeaderLinks,
+  current: string | undefined,
+  query = '',
+): string {
   return html`<!doctype html>
 <html lang="en">
 <head>

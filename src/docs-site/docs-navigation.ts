@@ -18,7 +18,11 @@ const routeOfHref = (href: string) => (href.startsWith(`${BASE_MARK}/`) ? href.s
  * The navigation: the home page's (docs/index.md) headings and the pages its lists link to, in
  * its order; pages it does not list follow under "More pages", so every page is reachable.
  */
-export function buildNavigation(home: RenderedPage | undefined, pages: readonly RenderedPage[], routeOf: (page: RenderedPage) => string): NavSection[] {
+export function buildNavigation(
+  home: RenderedPage | undefined,
+  pages: readonly RenderedPage[],
+  routeOf: (page: RenderedPage) => string,
+): NavSection[] {
   const titles = new Map(pages.map((page) => [routeOf(page), page.title]));
   const listed = new Set<string>(['']);
   const sections: NavSection[] = [];
@@ -40,12 +44,20 @@ export function buildNavigation(home: RenderedPage | undefined, pages: readonly 
       if (route === undefined || listed.has(route) || !titles.has(route)) return;
       listed.add(route);
       const end = children.findIndex((next, after) => after > at && next.type === 'link_close');
-      const label = children.slice(at + 1, end === -1 ? undefined : end).map((part) => part.content).join('').trim();
+      const label = children
+        .slice(at + 1, end === -1 ? undefined : end)
+        .map((part) => part.content)
+        .join('')
+        .trim();
       current.entries.push({ route, title: label || (titles.get(route) ?? route) });
     });
   });
   if (current.entries.length > 0) sections.push(current);
   const rest = pages.filter((page) => !listed.has(routeOf(page))).map((page) => ({ route: routeOf(page), title: page.title }));
-  if (rest.length > 0) sections.push({ title: sections.length === 0 ? undefined : 'More pages', entries: rest.sort((a, b) => a.route.localeCompare(b.route)) });
+  if (rest.length > 0)
+    sections.push({
+      title: sections.length === 0 ? undefined : 'More pages',
+      entries: rest.sort((a, b) => a.route.localeCompare(b.route)),
+    });
   return sections;
 }

@@ -51,13 +51,21 @@ const emptyHome = (root: string, count: number) =>
 /** Reads and renders every markdown file under `root` (the docs folder). */
 export async function loadDocs(root: string, links: HeaderLinks): Promise<DocsLibrary> {
   const files = await filesUnder(root);
-  const rendered = await Promise.all(files.filter((file) => file.toLowerCase().endsWith('.md')).map(async (file) => renderMarkdown(file, await readFile(join(root, file), 'utf8'))));
+  const rendered = await Promise.all(
+    files
+      .filter((file) => file.toLowerCase().endsWith('.md'))
+      .map(async (file) => renderMarkdown(file, await readFile(join(root, file), 'utf8'))),
+  );
   const routeOf = (page: { file: string }) => routeOfPage(page.file);
   const home = rendered.find((page) => routeOf(page) === '');
   const navigation = buildNavigation(home, rendered, routeOf);
   const pages = new Map<string, PageTemplate>();
-  for (const page of rendered) pages.set(routeOf(page), compileTemplate(docsLayout(page.title, new Html(page.html), navigation, links, routeOf(page))));
-  if (home === undefined) pages.set('', compileTemplate(docsLayout('Switchyard guide', emptyHome(root, rendered.length), navigation, links, '')));
-  const images = new Map(files.filter((file) => IMAGE_TYPES[extname(file).toLowerCase()] !== undefined).map((file) => [file, join(root, file)]));
+  for (const page of rendered)
+    pages.set(routeOf(page), compileTemplate(docsLayout(page.title, new Html(page.html), navigation, links, routeOf(page))));
+  if (home === undefined)
+    pages.set('', compileTemplate(docsLayout('Switchyard guide', emptyHome(root, rendered.length), navigation, links, '')));
+  const images = new Map(
+    files.filter((file) => IMAGE_TYPES[extname(file).toLowerCase()] !== undefined).map((file) => [file, join(root, file)]),
+  );
   return { pages, images, navigation, searchable: rendered.map((page) => searchable(routeOf(page), page.title, page.text)) };
 }

@@ -58,7 +58,9 @@ markdown.core.ruler.push('switchyard_guide', (state) => {
 const renderToken = markdown.renderer.renderToken.bind(markdown.renderer);
 markdown.renderer.rules.link_open = (tokens, index, options) => {
   const outside = (tokens[index]?.meta as { outside?: string } | null)?.outside;
-  return outside === undefined ? renderToken(tokens, index, options) : `<span class="outside" title="${escapeHtml(`${outside} in the repository`)}">`;
+  return outside === undefined
+    ? renderToken(tokens, index, options)
+    : `<span class="outside" title="${escapeHtml(`${outside} in the repository`)}">`;
 };
 markdown.renderer.rules.link_close = (tokens, index, options) =>
   (tokens[index]?.meta as { outside?: string } | null)?.outside === undefined ? renderToken(tokens, index, options) : '</span>';
@@ -66,7 +68,9 @@ markdown.renderer.rules.link_close = (tokens, index, options) =>
 /** The words of a page, for search: its prose, inline code and code blocks. */
 function textOf(tokens: readonly Token[]): string {
   return tokens
-    .map((token) => (token.type === 'inline' ? plainText(token) : token.type === 'fence' || token.type === 'code_block' ? token.content : ''))
+    .map((token) =>
+      token.type === 'inline' ? plainText(token) : token.type === 'fence' || token.type === 'code_block' ? token.content : '',
+    )
     .filter((part) => part !== '')
     .join(' ')
     .replace(/\s+/g, ' ')
@@ -79,5 +83,11 @@ export function renderMarkdown(file: string, source: string): RenderedPage {
   const tokens = markdown.parse(source, env);
   const h1 = tokens.findIndex((token) => token.type === 'heading_open' && token.tag === 'h1');
   const title = (h1 === -1 ? '' : plainText(tokens[h1 + 1]).trim()) || file.replace(/\.md$/i, '');
-  return { file, title, html: markOrigin(markdown.renderer.render(tokens, markdown.options, env)), text: markOrigin(textOf(tokens)), tokens };
+  return {
+    file,
+    title,
+    html: markOrigin(markdown.renderer.render(tokens, markdown.options, env)),
+    text: markOrigin(textOf(tokens)),
+    tokens,
+  };
 }

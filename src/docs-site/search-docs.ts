@@ -9,7 +9,13 @@ export interface SearchablePage {
   lowerText: string;
 }
 
-export const searchable = (route: string, title: string, text: string): SearchablePage => ({ route, title, text, lowerTitle: title.toLowerCase(), lowerText: text.toLowerCase() });
+export const searchable = (route: string, title: string, text: string): SearchablePage => ({
+  route,
+  title,
+  text,
+  lowerTitle: title.toLowerCase(),
+  lowerText: text.toLowerCase(),
+});
 
 export interface SearchHit {
   route: string;

@@ -21,7 +21,11 @@ export type DocsGateway = Pick<ConsoleGateway, 'keys' | 'storage'>;
  * cookie reaches the guide where the guide is under the console's path (the standalone server
  * mounts the console at `/`).
  */
-export async function signedInKeys(req: IncomingMessage, gateway: DocsGateway | undefined, now = Date.now()): Promise<SignedInKeys | undefined> {
+export async function signedInKeys(
+  req: IncomingMessage,
+  gateway: DocsGateway | undefined,
+  now = Date.now(),
+): Promise<SignedInKeys | undefined> {
   const token = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
   if (token === undefined || gateway?.storage === undefined || gateway.keys === undefined) return undefined;
   const db = await gateway.storage();
@@ -29,6 +33,8 @@ export async function signedInKeys(req: IncomingMessage, gateway: DocsGateway | 
   const user = userId === undefined ? undefined : await findUserById(db, userId);
   if (user === undefined) return undefined;
   const owners = await keyOwners(db);
-  const keys = (await gateway.keys.list()).filter((key) => owners.get(key.publicId) === user.id && key.revokedAt === undefined && (key.expiresAt === undefined || key.expiresAt > now));
+  const keys = (await gateway.keys.list()).filter(
+    (key) => owners.get(key.publicId) === user.id && key.revokedAt === undefined && (key.expiresAt === undefined || key.expiresAt > now),
+  );
   return { email: user.email, publicIds: keys.map((key) => key.publicId) };
 }

@@ -27,7 +27,12 @@ export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler
   const { logger } = setup;
   const pipeline = compilePipeline(
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
-    { endpoint: 'count_tokens', codec: messagesCodec, acceptXApiKey: anthropicRules.acceptXApiKey, forwardedHeaders: anthropicRules.forwardedHeaders },
+    {
+      endpoint: 'count_tokens',
+      codec: messagesCodec,
+      acceptXApiKey: anthropicRules.acceptXApiKey,
+      forwardedHeaders: anthropicRules.forwardedHeaders,
+    },
   );
   return async (req, res) => {
     const started = new StartedRequest(res);

@@ -21,7 +21,12 @@ import type { EndpointSetup } from './stages.js';
  * stages → call and respond; then every reached stage's after-part, in reverse. `open`, when
  * given, tracks the requests being answered so that a shutdown can interrupt them.
  */
-export function createGenerationEndpoint(codec: InboundCodec, setup: EndpointSetup, rules: EndpointRules, open?: OpenRequests): EndpointHandler {
+export function createGenerationEndpoint(
+  codec: InboundCodec,
+  setup: EndpointSetup,
+  rules: EndpointRules,
+  open?: OpenRequests,
+): EndpointHandler {
   const readBody = createJsonBodyReader(setup.bodyLimit);
   const { logger } = setup;
   const pipeline = compilePipeline(

@@ -23,7 +23,12 @@ function pricingOf(model: ResolvedModel) {
       ...pricesOf(price),
       ...(price.tiers === undefined
         ? {}
-        : { tiers: price.tiers.map(({ aboveInputTokens, input, output, ...rest }) => ({ above_input_tokens: aboveInputTokens, ...pricesOf({ input: input ?? price.input, output: output ?? price.output, ...rest }) })) }),
+        : {
+            tiers: price.tiers.map(({ aboveInputTokens, input, output, ...rest }) => ({
+              above_input_tokens: aboveInputTokens,
+              ...pricesOf({ input: input ?? price.input, output: output ?? price.output, ...rest }),
+            })),
+          }),
       source,
       ...(sourceUrl === undefined ? {} : { source_url: sourceUrl }),
       ...(effectiveFrom === undefined ? {} : { effective_from: effectiveFrom }),

@@ -59,7 +59,11 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
     const timer = setTimeout(() => started.interrupt(probeTimedOut(model)), timeoutMs);
     try {
       void runBefore(context); // the prelude's record stages have no before-part
-      context.request = chatCodec.decodeRequest({ model, max_tokens: maxOutputTokens, messages: [{ role: 'user', content: 'Reply with OK.' }] });
+      context.request = chatCodec.decodeRequest({
+        model,
+        max_tokens: maxOutputTokens,
+        messages: [{ role: 'user', content: 'Reply with OK.' }],
+      });
       await answerRoute(context, pipeline, answering, resolveModel(setup.models, model, setup.unavailableModels));
     } catch (error) {
       failRequest(context, chatCodec, error, logger);
@@ -68,7 +72,12 @@ export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) =>
     }
     runAfter(context, logger);
     const { errorCode } = context;
-    return { model, ok: errorCode === undefined, ...(errorCode === undefined ? {} : { errorCode }), durationMs: Date.now() - context.startedAt };
+    return {
+      model,
+      ok: errorCode === undefined,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      durationMs: Date.now() - context.startedAt,
+    };
   };
 }
 

@@ -160,7 +160,12 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   const admin =
     resolved.adminKey === undefined || persistence === undefined
       ? undefined
-      : createAdminApi({ adminKey: resolved.adminKey, backend: adminBackendOf(persistence, resolved.balances), logger: resolved.logger, errors: chatCodec });
+      : createAdminApi({
+          adminKey: resolved.adminKey,
+          backend: adminBackendOf(persistence, resolved.balances),
+          logger: resolved.logger,
+          errors: chatCodec,
+        });
 
   /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
   const inFlight = new Set<Promise<void>>();
@@ -236,10 +241,19 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     balances: resolved.balances,
     metrics: resolved.metrics?.registry,
     readiness: () => resolved.readiness(),
-    routing: { onAttempt: resolved.routing.call.onAttempt, onCooldown: resolved.routing.call.onCooldown, counters: resolved.routing.call.counters },
+    routing: {
+      onAttempt: resolved.routing.call.onAttempt,
+      onCooldown: resolved.routing.call.onCooldown,
+      counters: resolved.routing.call.counters,
+    },
     stagesFor(model: string) {
       const chat = compilePipeline(
-        { services: resolved.stages, requestPolicy: resolved.requestPolicy, logger: resolved.logger, userStages: resolved.userStages ?? [] },
+        {
+          services: resolved.stages,
+          requestPolicy: resolved.requestPolicy,
+          logger: resolved.logger,
+          userStages: resolved.userStages ?? [],
+        },
         { endpoint: 'generation', codec: chatCodec, acceptXApiKey: false, forwardedHeaders: [] },
       );
       return [...chat.routeOf(resolveModel(resolved.models, model, resolved.unavailableModels)).stages.map((stage) => stage.name), 'call'];
@@ -262,7 +276,10 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     logger: resolved.logger,
     ledger: persistence?.ledger !== undefined,
     probeCaller: PROBE_CALLER_ID,
-    probe: (model, maxOutputTokens, timeoutMs) => (closing === undefined ? probe({ model, maxOutputTokens, timeoutMs }) : Promise.resolve({ model, ok: false, errorCode: 'SHUTTING_DOWN' })),
+    probe: (model, maxOutputTokens, timeoutMs) =>
+      closing === undefined
+        ? probe({ model, maxOutputTokens, timeoutMs })
+        : Promise.resolve({ model, ok: false, errorCode: 'SHUTTING_DOWN' }),
   });
   return handle;
 }

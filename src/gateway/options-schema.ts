@@ -29,14 +29,25 @@ const limitSetFields = {
 };
 
 /** A burst is part of a minute's allowance: not more than the limit it goes with, when both are in one set. */
-const burstWithinLimit = (set: { requestsPerMinute?: number | undefined; tokensPerMinute?: number | undefined; burst?: { requests?: number | undefined; tokens?: number | undefined } | undefined }, context: z.RefinementCtx) => {
+const burstWithinLimit = (
+  set: {
+    requestsPerMinute?: number | undefined;
+    tokensPerMinute?: number | undefined;
+    burst?: { requests?: number | undefined; tokens?: number | undefined } | undefined;
+  },
+  context: z.RefinementCtx,
+) => {
   const pairs = [
     ['requests', 'requestsPerMinute', set.burst?.requests, set.requestsPerMinute],
     ['tokens', 'tokensPerMinute', set.burst?.tokens, set.tokensPerMinute],
   ] as const;
   for (const [field, limitField, burst, limit] of pairs) {
     if (burst !== undefined && limit !== undefined && burst > limit) {
-      context.addIssue({ code: 'custom', path: ['burst', field], message: `burst.${field} (${burst}) is more than ${limitField} (${limit}): a burst is the part of a minute's allowance that may be spent at once` });
+      context.addIssue({
+        code: 'custom',
+        path: ['burst', field],
+        message: `burst.${field} (${burst}) is more than ${limitField} (${limit}): a burst is the part of a minute's allowance that may be spent at once`,
+      });
     }
   }
 };
@@ -51,7 +62,10 @@ const keyLimitsSchema = z
 
 /** `limits`; the config file loader checks the same shape. */
 /** `balances`: console accounts hold a prepaid balance. */
-export const balancesOptionsSchema = z.strictObject({ admins: z.boolean().optional(), creditsTtlMs: z.number().int().nonnegative().optional() });
+export const balancesOptionsSchema = z.strictObject({
+  admins: z.boolean().optional(),
+  creditsTtlMs: z.number().int().nonnegative().optional(),
+});
 
 export const limitsOptionsSchema = z.strictObject({
   perKey: keyLimitsSchema.optional(),
@@ -114,7 +128,14 @@ export const modelPriceSchema = z.strictObject({
   output: usdPerMillion,
   ...tierPrices,
   tiers: z
-    .array(z.strictObject({ aboveInputTokens: z.number().int().nonnegative(), input: usdPerMillion.optional(), output: usdPerMillion.optional(), ...tierPrices }))
+    .array(
+      z.strictObject({
+        aboveInputTokens: z.number().int().nonnegative(),
+        input: usdPerMillion.optional(),
+        output: usdPerMillion.optional(),
+        ...tierPrices,
+      }),
+    )
     .optional(),
 });
 
@@ -158,7 +179,9 @@ export const bodyLimitMessage = "must be a number of bytes, or a size like '32mb
 const unsetKeyHint = 'is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?';
 
 const apiKeySchema = z
-  .string({ error: (issue) => (issue.input === undefined ? `is undefined — ${unsetKeyHint}` : `must be a string, not ${typeof issue.input}`) })
+  .string({
+    error: (issue) => (issue.input === undefined ? `is undefined — ${unsetKeyHint}` : `must be a string, not ${typeof issue.input}`),
+  })
   .min(1, `is an empty string — ${unsetKeyHint}`);
 
 /** Whether a value is a logger a request line can be written to (pino's `info(object, message)`). */
@@ -171,11 +194,22 @@ const stageHook = z.custom<(...args: never[]) => unknown>((value) => typeof valu
 const stagesSchema = z
   .array(
     z.object({
-      name: z.string().min(1).refine((name) => !BUILT_IN_STAGES.includes(name), { error: `must not be a built-in stage's name (${BUILT_IN_STAGES.join(', ')})` }),
+      name: z
+        .string()
+        .min(1)
+        .refine((name) => !BUILT_IN_STAGES.includes(name), {
+          error: `must not be a built-in stage's name (${BUILT_IN_STAGES.join(', ')})`,
+        }),
       position: z
-        .union([z.strictObject({ before: z.enum(['fit', 'police', 'admit', 'call']) }), z.strictObject({ after: z.enum(['authenticate', 'fit', 'police', 'admit']) })], {
-          error: "must be { before: 'fit' | 'police' | 'admit' | 'call' } or { after: 'authenticate' | 'fit' | 'police' | 'admit' }",
-        })
+        .union(
+          [
+            z.strictObject({ before: z.enum(['fit', 'police', 'admit', 'call']) }),
+            z.strictObject({ after: z.enum(['authenticate', 'fit', 'police', 'admit']) }),
+          ],
+          {
+            error: "must be { before: 'fit' | 'police' | 'admit' | 'call' } or { after: 'authenticate' | 'fit' | 'police' | 'admit' }",
+          },
+        )
         .optional(),
       endpoints: z.array(z.enum(['generation', 'count_tokens', 'probe'])).optional(),
       before: stageHook,
@@ -186,7 +220,12 @@ const stagesSchema = z
   .superRefine((stages, context) => {
     const seen = new Set<string>();
     stages.forEach((stage, index) => {
-      if (seen.has(stage.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `stage name '${stage.name}' is used twice: names must be unique` });
+      if (seen.has(stage.name))
+        context.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `stage name '${stage.name}' is used twice: names must be unique`,
+        });
       seen.add(stage.name);
     });
   });
@@ -202,7 +241,10 @@ export const optionsSchema = z.object({
   providers: z
     .record(
       z.string(),
-      z.custom<ProviderAdapter | ProviderConfig>((value) => typeof value === 'object' && value !== null, 'an adapter or a provider configuration'),
+      z.custom<ProviderAdapter | ProviderConfig>(
+        (value) => typeof value === 'object' && value !== null,
+        'an adapter or a provider configuration',
+      ),
     )
     .optional(),
   models: z.array(modelConfigSchema).optional(),
@@ -219,7 +261,12 @@ export const optionsSchema = z.object({
       z.custom<Database>((value) => typeof value === 'object' && value !== null && 'db' in value, 'a database from openDatabase'),
     ])
     .optional(),
-  redis: z.union([z.string().regex(/^rediss?:\/\//, 'a redis:// URL'), z.custom<object>((value) => typeof value === 'object' && value !== null, 'an ioredis client')]).optional(),
+  redis: z
+    .union([
+      z.string().regex(/^rediss?:\/\//, 'a redis:// URL'),
+      z.custom<object>((value) => typeof value === 'object' && value !== null, 'an ioredis client'),
+    ])
+    .optional(),
   redisPrefix: z.string().optional(),
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
@@ -236,7 +283,12 @@ export const optionsSchema = z.object({
           logger: z.custom<object>(hasInfo, 'a pino logger').optional(),
           prompts: z.enum(['lengths', 'text']).optional(),
           file: z.string().min(1).optional(),
-          destination: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function', 'a stream (anything with write(text))').optional(),
+          destination: z
+            .custom<object>(
+              (value) => typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function',
+              'a stream (anything with write(text))',
+            )
+            .optional(),
         }),
         z.custom<object>(hasInfo, 'a pino logger'),
       ],
@@ -244,7 +296,19 @@ export const optionsSchema = z.object({
     )
     .optional(),
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
-  tracing: z.union([z.boolean(), z.strictObject({ tracer: z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', 'an OpenTelemetry tracer').optional() })]).optional(),
+  tracing: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        tracer: z
+          .custom<object>(
+            (value) => typeof value === 'object' && value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function',
+            'an OpenTelemetry tracer',
+          )
+          .optional(),
+      }),
+    ])
+    .optional(),
   stages: stagesSchema.optional(),
   adapt: z.boolean().optional(),
   timeouts: timeoutOptionsSchema.optional(),

@@ -1,6 +1,6 @@
 // The gateway's options: their types, and checking them (schema, providers, models, keys) into
 // what the stages are built from. Opening and wiring the stages is resolve-options.ts's job.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { configError, configIssueError, configIssueMessage } from '../canonical/index.js';
 import type { ApiKeyVerifier } from '../access/authenticate.js';
 import { verifyConfiguredKeys } from '../access/configured-keys.js';
@@ -236,7 +236,10 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
     throw configError('CONFIG_ADMIN_NEEDS_DATABASE', 'adminKey turns on the admin API, which manages stored keys: give a database too.');
   }
   if (options.adminKey !== undefined && options.adminKey.length < 16) {
-    throw configError('CONFIG_ADMIN_KEY_WEAK', 'adminKey must be at least 16 characters: it can create keys. Generate one with: openssl rand -hex 24');
+    throw configError(
+      'CONFIG_ADMIN_KEY_WEAK',
+      'adminKey must be at least 16 characters: it can create keys. Generate one with: openssl rand -hex 24',
+    );
   }
   return {
     logger,

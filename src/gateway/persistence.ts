@@ -107,9 +107,15 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     ready,
     cache,
     (event, keyId, name) => logger.info({ keyId, ...(name === undefined ? {} : { keyName: name }) }, `switchyard: key ${event}`),
-    (keyId, error) => logger.warn({ keyId, error }, 'switchyard: could not tell other instances of a key change through Redis; they drop it from their key cache within its TTL'),
+    (keyId, error) =>
+      logger.warn(
+        { keyId, error },
+        'switchyard: could not tell other instances of a key change through Redis; they drop it from their key cache within its TTL',
+      ),
   );
-  const lastUsed = new LastUsedWriter(current, LAST_USED_INTERVAL_MS, (error) => logger.warn({ error }, 'switchyard: could not save keys\' last-used times'));
+  const lastUsed = new LastUsedWriter(current, LAST_USED_INTERVAL_MS, (error) =>
+    logger.warn({ error }, "switchyard: could not save keys' last-used times"),
+  );
 
   const ownsRedis = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis, { lazyConnect: false }) : options.redis;
@@ -122,7 +128,10 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
         return opened;
       },
       (error: unknown) => {
-        logger.error({ error }, 'switchyard: cannot subscribe to key revocations in Redis; other instances learn of them within the key cache TTL');
+        logger.error(
+          { error },
+          'switchyard: cannot subscribe to key revocations in Redis; other instances learn of them within the key cache TTL',
+        );
         return undefined;
       },
     );
@@ -148,7 +157,12 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),
       ...(ledgerOptions.intervalMs === undefined ? {} : { intervalMs: ledgerOptions.intervalMs }),
       onError: (error, where) =>
-        logger.warn({ error }, where === 'outbox' ? 'switchyard: cannot write usage rows to the outbox' : 'switchyard: cannot write usage rows to the database; they wait in the outbox'),
+        logger.warn(
+          { error },
+          where === 'outbox'
+            ? 'switchyard: cannot write usage rows to the outbox'
+            : 'switchyard: cannot write usage rows to the database; they wait in the outbox',
+        ),
     });
     ledger = createLedgerStage({
       writer,
@@ -178,7 +192,14 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
 
   const prefix = options.redisPrefix ?? 'switchyard:';
   const sharedBudgets =
-    redis === undefined ? undefined : new RedisBudgetStore(redis, prefix, (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'), options.storeTimeoutMs);
+    redis === undefined
+      ? undefined
+      : new RedisBudgetStore(
+          redis,
+          prefix,
+          (error) => logger.warn({ error }, 'switchyard: could not settle a budget reservation in Redis'),
+          options.storeTimeoutMs,
+        );
   const budgets: BudgetStore = sharedBudgets ?? new MemoryBudgetStore();
 
   return {

@@ -62,7 +62,8 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const prices = new Map<string, VersionedPrice>();
   for (const model of checked.modelList) if (model.price !== undefined) prices.set(model.id, model.price);
   const price = priceOf(prices);
-  const persistence = options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
+  const persistence =
+    options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const balances = persistence === undefined ? undefined : openBalancesOf(options, persistence, logger);
   const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
@@ -89,9 +90,13 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     userStages: checked.userStages,
     logger,
     stages: {
-      authenticate: persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
+      authenticate:
+        persistence !== undefined && requireApiKey ? persistence.authentication(verifyKey) : createKeyCheck(verifyKey, requireApiKey),
       // Allowlist, then budget, then limits: a request refused by a limit gives its budget reservation back.
-      admit: persistence === undefined ? withKeyLimits(admitEverything) : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models, balances)),
+      admit:
+        persistence === undefined
+          ? withKeyLimits(admitEverything)
+          : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models, balances)),
       call: routing.call,
       // The ledger first: the request log, metrics and traces read the same entry after it.
       record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
@@ -144,9 +149,16 @@ function reportRouting(routing: OpenedRouting, upstream: UpstreamObserver): void
 /** Cooldown store failures are logged at most this often. */
 const COOLDOWN_ERROR_LOG_INTERVAL_MS = 10_000;
 
-function openRoutingOf(options: GatewayOptions, checked: CheckedOptions, persistence: Persistence | undefined, logger: Logger): OpenedRouting {
+function openRoutingOf(
+  options: GatewayOptions,
+  checked: CheckedOptions,
+  persistence: Persistence | undefined,
+  logger: Logger,
+): OpenedRouting {
   // Cooldowns matter only where a request has somewhere else to go: only then is Redis needed for them.
-  const choices = checked.modelList.some((model) => model.deployments.length > 1 || model.fallbacks.length > 0 || model.contextFallback !== undefined);
+  const choices = checked.modelList.some(
+    (model) => model.deployments.length > 1 || model.fallbacks.length > 0 || model.contextFallback !== undefined,
+  );
   let lastLogged = 0;
   return openRouting({
     models: checked.models,
@@ -189,7 +201,9 @@ function openLimitsOf(options: GatewayOptions, persistence: Persistence | undefi
       if (now - lastLogged < STORE_ERROR_LOG_INTERVAL_MS) return;
       logger.error(
         { error, failures: unlogged },
-        whenDown === 'open' ? 'switchyard: the limits store (Redis) cannot be reached; requests are admitted without limits' : 'switchyard: the limits store (Redis) cannot be reached; requests are refused with 503',
+        whenDown === 'open'
+          ? 'switchyard: the limits store (Redis) cannot be reached; requests are admitted without limits'
+          : 'switchyard: the limits store (Redis) cannot be reached; requests are refused with 503',
       );
       lastLogged = now;
       unlogged = 0;
@@ -220,7 +234,13 @@ const DEFAULT_RESERVED_OUTPUT_TOKENS = 32_768;
  * the body does not measure (a PDF, a file by id) is bounded by the largest context window the
  * request can reach; where that is unknown, there is no bound.
  */
-function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: ReadonlyMap<string, VersionedPrice>, models: ModelTable, balances: OpenedBalances | undefined): AdmitStage {
+function withKeyBudgets(
+  inner: AdmitStage,
+  persistence: Persistence,
+  prices: ReadonlyMap<string, VersionedPrice>,
+  models: ModelTable,
+  balances: OpenedBalances | undefined,
+): AdmitStage {
   const windows = new Map<string, number | undefined>();
   const windowOf = (model: string) => {
     if (!windows.has(model)) windows.set(model, largestContextWindow(models, model));
@@ -234,7 +254,8 @@ function withKeyBudgets(inner: AdmitStage, persistence: Persistence, prices: Rea
       const output = request.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS;
       const window = windowOf(model);
       const bound = inputTokenBound(request);
-      if (!hasUnmeasuredInput(request)) return { nanoUsd: maxCostOf(window === undefined ? bound : Math.min(bound, window), output, known.price), bound: 'body' };
+      if (!hasUnmeasuredInput(request))
+        return { nanoUsd: maxCostOf(window === undefined ? bound : Math.min(bound, window), output, known.price), bound: 'body' };
       if (window === undefined) return { nanoUsd: maxCostOf(bound, output, known.price), bound: 'none' };
       return { nanoUsd: maxCostOf(window, output, known.price), bound: 'window' };
     },
@@ -256,7 +277,9 @@ function openBalancesOf(options: GatewayOptions, persistence: Persistence, logge
   return openBalances({
     options: options.balances,
     db: async () => (await persistence.database.ready()).db,
-    ...(redis === undefined ? {} : { openChannel: (onCredited: (accountId: string) => void) => openRevocationChannel(redis, prefix, onCredited) }),
+    ...(redis === undefined
+      ? {}
+      : { openChannel: (onCredited: (accountId: string) => void) => openRevocationChannel(redis, prefix, onCredited) }),
     onError: (error) => logger.warn({ error }, 'switchyard: account balances: a write or message failed'),
   });
 }

@@ -6,7 +6,11 @@ import type { HttpRequest } from './types.js';
  */
 export function carriesApiKey(req: HttpRequest): boolean {
   const { authorization } = req.headers;
-  return (authorization !== undefined && !/^basic\s/i.test(authorization)) || req.headers['x-api-key'] !== undefined || req.headers['api-key'] !== undefined;
+  return (
+    (authorization !== undefined && !/^basic\s/i.test(authorization)) ||
+    req.headers['x-api-key'] !== undefined ||
+    req.headers['api-key'] !== undefined
+  );
 }
 
 /** Whether the request asks for JSON rather than a page: `Accept` names `application/json` and not `text/html` (a browser's navigation names both or HTML only). */

@@ -11,7 +11,10 @@ const isModelsPathWithoutV1 = (path: string) => path === '/models' || (path.star
 /** Only requests that look like an LLM API call are diagnosed, so a host app's own `/messages` or `/models` route still works. */
 function looksLikeApiCall(req: HttpRequest, path: string): boolean {
   if (endpointsWithoutV1.has(path)) {
-    return req.method === 'POST' && (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined || req.headers['anthropic-version'] !== undefined);
+    return (
+      req.method === 'POST' &&
+      (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined || req.headers['anthropic-version'] !== undefined)
+    );
   }
   return (req.method === 'GET' || req.method === 'HEAD') && isModelsPathWithoutV1(path) && carriesApiKey(req);
 }
@@ -24,7 +27,9 @@ function looksLikeApiCall(req: HttpRequest, path: string): boolean {
  * the diagnosis is a 400.
  */
 function diagnosis(protocol: ProtocolName, code: 'DOUBLE_V1_PATH' | 'MISSING_V1_PATH', message: string): GatewayError {
-  return protocol === 'messages' ? new GatewayError({ kind: 'invalid_request', status: 400, code, message }) : new GatewayError({ code, message });
+  return protocol === 'messages'
+    ? new GatewayError({ kind: 'invalid_request', status: 400, code, message })
+    : new GatewayError({ code, message });
 }
 
 /**
@@ -36,11 +41,19 @@ function diagnosis(protocol: ProtocolName, code: 'DOUBLE_V1_PATH' | 'MISSING_V1_
 export function diagnoseBaseUrl(req: HttpRequest, path: string, apiRoot: string, protocol: ProtocolName): GatewayError | undefined {
   const rules = `Anthropic clients (and ANTHROPIC_BASE_URL) take ${apiRoot}; OpenAI clients take ${apiRoot}/v1.`;
   if (path.includes('/v1/v1/')) {
-    return diagnosis(protocol, 'DOUBLE_V1_PATH', `The path ${path} repeats /v1: the base URL ends in /v1 and the client adds /v1 again. ${rules}`);
+    return diagnosis(
+      protocol,
+      'DOUBLE_V1_PATH',
+      `The path ${path} repeats /v1: the base URL ends in /v1 and the client adds /v1 again. ${rules}`,
+    );
   }
   if (looksLikeApiCall(req, path)) {
     // The model list's is a 404 in every shape: a 404 there is what tells a client (and `switchyard check`) to try another base URL.
-    return diagnosis(isModelsPathWithoutV1(path) ? 'chat' : protocol, 'MISSING_V1_PATH', `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`);
+    return diagnosis(
+      isModelsPathWithoutV1(path) ? 'chat' : protocol,
+      'MISSING_V1_PATH',
+      `The path ${path} has no /v1: the base URL lacks /v1 for a client that does not add it. ${rules}`,
+    );
   }
   return undefined;
 }

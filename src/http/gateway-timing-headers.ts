@@ -12,6 +12,11 @@ export const DEPLOYMENT_HEADER = 'x-switchyard-deployment';
  */
 export function addGatewayTimingHeaders(res: HttpResponse, overheadMs: number, deployment: string | undefined): number {
   const rounded = Math.max(0, Math.round(overheadMs * 100) / 100);
-  addAnswerHeaders(res, deployment === undefined ? { [OVERHEAD_HEADER]: String(rounded) } : { [OVERHEAD_HEADER]: String(rounded), [DEPLOYMENT_HEADER]: deployment });
+  addAnswerHeaders(
+    res,
+    deployment === undefined
+      ? { [OVERHEAD_HEADER]: String(rounded) }
+      : { [OVERHEAD_HEADER]: String(rounded), [DEPLOYMENT_HEADER]: deployment },
+  );
   return rounded;
 }

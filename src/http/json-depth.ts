@@ -47,7 +47,11 @@ function deepMemberOfValue(value: unknown, max: number): string | undefined | nu
     if (entry.depth > max) return entry.member;
     for (const [key, child] of Object.entries(entry.value)) {
       if (typeof child !== 'object' || child === null) continue;
-      stack.push({ value: child as object, depth: entry.depth + 1, member: entry.depth === 1 && !Array.isArray(entry.value) ? key : entry.member });
+      stack.push({
+        value: child as object,
+        depth: entry.depth + 1,
+        member: entry.depth === 1 && !Array.isArray(entry.value) ? key : entry.member,
+      });
     }
   }
   return null;

@@ -49,8 +49,16 @@ export function pathNotServed(method: string | undefined, path: string, served: 
   }
   // A near miss of a served path (`/v1/mesages`) is named: the list alone hides the typo.
   // Compared after `/v1/`, which every served path shares.
-  const endpoints = served.map((entry) => entry.slice(entry.indexOf(' ') + 1)).filter((endpoint) => endpoint.startsWith('/v1/') && !endpoint.includes('{'));
-  const closest = path.startsWith('/v1/') && path.length > '/v1/'.length ? findClosestId(path.slice(4), endpoints.map((endpoint) => endpoint.slice(4))) : undefined;
+  const endpoints = served
+    .map((entry) => entry.slice(entry.indexOf(' ') + 1))
+    .filter((endpoint) => endpoint.startsWith('/v1/') && !endpoint.includes('{'));
+  const closest =
+    path.startsWith('/v1/') && path.length > '/v1/'.length
+      ? findClosestId(
+          path.slice(4),
+          endpoints.map((endpoint) => endpoint.slice(4)),
+        )
+      : undefined;
   const entry = closest === undefined ? undefined : served.find((line) => line.endsWith(` /v1/${closest}`));
   const hint = entry === undefined ? '' : ` Did you mean ${entry}?`;
   return new GatewayError({ code: 'NOT_FOUND', message: `Nothing is served at ${request}.${hint} ${offered}` });

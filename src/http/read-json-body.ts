@@ -41,11 +41,15 @@ function decodedBody(req: HttpRequest): Readable {
   if (header === undefined) return req;
   const encoding = header.trim().toLowerCase();
   const inflate =
-    encoding === 'identity' ? undefined
-    : encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip()
-    : encoding === 'deflate' ? createInflate()
-    : encoding === 'br' ? createBrotliDecompress()
-    : null;
+    encoding === 'identity'
+      ? undefined
+      : encoding === 'gzip' || encoding === 'x-gzip'
+        ? createGunzip()
+        : encoding === 'deflate'
+          ? createInflate()
+          : encoding === 'br'
+            ? createBrotliDecompress()
+            : null;
   if (inflate === null) throw unsupported(`content-encoding '${encoding}'`);
   if (inflate === undefined) return req;
   req.pipe(inflate);

@@ -17,12 +17,24 @@ export function requestIdHeaders(headers: OutgoingHttpHeaders, requestId: string
  * All headers go in one `writeHead`: cheaper than `setHeader` each, and merged with any a host
  * app set before.
  */
-export function sendJson(res: HttpResponse, status: number, body: unknown, requestId?: string, extraHeaders?: Record<string, string>): void {
+export function sendJson(
+  res: HttpResponse,
+  status: number,
+  body: unknown,
+  requestId?: string,
+  extraHeaders?: Record<string, string>,
+): void {
   sendJsonText(res, status, JSON.stringify(body), requestId, extraHeaders);
 }
 
 /** `sendJson` for a body already serialised (an upstream's, passed through). */
-export function sendJsonText(res: HttpResponse, status: number, text: string, requestId?: string, extraHeaders?: Record<string, string>): void {
+export function sendJsonText(
+  res: HttpResponse,
+  status: number,
+  text: string,
+  requestId?: string,
+  extraHeaders?: Record<string, string>,
+): void {
   const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) };
   if (extraHeaders !== undefined) for (const name in extraHeaders) headers[name] = extraHeaders[name];
   if (requestId !== undefined) noteRequestId(res, requestId);

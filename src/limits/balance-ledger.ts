@@ -24,12 +24,26 @@ export async function appendBalanceRows(db: StorageDb, rows: readonly Omit<Balan
   if (rows.length === 0) return;
   await db
     .insertInto('account_balance_ledger')
-    .values(rows.map((row) => ({ id: newBalanceRowId(), account_id: row.accountId, at: row.at, kind: row.kind, amount_nano_usd: row.nanoUsd, actor_id: row.actorId ?? null, note: row.note ?? null, request_id: row.requestId ?? null })))
+    .values(
+      rows.map((row) => ({
+        id: newBalanceRowId(),
+        account_id: row.accountId,
+        at: row.at,
+        kind: row.kind,
+        amount_nano_usd: row.nanoUsd,
+        actor_id: row.actorId ?? null,
+        note: row.note ?? null,
+        request_id: row.requestId ?? null,
+      })),
+    )
     .execute();
 }
 
 async function sumOf(db: StorageDb, accountId: string, kinds: readonly BalanceRowKind[] | undefined): Promise<number> {
-  let query = db.selectFrom('account_balance_ledger').select((eb) => eb.fn.sum<number | string | null>('amount_nano_usd').as('total')).where('account_id', '=', accountId);
+  let query = db
+    .selectFrom('account_balance_ledger')
+    .select((eb) => eb.fn.sum<number | string | null>('amount_nano_usd').as('total'))
+    .where('account_id', '=', accountId);
   if (kinds !== undefined) query = query.where('kind', 'in', kinds);
   const row = await query.executeTakeFirst();
   return Number(row?.total ?? 0);
@@ -44,13 +58,24 @@ export const balanceOf = (db: StorageDb, accountId: string) => sumOf(db, account
 
 /** The balance of every account that has rows. */
 export async function balances(db: StorageDb): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('account_balance_ledger').select(['account_id', (eb) => eb.fn.sum<number | string>('amount_nano_usd').as('total')]).groupBy('account_id').execute();
+  const rows = await db
+    .selectFrom('account_balance_ledger')
+    .select(['account_id', (eb) => eb.fn.sum<number | string>('amount_nano_usd').as('total')])
+    .groupBy('account_id')
+    .execute();
   return new Map(rows.map((row) => [row.account_id, Number(row.total)]));
 }
 
 /** The account's rows, newest first. */
 export async function balanceHistory(db: StorageDb, accountId: string, limit = 500): Promise<BalanceRow[]> {
-  const rows = await db.selectFrom('account_balance_ledger').selectAll().where('account_id', '=', accountId).orderBy('at', 'desc').orderBy('id').limit(limit).execute();
+  const rows = await db
+    .selectFrom('account_balance_ledger')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     accountId: row.account_id,

@@ -56,15 +56,20 @@ export class BalanceUsageWriter {
   /** Writes what waits; resolves when written (or failed and kept for the next try). */
   async flush(): Promise<void> {
     while (this.#flushing !== undefined) await this.#flushing;
-    const rows = [...this.#failed, ...[...this.#pending].map(([accountId, pending]): UsageRow => ({
-      accountId,
-      at: pending.firstAt,
-      kind: 'usage',
-      nanoUsd: -pending.nanoUsd,
-      actorId: undefined,
-      note: `${pending.requests} request${pending.requests === 1 ? '' : 's'}`,
-      requestId: pending.lastRequestId,
-    }))];
+    const rows = [
+      ...this.#failed,
+      ...[...this.#pending].map(
+        ([accountId, pending]): UsageRow => ({
+          accountId,
+          at: pending.firstAt,
+          kind: 'usage',
+          nanoUsd: -pending.nanoUsd,
+          actorId: undefined,
+          note: `${pending.requests} request${pending.requests === 1 ? '' : 's'}`,
+          requestId: pending.lastRequestId,
+        }),
+      ),
+    ];
     this.#failed = [];
     this.#pending = new Map();
     if (rows.length === 0) return;

@@ -1,4 +1,12 @@
-import { estimateCutOutputTokens, estimateCutReasoningTokens, GatewayError, type Caller, type CutStream, type Usage, storeUnavailable } from '../canonical/index.js';
+import {
+  estimateCutOutputTokens,
+  estimateCutReasoningTokens,
+  GatewayError,
+  type Caller,
+  type CutStream,
+  type Usage,
+  storeUnavailable,
+} from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
@@ -50,7 +58,10 @@ const dollars = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(2)}`;
 const BUSY_RETRY_AFTER_S = 2;
 
 function budgetExceeded(caller: Caller, limit: number, spent: number, resetsAt: number | undefined, now: number): GatewayError {
-  const when = resetsAt === undefined ? 'It does not reset; ask for a new key or a larger budget.' : `It resets at ${new Date(resetsAt).toISOString()}.`;
+  const when =
+    resetsAt === undefined
+      ? 'It does not reset; ask for a new key or a larger budget.'
+      : `It resets at ${new Date(resetsAt).toISOString()}.`;
   return new GatewayError({
     code: 'BUDGET_EXCEEDED',
     message: `The key ${caller.keyId ?? ''} has used ${dollars(spent)} of its ${dollars(limit)} budget, and this request could cost more than is left. ${when}`,
@@ -110,7 +121,13 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     if (budget !== undefined) {
       const window = budgetWindowOf(budget.period, at);
       limits.push({
-        account: { keyId, periodStart: window.start, periodEnd: window.resetsAt, limitNanoUsd: budget.nanoUsd, spentInLedger: () => options.spentInLedger(keyId, window.start) },
+        account: {
+          keyId,
+          periodStart: window.start,
+          periodEnd: window.resetsAt,
+          limitNanoUsd: budget.nanoUsd,
+          spentInLedger: () => options.spentInLedger(keyId, window.start),
+        },
         owner: `The key ${keyId}`,
         refuse: (spent) => budgetExceeded(caller, budget.nanoUsd, spent, window.resetsAt, at),
       });
@@ -118,7 +135,13 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     if (token?.spendCapNanoUsd !== undefined) {
       const cap = token.spendCapNanoUsd;
       limits.push({
-        account: { keyId: `token:${token.id}`, periodStart: 0, periodEnd: token.expiresAt, limitNanoUsd: cap, spentInLedger: () => options.spentByToken(token.id) },
+        account: {
+          keyId: `token:${token.id}`,
+          periodStart: 0,
+          periodEnd: token.expiresAt,
+          limitNanoUsd: cap,
+          spentInLedger: () => options.spentByToken(token.id),
+        },
         owner: `The browser token ${token.id}`,
         refuse: (spent) => tokenCapReached(token.id, cap, spent),
       });
@@ -168,7 +191,8 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
         releaseHeld();
         const { spentNanoUsd: spent, heldNanoUsd: others } = reservation;
         // Refused only for what requests under way hold: it may get in once they are done.
-        if (others > 0 && admitsReservation(rule, spent, 0, reserved, account.limitNanoUsd)) throw budgetBusy(owner, account.limitNanoUsd - spent, others);
+        if (others > 0 && admitsReservation(rule, spent, 0, reserved, account.limitNanoUsd))
+          throw budgetBusy(owner, account.limitNanoUsd - spent, others);
         throw refuse(spent);
       }
       held.push({ account, hold: reservation.hold, settled });
@@ -196,7 +220,11 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
     function actualCost(usage: Usage | undefined, cut: CutStream | undefined): number {
       if (cut !== undefined) {
         const reasoningTokens = estimateCutReasoningTokens(cut);
-        const sent = { ...cut.startUsage, outputTokens: estimateCutOutputTokens(cut), ...(reasoningTokens === undefined ? {} : { reasoningTokens }) };
+        const sent = {
+          ...cut.startUsage,
+          outputTokens: estimateCutOutputTokens(cut),
+          ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
+        };
         // Without a reported input count the reservation's input share stays spent: never less than the truth.
         if (sent.inputTokens === undefined) return reserved;
         const estimated = options.cost(request.model, sent) ?? reserved;

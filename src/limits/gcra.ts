@@ -19,7 +19,14 @@ export interface GcraOutcome {
 }
 
 /** `burst`: the units an idle caller may spend at once, at most `limit` (the default). */
-export function gcra(storedTat: number | undefined, now: number, limit: number, periodMs: number, cost: number, burst = limit): GcraOutcome {
+export function gcra(
+  storedTat: number | undefined,
+  now: number,
+  limit: number,
+  periodMs: number,
+  cost: number,
+  burst = limit,
+): GcraOutcome {
   const interval = periodMs / limit;
   // The product first: with the default burst this is exactly the period (the integers are exact).
   const tolerance = (periodMs * burst) / limit;

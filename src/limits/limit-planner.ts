@@ -14,7 +14,12 @@ interface CallerPlans {
 }
 
 const sameLimits = (a: Caller['limits'], b: Caller['limits']) =>
-  a === b || (a !== undefined && b !== undefined && a.requestsPerMinute === b.requestsPerMinute && a.tokensPerMinute === b.tokensPerMinute && a.concurrency === b.concurrency);
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.requestsPerMinute === b.requestsPerMinute &&
+    a.tokensPerMinute === b.tokensPerMinute &&
+    a.concurrency === b.concurrency);
 
 /**
  * `limitsFor` once per caller and model, not once per request: the counters' names, scopes and
@@ -42,7 +47,14 @@ export class LimitPlanner {
         continue;
       }
       // Every field named: a spread copy that changes a field costs about a microsecond on Node 20.
-      const priced: LimitCheck = { key: check.key, kind: check.kind, limit: check.limit, periodMs: check.periodMs, cost: tokens, burst: check.burst };
+      const priced: LimitCheck = {
+        key: check.key,
+        kind: check.kind,
+        limit: check.limit,
+        periodMs: check.periodMs,
+        cost: tokens,
+        burst: check.burst,
+      };
       checks.push(priced);
       tokenChecks.push(priced);
     }

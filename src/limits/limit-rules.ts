@@ -103,13 +103,27 @@ export function limitsFor(rules: LimitRules, caller: Caller, model: string, esti
     if (set.tokensPerMinute !== undefined) {
       tokens ??= estimatedTokens();
       const burst = burstOf(set.tokensPerMinute, set.burst?.tokens);
-      const check: LimitCheck = { key: `${counter}:tpm`, kind: 'rate', limit: set.tokensPerMinute, periodMs: MINUTE_MS, cost: tokens, burst };
+      const check: LimitCheck = {
+        key: `${counter}:tpm`,
+        kind: 'rate',
+        limit: set.tokensPerMinute,
+        periodMs: MINUTE_MS,
+        cost: tokens,
+        burst,
+      };
       checks.push(check);
       tokenChecks.push(check);
       subjects.push({ what: 'tokens', scope });
     }
     if (set.concurrency !== undefined) {
-      checks.push({ key: `${counter}:concurrent`, kind: 'concurrency', limit: set.concurrency, periodMs: 0, cost: 1, burst: set.concurrency });
+      checks.push({
+        key: `${counter}:concurrent`,
+        kind: 'concurrency',
+        limit: set.concurrency,
+        periodMs: 0,
+        cost: 1,
+        burst: set.concurrency,
+      });
       leaseKeys.push(`${counter}:concurrent`);
       subjects.push({ what: 'concurrency', scope });
     }

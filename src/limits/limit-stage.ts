@@ -1,4 +1,12 @@
-import { estimateCutOutputTokens, GatewayError, type CutStream, type RateLimitReading, type RateLimitState, type Usage, storeUnavailable } from '../canonical/index.js';
+import {
+  estimateCutOutputTokens,
+  GatewayError,
+  type CutStream,
+  type RateLimitReading,
+  type RateLimitState,
+  type Usage,
+  storeUnavailable,
+} from '../canonical/index.js';
 import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
 import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
@@ -59,7 +67,13 @@ function stateOf(applied: AppliedLimits, result: AcquireResult): RateLimitState 
 }
 
 /** The 429 for the first limit that refused, in words a user can act on. */
-function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number, rateLimit: RateLimitState | undefined, waitedMs: number): GatewayError {
+function refusal(
+  subject: LimitSubject,
+  check: LimitCheck,
+  retryAfterMs: number,
+  rateLimit: RateLimitState | undefined,
+  waitedMs: number,
+): GatewayError {
   const common = { code: 'RATE_LIMITED' as const, ...(rateLimit === undefined ? {} : { rateLimit }) };
   if (subject.what === 'concurrency') {
     const waited = waitedMs > 0 ? ` It waited ${waitedMs} ms for a slot.` : '';
@@ -70,7 +84,10 @@ function refusal(subject: LimitSubject, check: LimitCheck, retryAfterMs: number,
     });
   }
   if (retryAfterMs === Infinity) {
-    const allowed = check.burst < check.limit ? `${check.burst} tokens allowed at once (of ${check.limit} per minute)` : `${check.limit} tokens per minute allowed`;
+    const allowed =
+      check.burst < check.limit
+        ? `${check.burst} tokens allowed at once (of ${check.limit} per minute)`
+        : `${check.limit} tokens per minute allowed`;
     return new GatewayError({
       ...common,
       message: `Request too large for ${subject.scope}: it is counted at ${check.cost} tokens (input estimate plus its output allowance), more than the ${allowed}. Lower max_tokens or shorten the input.`,
@@ -180,7 +197,12 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       const adjustments: RateAdjustment[] = [];
       for (let index = 0; index < tokenChecks.length; index += 1) {
         const check = tokenChecks[index]!;
-        adjustments.push({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: usedTokens(check.cost, usage, cut) - check.cost });
+        adjustments.push({
+          key: check.key,
+          limit: check.limit,
+          periodMs: check.periodMs,
+          delta: usedTokens(check.cost, usage, cut) - check.cost,
+        });
       }
       if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
     };
@@ -198,7 +220,8 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
   const enter = async (request: AdmissionRequest, applied: AppliedLimits, first: AcquireResult): Promise<Admission> => {
     let result = first;
     let waitedMs = 0;
-    const onlyConcurrency = (answer: AcquireResult) => !answer.ok && answer.refused.every((index) => applied.checks[index]!.kind === 'concurrency');
+    const onlyConcurrency = (answer: AcquireResult) =>
+      !answer.ok && answer.refused.every((index) => applied.checks[index]!.kind === 'concurrency');
     if (!result.ok && applied.queueMs > 0 && onlyConcurrency(result)) {
       const startedAt = Date.now();
       const key = applied.checks[(result as Extract<AcquireResult, { ok: false }>).refused[0]!]!.key;
@@ -230,7 +253,12 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
 
   /** Refused by a stage further in: its slots and tokens are given back; the request still counts. */
   const giveBack = (request: AdmissionRequest, applied: AppliedLimits) => {
-    const refunds = applied.tokenChecks.map((check) => ({ key: check.key, limit: check.limit, periodMs: check.periodMs, delta: -check.cost }));
+    const refunds = applied.tokenChecks.map((check) => ({
+      key: check.key,
+      limit: check.limit,
+      periodMs: check.periodMs,
+      delta: -check.cost,
+    }));
     finish(refunds, applied.leaseKeys, request.requestId);
   };
 

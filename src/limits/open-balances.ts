@@ -63,10 +63,12 @@ export function openBalances(settings: OpenBalancesSettings): OpenedBalances {
   const { options, db, onError } = settings;
   const credits = new AccountCredits(async (accountId) => creditsOf(await db(), accountId), options.creditsTtlMs ?? 2_000);
   const writer = new BalanceUsageWriter(db, settings.writeIntervalMs ?? 1_000, onError);
-  const channel = settings.openChannel?.((accountId) => credits.forget(accountId)).catch((error: unknown) => {
-    onError(error);
-    return undefined;
-  });
+  const channel = settings
+    .openChannel?.((accountId) => credits.forget(accountId))
+    .catch((error: unknown) => {
+      onError(error);
+      return undefined;
+    });
 
   const limitOf = (request: AdmissionRequest, account: NonNullable<Caller['account']>, credited: number, at: number): HeldLimit => {
     const counter: BudgetAccount = {

@@ -49,7 +49,11 @@ export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): Ope
   const redis = owned ?? (settings.redis as Redis | undefined);
   const store = redis === undefined ? new MemoryLimitStore() : new RedisLimitStore(redis, settings.redisPrefix, limits.storeTimeoutMs);
   const stage = withLimits(inner, {
-    rules: { ...(limits.perKey === undefined ? {} : { perKey: limits.perKey }), ...(limits.keys === undefined ? {} : { keys: limits.keys }), models },
+    rules: {
+      ...(limits.perKey === undefined ? {} : { perKey: limits.perKey }),
+      ...(limits.keys === undefined ? {} : { keys: limits.keys }),
+      models,
+    },
     store,
     estimateTokens: settings.estimateTokens,
     ...(limits.leaseMs === undefined ? {} : { leaseMs: limits.leaseMs }),

@@ -18,12 +18,27 @@ function newCode(): string {
 }
 
 /** Makes `count` codes worth `nanoUsd` each until `expiresAt`; returns them (the only time they are seen) and the batch's id. */
-export async function createCodes(db: StorageDb, init: { count: number; nanoUsd: number; expiresAt: number; createdBy: string }, now = Date.now()): Promise<{ batchId: string; codes: string[] }> {
+export async function createCodes(
+  db: StorageDb,
+  init: { count: number; nanoUsd: number; expiresAt: number; createdBy: string },
+  now = Date.now(),
+): Promise<{ batchId: string; codes: string[] }> {
   const batchId = randomBytes(6).toString('base64url');
   const codes = Array.from({ length: init.count }, newCode);
   await db
     .insertInto('redemption_codes')
-    .values(codes.map((code) => ({ code_hash: hashOf(code), batch_id: batchId, value_nano_usd: init.nanoUsd, created_by: init.createdBy, created_at: now, expires_at: init.expiresAt, redeemed_by: null, redeemed_at: null })))
+    .values(
+      codes.map((code) => ({
+        code_hash: hashOf(code),
+        batch_id: batchId,
+        value_nano_usd: init.nanoUsd,
+        created_by: init.createdBy,
+        created_at: now,
+        expires_at: init.expiresAt,
+        redeemed_by: null,
+        redeemed_at: null,
+      })),
+    )
     .execute();
   return { batchId, codes };
 }
@@ -45,13 +60,26 @@ export async function redeemCode(db: StorageDb, code: string, accountId: string,
       .where('redeemed_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    const row = await trx.selectFrom('redemption_codes').select(['value_nano_usd', 'batch_id', 'redeemed_at', 'redeemed_by', 'expires_at']).where('code_hash', '=', hash).executeTakeFirst();
+    const row = await trx
+      .selectFrom('redemption_codes')
+      .select(['value_nano_usd', 'batch_id', 'redeemed_at', 'redeemed_by', 'expires_at'])
+      .where('code_hash', '=', hash)
+      .executeTakeFirst();
     if (row === undefined) return { ok: false, reason: 'unknown' };
     if (Number(marked.numUpdatedRows) !== 1) return { ok: false, reason: row.redeemed_at !== null ? 'used' : 'expired' };
     const nanoUsd = Number(row.value_nano_usd);
     await trx
       .insertInto('account_balance_ledger')
-      .values({ id: newBalanceRowId(), account_id: accountId, at: now, kind: 'redemption', amount_nano_usd: nanoUsd, actor_id: null, note: `code batch ${row.batch_id}`, request_id: null })
+      .values({
+        id: newBalanceRowId(),
+        account_id: accountId,
+        at: now,
+        kind: 'redemption',
+        amount_nano_usd: nanoUsd,
+        actor_id: null,
+        note: `code batch ${row.batch_id}`,
+        request_id: null,
+      })
       .execute();
     return { ok: true, nanoUsd, batchId: row.batch_id };
   });
@@ -81,5 +109,12 @@ export async function listCodeBatches(db: StorageDb): Promise<CodeBatch[]> {
     .groupBy('batch_id')
     .orderBy('created_at', 'desc')
     .execute();
-  return rows.map((row) => ({ batchId: row.batch_id, nanoUsd: Number(row.value), createdAt: Number(row.created_at), expiresAt: Number(row.expires_at), count: Number(row.count), redeemed: Number(row.redeemed) }));
+  return rows.map((row) => ({
+    batchId: row.batch_id,
+    nanoUsd: Number(row.value),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    count: Number(row.count),
+    redeemed: Number(row.redeemed),
+  }));
 }

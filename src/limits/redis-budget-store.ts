@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type Reservation, type ReservationRule } from './budget-store.js';
+import type { BudgetAccount, BudgetStore, Hold, Reservation, ReservationRule } from './budget-store.js';
 import { StoreDeadlines } from './store-deadlines.js';
 
 // A counter is a hash: `n` the spend plus the reservations out, `g` the id of this life of the
@@ -125,8 +125,9 @@ interface Held {
   out: Map<string, number>;
 }
 
-const expiryOf = (account: BudgetAccount) => (account.periodEnd === undefined ? '' : String(Math.ceil(account.periodEnd / 1000) + EXPIRY_MARGIN_S));
-const pairsOf = (held: Held | undefined) => [...(held?.out ?? [])].flatMap(([id, amount]) => [id, amount]);
+const expiryOf = (account: BudgetAccount) =>
+  account.periodEnd === undefined ? '' : String(Math.ceil(account.periodEnd / 1000) + EXPIRY_MARGIN_S);
+const pairsOf = (held: Held | undefined) => [...(held?.out ?? [])].flat();
 const newLife = () => randomBytes(8).toString('hex');
 
 /** Client states in which a call is not sent, only queued until the client reconnects. */
@@ -196,7 +197,16 @@ export class RedisBudgetStore implements BudgetStore {
     let answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, '', '', expiry]);
     if (answer[0] === -1) {
       const seed = String(await account.spentInLedger());
-      answer = await this.#call(key, id, [id, nanoUsd, account.limitNanoUsd, rule, seed, newLife(), expiry, ...pairsOf(this.#held.get(key))]);
+      answer = await this.#call(key, id, [
+        id,
+        nanoUsd,
+        account.limitNanoUsd,
+        rule,
+        seed,
+        newLife(),
+        expiry,
+        ...pairsOf(this.#held.get(key)),
+      ]);
     }
     const [verdict, counted, , life, kept, held = 0] = answer;
     this.#kept = kept;
@@ -208,7 +218,9 @@ export class RedisBudgetStore implements BudgetStore {
 
   /** One reserve call, within the deadline; given up, it is followed by its give-back. */
   async #call(key: string, id: string, args: Array<string | number>): Promise<[number, number, number, string, string, number?]> {
-    const sent = this.#redis[names.reserve]!(key, ...this.#marks, this.#kept, newLife(), ...args) as Promise<[number, number, number, string, string, number?]>;
+    const sent = this.#redis[names.reserve]!(key, ...this.#marks, this.#kept, newLife(), ...args) as Promise<
+      [number, number, number, string, string, number?]
+    >;
     let answered = false;
     const done = () => {
       answered = true;
@@ -266,10 +278,7 @@ export class RedisBudgetStore implements BudgetStore {
   #restoreAll(): void {
     for (const [key, held] of this.#held) {
       if (held.out.size === 0) continue;
-      held.account.spentInLedger().then(
-        (seed) => this.#adopt(key, held, String(seed), expiryOf(held.account)),
-        this.#onError,
-      );
+      held.account.spentInLedger().then((seed) => this.#adopt(key, held, String(seed), expiryOf(held.account)), this.#onError);
     }
   }
 }

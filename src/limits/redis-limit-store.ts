@@ -254,7 +254,14 @@ export class RedisLimitStore implements LimitStore {
 
   async renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
     if (leases.length === 0) return;
-    await this.#deadlines.within(this.#redis[names.renew]!(leases.length, ...leases.map((lease) => this.#prefix + lease.key), leaseMs, ...leases.map((lease) => lease.leaseId)));
+    await this.#deadlines.within(
+      this.#redis[names.renew]!(
+        leases.length,
+        ...leases.map((lease) => this.#prefix + lease.key),
+        leaseMs,
+        ...leases.map((lease) => lease.leaseId),
+      ),
+    );
   }
 
   #schedule(): void {
@@ -281,12 +288,15 @@ export class RedisLimitStore implements LimitStore {
       // Redis is away, or has not answered a call given up: a call sent now would only wait in
       // ioredis and run when Redis is back, taking slots for requests long since let in or refused.
       // The requests asking are told at once; the slots of those that ended are sent back still.
-      const error = new Error(this.#late > 0 ? 'the limits store has not answered a call that timed out' : `the limits store is not connected (${status})`);
+      const error = new Error(
+        this.#late > 0 ? 'the limits store has not answered a call that timed out' : `the limits store is not connected (${status})`,
+      );
       for (const request of this.#asking.splice(0)) request.reject(error);
     } else if (this.#unreturned.length > 0) {
       this.#ending.unshift(...this.#unreturned.splice(0));
     }
-    while (this.#asking.length > 0 || this.#ending.length > 0) void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+    while (this.#asking.length > 0 || this.#ending.length > 0)
+      void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
   }
 
   async #send(ending: Ending[], asking: Asking[]): Promise<void> {
@@ -334,7 +344,8 @@ export class RedisLimitStore implements LimitStore {
       leaseIds.push(leaseId);
       numbers.push(checks.length);
       // A rate's burst in place of its kind: no number more per check.
-      for (const check of checks) numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
+      for (const check of checks)
+        numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
     }
     const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
     let answer: number[];
@@ -355,7 +366,8 @@ export class RedisLimitStore implements LimitStore {
       const refused = refusedCount === 0 ? NONE_REFUSED : answer.slice(at + 3, at + 3 + refusedCount);
       at += 3 + refusedCount;
       const readings: LimitReading[] = [];
-      for (let index = 0; index < request.checks.length; index += 1, at += 2) readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
+      for (let index = 0; index < request.checks.length; index += 1, at += 2)
+        readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
       request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
     }
   }

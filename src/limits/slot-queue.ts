@@ -17,7 +17,12 @@ export class SlotQueue {
    * Tries `attempt` as the oldest waiter of `key`, until it returns true or the deadline passes
    * (then false), or `gone` fires (then false at once).
    */
-  async waitFor(key: string, deadline: number, attempt: () => Promise<boolean>, onGone: ((listener: () => void) => () => void) | undefined): Promise<boolean> {
+  async waitFor(
+    key: string,
+    deadline: number,
+    attempt: () => Promise<boolean>,
+    onGone: ((listener: () => void) => () => void) | undefined,
+  ): Promise<boolean> {
     const me: Waiter = { wake: undefined };
     let queue = this.#queues.get(key);
     if (queue === undefined) this.#queues.set(key, (queue = []));
@@ -32,10 +37,13 @@ export class SlotQueue {
         const left = deadline - Date.now();
         if (left <= 0 || gone) return false;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            me.wake = undefined;
-            resolve();
-          }, Math.min(POLL_MS, left));
+          const timer = setTimeout(
+            () => {
+              me.wake = undefined;
+              resolve();
+            },
+            Math.min(POLL_MS, left),
+          );
           me.wake = () => {
             clearTimeout(timer);
             me.wake = undefined;

@@ -32,7 +32,12 @@ export class BucketTotals<L extends string> {
   readonly #labelNames: readonly L[];
   readonly #bounds: readonly number[];
   readonly #series = new SeriesTree<Series<L>>();
-  readonly #create = (values: readonly string[]): Series<L> => ({ labels: labelsOf(this.#labelNames, values), counts: new Array<number>(this.#bounds.length + 1).fill(0), sum: 0, count: 0 });
+  readonly #create = (values: readonly string[]): Series<L> => ({
+    labels: labelsOf(this.#labelNames, values),
+    counts: new Array<number>(this.#bounds.length + 1).fill(0),
+    sum: 0,
+    count: 0,
+  });
 
   constructor(config: BucketTotalsConfig<L>) {
     this.name = config.name;

@@ -98,28 +98,90 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
   const usageLabels = byKey ? (['model', 'key'] as const) : (['model'] as const);
 
   // Counters and histograms fed on every request keep their totals in plain maps (label-totals.ts, bucket-totals.ts).
-  const requests = new LabelTotals({ name: 'switchyard_requests_total', help: 'Generation requests answered, by inbound protocol, model and HTTP status.', labelNames: ['protocol', 'model', 'status'], registers });
-  const duration = new BucketTotals({ name: 'switchyard_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer.', labelNames: ['protocol', 'model'], buckets: DURATION_BUCKETS, registers });
-  const firstToken = new BucketTotals({ name: 'switchyard_time_to_first_token_seconds', help: 'Streams: time from arrival to the first output sent.', labelNames: ['protocol', 'model'], buckets: FIRST_TOKEN_BUCKETS, registers });
-  const tokens = new LabelTotals({ name: 'switchyard_tokens_total', help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).', labelNames: [...usageLabels, 'type'], registers });
-  const cost = new LabelTotals({ name: 'switchyard_cost_usd_total', help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).', labelNames: usageLabels, registers });
-  const attempts = new LabelTotals({ name: 'switchyard_upstream_attempts_total', help: 'Upstream calls, by deployment and outcome.', labelNames: ['deployment', 'outcome'], registers });
-  const retries = new LabelTotals({ name: 'switchyard_upstream_retries_total', help: 'Upstream calls after a request\'s first (retries, other deployments, fallbacks), by deployment.', labelNames: ['deployment'], registers });
-  const cooldown = new Gauge({ name: 'switchyard_deployment_cooldown', help: '1 while a deployment is taken out of service after failures, else 0.', labelNames: ['deployment'], registers });
+  const requests = new LabelTotals({
+    name: 'switchyard_requests_total',
+    help: 'Generation requests answered, by inbound protocol, model and HTTP status.',
+    labelNames: ['protocol', 'model', 'status'],
+    registers,
+  });
+  const duration = new BucketTotals({
+    name: 'switchyard_request_duration_seconds',
+    help: "Time from a request's arrival to the end of its answer.",
+    labelNames: ['protocol', 'model'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const firstToken = new BucketTotals({
+    name: 'switchyard_time_to_first_token_seconds',
+    help: 'Streams: time from arrival to the first output sent.',
+    labelNames: ['protocol', 'model'],
+    buckets: FIRST_TOKEN_BUCKETS,
+    registers,
+  });
+  const tokens = new LabelTotals({
+    name: 'switchyard_tokens_total',
+    help: 'Tokens the answers reported, by model and type (input, output, cached, reasoning).',
+    labelNames: [...usageLabels, 'type'],
+    registers,
+  });
+  const cost = new LabelTotals({
+    name: 'switchyard_cost_usd_total',
+    help: 'Cost of the answers at the configured prices, in USD (unpriced answers add nothing).',
+    labelNames: usageLabels,
+    registers,
+  });
+  const attempts = new LabelTotals({
+    name: 'switchyard_upstream_attempts_total',
+    help: 'Upstream calls, by deployment and outcome.',
+    labelNames: ['deployment', 'outcome'],
+    registers,
+  });
+  const retries = new LabelTotals({
+    name: 'switchyard_upstream_retries_total',
+    help: "Upstream calls after a request's first (retries, other deployments, fallbacks), by deployment.",
+    labelNames: ['deployment'],
+    registers,
+  });
+  const cooldown = new Gauge({
+    name: 'switchyard_deployment_cooldown',
+    help: '1 while a deployment is taken out of service after failures, else 0.',
+    labelNames: ['deployment'],
+    registers,
+  });
 
   gaugedFrom(registry, 'switchyard_open_requests', 'Generation requests being answered now.', () => sources.open().requests);
   gaugedFrom(registry, 'switchyard_open_streams', 'Streams sending now.', () => sources.open().streams);
   if (sources.limits !== undefined) {
     const limits = sources.limits;
-    countedFrom(registry, 'switchyard_limit_rejections_total', 'Requests refused with a 429 by a rate, token or concurrency limit.', () => limits()?.refused);
-    countedFrom(registry, 'switchyard_limit_store_failures_total', 'Limit-store (Redis) calls that failed or timed out.', () => limits()?.storeFailures);
+    countedFrom(
+      registry,
+      'switchyard_limit_rejections_total',
+      'Requests refused with a 429 by a rate, token or concurrency limit.',
+      () => limits()?.refused,
+    );
+    countedFrom(
+      registry,
+      'switchyard_limit_store_failures_total',
+      'Limit-store (Redis) calls that failed or timed out.',
+      () => limits()?.storeFailures,
+    );
     gaugedFrom(registry, 'switchyard_limit_waiting_requests', 'Requests waiting for a concurrency slot now.', () => limits()?.waiting);
   }
   if (sources.ledger !== undefined) {
     const ledger = sources.ledger;
-    gaugedFrom(registry, 'switchyard_ledger_backlog_rows', 'Usage rows waiting to be written to the database (buffer and outbox).', () => ledger()?.waiting);
+    gaugedFrom(
+      registry,
+      'switchyard_ledger_backlog_rows',
+      'Usage rows waiting to be written to the database (buffer and outbox).',
+      () => ledger()?.waiting,
+    );
     countedFrom(registry, 'switchyard_ledger_rows_written_total', 'Usage rows written to the database.', () => ledger()?.written);
-    countedFrom(registry, 'switchyard_ledger_failed_writes_total', 'Database writes of usage rows that failed (the rows stayed in the outbox).', () => ledger()?.failedWrites);
+    countedFrom(
+      registry,
+      'switchyard_ledger_failed_writes_total',
+      'Database writes of usage rows that failed (the rows stayed in the outbox).',
+      () => ledger()?.failedWrites,
+    );
   }
 
   const { price } = sources;

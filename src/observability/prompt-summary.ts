@@ -52,7 +52,8 @@ function collect(parts: readonly PromptPart[], into: Collected): void {
 function messageOf(role: string, parts: readonly PromptPart[], mode: PromptLogging): LoggedMessage {
   const collected: Collected = { text: '', other: 0 };
   collect(parts, collected);
-  const shown = mode === 'text' ? maskSecrets(collected.text.length > TEXT_MAX ? `${collected.text.slice(0, TEXT_MAX)}…` : collected.text) : undefined;
+  const shown =
+    mode === 'text' ? maskSecrets(collected.text.length > TEXT_MAX ? `${collected.text.slice(0, TEXT_MAX)}…` : collected.text) : undefined;
   return {
     role,
     chars: collected.text.length,

@@ -10,7 +10,8 @@ export interface RequestLogger {
   info(object: object, message?: string): void;
 }
 
-export type RequestLogStageOptions = RequestLogStageSettings & ({ logger: RequestLogger; lines?: undefined } | { logger?: undefined; lines: LineDestination });
+export type RequestLogStageOptions = RequestLogStageSettings &
+  ({ logger: RequestLogger; lines?: undefined } | { logger?: undefined; lines: LineDestination });
 
 interface RequestLogStageSettings {
   /** Prices a request's usage, as the ledger does; the line has no `costUsd` when the price is unknown. */
@@ -98,9 +99,11 @@ export function requestLineText(record: RequestRecord, price?: PriceUsage, promp
   text += `,"durationMs":${jsonNumber(record.durationMs)}`;
   if (record.firstOutputMs !== undefined) text += `,"firstTokenMs":${jsonNumber(record.firstOutputMs)}`;
   if (record.overheadMs !== undefined) text += `,"overheadMs":${jsonNumber(record.overheadMs)}`;
-  if (record.adaptations !== undefined && record.adaptations.length > 0) text += `,"adaptations":[${record.adaptations.map(jsonString).join(',')}]`;
+  if (record.adaptations !== undefined && record.adaptations.length > 0)
+    text += `,"adaptations":[${record.adaptations.map(jsonString).join(',')}]`;
   if (record.userAgent !== undefined) text += `,"userAgent":${jsonString(record.userAgent)}`;
-  if (prompts !== undefined && record.request !== undefined) text += `,"prompt":${JSON.stringify(summarisePrompt(record.request, prompts))}`;
+  if (prompts !== undefined && record.request !== undefined)
+    text += `,"prompt":${JSON.stringify(summarisePrompt(record.request, prompts))}`;
   return text;
 }
 

@@ -67,18 +67,24 @@ export interface OpenedLines extends LineDestination {
  * pino's synchronous destination (sonic-boom, which retries a full pipe).
  */
 export function openLines(file?: string): OpenedLines {
-  return new BatchedLines(file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }));
+  return new BatchedLines(
+    file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }),
+  );
 }
 
 const isLogger = (value: object): value is RequestLogger => typeof (value as { info?: unknown }).info === 'function';
 
 /** The request log's stage, and the lines it opened (which the gateway's `close()` ends). */
-function requestLogStage(option: ObservabilityOptions['requestLog'], price: PriceUsage | undefined): { stage: RecordStage; opened?: OpenedLines } | undefined {
+function requestLogStage(
+  option: ObservabilityOptions['requestLog'],
+  price: PriceUsage | undefined,
+): { stage: RecordStage; opened?: OpenedLines } | undefined {
   if (option === undefined || option === false) return undefined;
   if (option !== true && isLogger(option)) return { stage: createRequestLogStage({ logger: option, price }) };
   const settings: RequestLogOptions = option === true ? {} : option;
   if (settings.logger !== undefined) return { stage: createRequestLogStage({ logger: settings.logger, price, prompts: settings.prompts }) };
-  if (settings.destination !== undefined) return { stage: createRequestLogStage({ lines: settings.destination, price, prompts: settings.prompts }) };
+  if (settings.destination !== undefined)
+    return { stage: createRequestLogStage({ lines: settings.destination, price, prompts: settings.prompts }) };
   const opened = openLines(settings.file);
   return { stage: createRequestLogStage({ lines: opened, price, prompts: settings.prompts }), opened };
 }
@@ -86,7 +92,10 @@ function requestLogStage(option: ObservabilityOptions['requestLog'], price: Pric
 /** The stages and registry the operator's options turn on. */
 export function resolveObservability(options: ObservabilityOptions, sources: MetricSources): ResolvedObservability {
   const stages: RecordStage[] = [];
-  const metrics = options.metrics === undefined || options.metrics === false ? undefined : createGatewayMetrics(sources, options.metrics === true ? {} : options.metrics);
+  const metrics =
+    options.metrics === undefined || options.metrics === false
+      ? undefined
+      : createGatewayMetrics(sources, options.metrics === true ? {} : options.metrics);
   if (metrics !== undefined) stages.push(metrics.stage);
   const log = requestLogStage(options.requestLog, sources.price);
   if (log !== undefined) stages.push(log.stage);

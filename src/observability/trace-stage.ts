@@ -56,12 +56,26 @@ const MAX_PENDING_REQUESTS = 10_000;
 export interface TraceStage extends RecordStage, UpstreamObserver {}
 
 /** An attempt as a child span of the request's. */
-function attemptSpan(tracer: Tracer, parent: Span, attempt: UpstreamAttemptMetric & { startedAt: number; durationMs: number }, model: string | undefined): void {
-  const attributes: Attributes = { 'gen_ai.operation.name': OPERATION, 'switchyard.deployment': attempt.deployment, 'switchyard.outcome': attempt.outcome, 'switchyard.retry': attempt.retry };
+function attemptSpan(
+  tracer: Tracer,
+  parent: Span,
+  attempt: UpstreamAttemptMetric & { startedAt: number; durationMs: number },
+  model: string | undefined,
+): void {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': OPERATION,
+    'switchyard.deployment': attempt.deployment,
+    'switchyard.outcome': attempt.outcome,
+    'switchyard.retry': attempt.retry,
+  };
   put(attributes, 'gen_ai.request.model', model);
   put(attributes, 'http.response.status_code', attempt.status);
   if (attempt.outcome !== 'ok') attributes['error.type'] = attempt.outcome;
-  const span = tracer.startSpan(`${OPERATION} ${attempt.deployment}`, { kind: SpanKind.CLIENT, startTime: attempt.startedAt, attributes }, trace.setSpan(context.active(), parent));
+  const span = tracer.startSpan(
+    `${OPERATION} ${attempt.deployment}`,
+    { kind: SpanKind.CLIENT, startTime: attempt.startedAt, attributes },
+    trace.setSpan(context.active(), parent),
+  );
   if (attempt.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.outcome });
   span.end(attempt.startedAt + attempt.durationMs);
 }

@@ -3,7 +3,15 @@
  * metric label): `rate_limited` (429), `overloaded` (503, 529), `server_error` (other 5xx),
  * `client_error` (4xx), `timeout`, `connect_error`, `stream_error` (a failure inside a 200 stream).
  */
-export type UpstreamOutcome = 'ok' | 'rate_limited' | 'overloaded' | 'server_error' | 'client_error' | 'timeout' | 'connect_error' | 'stream_error';
+export type UpstreamOutcome =
+  | 'ok'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server_error'
+  | 'client_error'
+  | 'timeout'
+  | 'connect_error'
+  | 'stream_error';
 
 /** An upstream attempt as the metrics and traces see it: a bounded outcome label, not the whole record (`UpstreamAttempt`). */
 export interface UpstreamAttemptMetric {

@@ -13,7 +13,12 @@ import { runBefore } from './run-stages.js';
  * the status page's probe): the route's stages in order, then the provider's answer — or the
  * answer of the stage that gave one.
  */
-export async function answerRoute(context: RequestContext, pipeline: EndpointPipeline, answering: AnswerSetup, model: ResolvedModel): Promise<void> {
+export async function answerRoute(
+  context: RequestContext,
+  pipeline: EndpointPipeline,
+  answering: AnswerSetup,
+  model: ResolvedModel,
+): Promise<void> {
   context.resolved = model;
   const route = pipeline.routeOf(model);
   context.stages = route.stages;

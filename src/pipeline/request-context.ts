@@ -1,6 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Caller, CanonicalRequest, CanonicalResponse, CutStream, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type {
+  Caller,
+  CanonicalRequest,
+  CanonicalResponse,
+  CutStream,
+  ProtocolName,
+  UpstreamAttempt,
+  UpstreamResponseInfo,
+  Usage,
+} from '../canonical/index.js';
 import { addAnswerHeaders } from '../http/answer-headers.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Admission } from '../limits/admit-stage.js';
@@ -67,7 +76,14 @@ export class RequestContext implements StageContext {
   #state: Map<unknown, unknown> | undefined;
   #record: RequestRecord | undefined;
 
-  constructor(started: StartedRequest, res: HttpResponse, headers: IncomingHttpHeaders, protocol: ProtocolName, endpoint: PipelineEndpoint, stages: readonly PipelineStage[]) {
+  constructor(
+    started: StartedRequest,
+    res: HttpResponse,
+    headers: IncomingHttpHeaders,
+    protocol: ProtocolName,
+    endpoint: PipelineEndpoint,
+    stages: readonly PipelineStage[],
+  ) {
     this.stages = stages;
     this.started = started;
     this.res = res;

@@ -97,10 +97,19 @@ export async function callProvider(context: RequestContext, answering: AnswerSet
 }
 
 /** Sends a stage's answer (a cache hit) as the provider's would have been: no provider is called. */
-export async function sendStageAnswer(context: RequestContext, answering: AnswerSetup, answer: StageAnswer, watch: WatchEvents): Promise<void> {
+export async function sendStageAnswer(
+  context: RequestContext,
+  answering: AnswerSetup,
+  answer: StageAnswer,
+  watch: WatchEvents,
+): Promise<void> {
   const { codec } = answering;
   const { response } = answer;
-  const encodeContext: EncodeContext = { requestId: context.requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
+  const encodeContext: EncodeContext = {
+    requestId: context.requestId,
+    created: Math.floor(context.startedAt / 1000),
+    request: context.request,
+  };
   context.deployment = `stage:${context.answeredBy}`;
   if (!context.request.stream) {
     const encoded = codec.encodeResponse(response, encodeContext);
@@ -120,9 +129,22 @@ async function* replay(events: readonly CanonicalStreamEvent[]): AsyncGenerator<
   yield* events;
 }
 
-function streamResponder(context: RequestContext, codec: InboundCodec, encodeContext: EncodeContext, logger: Logger, watch: WatchEvents): StreamResponder {
+function streamResponder(
+  context: RequestContext,
+  codec: InboundCodec,
+  encodeContext: EncodeContext,
+  logger: Logger,
+  watch: WatchEvents,
+): StreamResponder {
   const { started } = context;
-  return new StreamResponder(context.res, { codec, encodeContext, abort: started.abort, logger, interruption: () => started.interruption, watch });
+  return new StreamResponder(context.res, {
+    codec,
+    encodeContext,
+    abort: started.abort,
+    logger,
+    interruption: () => started.interruption,
+    watch,
+  });
 }
 
 async function streamOut(context: RequestContext, responder: StreamResponder, opened: OpenedStream): Promise<void> {

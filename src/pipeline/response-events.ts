@@ -11,14 +11,22 @@ export function eventsOfResponse(response: CanonicalResponse): CanonicalStreamEv
         break;
       case 'reasoning':
         events.push(
-          part.redactedData === undefined ? { type: 'reasoning-start', id } : { type: 'reasoning-start', id, redactedData: part.redactedData },
+          part.redactedData === undefined
+            ? { type: 'reasoning-start', id }
+            : { type: 'reasoning-start', id, redactedData: part.redactedData },
           { type: 'reasoning-delta', id, delta: part.text },
           part.signature === undefined ? { type: 'reasoning-end', id } : { type: 'reasoning-end', id, signature: part.signature },
         );
         break;
       case 'tool-call':
         events.push(
-          { type: 'tool-call-start', id, toolCallId: part.id, name: part.name, ...(part.namespace === undefined ? {} : { namespace: part.namespace }) },
+          {
+            type: 'tool-call-start',
+            id,
+            toolCallId: part.id,
+            name: part.name,
+            ...(part.namespace === undefined ? {} : { namespace: part.namespace }),
+          },
           { type: 'tool-call-delta', id, delta: part.arguments },
           { type: 'tool-call-end', id },
         );
@@ -27,7 +35,10 @@ export function eventsOfResponse(response: CanonicalResponse): CanonicalStreamEv
         events.push({ type: 'refusal-start', id }, { type: 'refusal-delta', id, delta: part.text }, { type: 'refusal-end', id });
         break;
       case 'provider-defined':
-        events.push({ type: 'provider-start', id, protocol: part.protocol, kind: part.kind, data: part.data }, { type: 'provider-end', id });
+        events.push(
+          { type: 'provider-start', id, protocol: part.protocol, kind: part.kind, data: part.data },
+          { type: 'provider-end', id },
+        );
         break;
     }
   });

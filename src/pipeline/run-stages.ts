@@ -17,7 +17,8 @@ export function runBefore(context: RequestContext): StageAnswer | undefined | Pr
     if (stage.before === undefined) continue;
     const result = stage.before(context);
     if (result === undefined) continue;
-    if (result instanceof Promise) return result.then((answer) => (answer === undefined ? runBefore(context) : answeredBy(context, stage, answer)));
+    if (result instanceof Promise)
+      return result.then((answer) => (answer === undefined ? runBefore(context) : answeredBy(context, stage, answer)));
     return answeredBy(context, stage, result);
   }
   return undefined;

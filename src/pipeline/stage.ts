@@ -5,7 +5,9 @@ import type { Caller, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent,
 export type BuiltInStageName = 'authenticate' | 'fit' | 'police' | 'admit' | 'call';
 
 /** Where a stage runs: just before or just after a built-in one. Default: `{ before: 'call' }`. */
-export type StagePosition = { readonly before: Exclude<BuiltInStageName, 'authenticate'> } | { readonly after: Exclude<BuiltInStageName, 'call'> };
+export type StagePosition =
+  | { readonly before: Exclude<BuiltInStageName, 'authenticate'> }
+  | { readonly after: Exclude<BuiltInStageName, 'call'> };
 
 /**
  * Which entry points a stage runs on: generation requests, `POST /v1/messages/count_tokens`, and

@@ -61,7 +61,14 @@ export interface StreamResponderSetup {
  * `previous_response_id` must name it), a Messages `message_start` its input usage.
  */
 export class StreamResponder implements StreamCallControl {
-  readonly outcome: StreamOutcome = { usage: undefined, errorCode: undefined, startUsage: undefined, outputChars: 0, reasoningChars: 0, firstOutputAt: undefined };
+  readonly outcome: StreamOutcome = {
+    usage: undefined,
+    errorCode: undefined,
+    startUsage: undefined,
+    outputChars: 0,
+    reasoningChars: 0,
+    firstOutputAt: undefined,
+  };
   readonly #res: HttpResponse;
   readonly #setup: StreamResponderSetup;
   #committed = false;
@@ -231,7 +238,12 @@ export class StreamResponder implements StreamCallControl {
     let text = '';
     for (const event of events) {
       watch?.(event);
-      if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta' || event.type === 'refusal-delta') {
+      if (
+        event.type === 'text-delta' ||
+        event.type === 'reasoning-delta' ||
+        event.type === 'tool-call-delta' ||
+        event.type === 'refusal-delta'
+      ) {
         outcome.outputChars += event.delta.length;
         if (event.type === 'reasoning-delta') outcome.reasoningChars += event.delta.length;
       } else if (event.type === 'start') {
@@ -260,7 +272,10 @@ export class StreamResponder implements StreamCallControl {
     const relayFail = this.#relayed ? this.#reader?.fail : undefined;
     if (relayFail !== undefined) return relayFail(error);
     const encoder = this.#encoderOf();
-    const events: CanonicalStreamEvent[] = [{ type: 'start', id: '', model: this.#setup.encodeContext.request.model }, { type: 'error', error }];
+    const events: CanonicalStreamEvent[] = [
+      { type: 'start', id: '', model: this.#setup.encodeContext.request.model },
+      { type: 'error', error },
+    ];
     return events.map((event) => encoder.encode(event)).join('');
   }
 }

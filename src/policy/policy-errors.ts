@@ -2,16 +2,16 @@ import { GatewayError } from '../canonical/index.js';
 
 /** Why a refused field or tool is the operator's to allow; absent for names without a known reason. */
 const reasons: ReadonlyMap<string, string> = new Map([
-  ['mcp_servers', 'it connects the provider to remote MCP servers from the operator\'s account'],
+  ['mcp_servers', "it connects the provider to remote MCP servers from the operator's account"],
   ['container', 'it runs a code-execution container billed to the operator'],
   ['background', 'a background response runs and is kept at the provider after the request ends'],
   ['web_search_options', 'web search is billed per search'],
   ['inference_geo', 'data-residency routing is billed at a premium'],
   ['web_search', 'web search is billed per search'],
-  ['web_fetch', 'it fetches remote pages from the operator\'s account'],
-  ['mcp', 'it connects the provider to a remote MCP server from the operator\'s account'],
+  ['web_fetch', "it fetches remote pages from the operator's account"],
+  ['mcp', "it connects the provider to a remote MCP server from the operator's account"],
   ['code_execution', 'it runs a code-execution container billed to the operator'],
-  ['file_search', 'it searches files stored in the operator\'s account'],
+  ['file_search', "it searches files stored in the operator's account"],
   ['image_generation', 'image generation is billed per image'],
 ]);
 

@@ -21,7 +21,12 @@ export function eventTypeOf(message: SseMessage): string | undefined {
  * rather than a frame its SDK cannot parse. (Parsing every delta would cost more than relaying it.)
  */
 export function looksLikeEvent(data: string, type: string): boolean {
-  return data.charCodeAt(data.length - 1) === 125 /* } */ && data.startsWith(typePrefix) && data.startsWith(type, typePrefix.length) && data.charCodeAt(typePrefix.length + type.length) === 34 /* " */;
+  return (
+    data.charCodeAt(data.length - 1) === 125 /* } */ &&
+    data.startsWith(typePrefix) &&
+    data.startsWith(type, typePrefix.length) &&
+    data.charCodeAt(typePrefix.length + type.length) === 34 /* " */
+  );
 }
 
 /** A `"model": "…"` member, whatever the spacing. */
@@ -43,7 +48,12 @@ export function renameModel(data: string, from: string, to: string): string | un
  * answer throws the same error, and the usage is known), sent as the upstream wrote it but for
  * the model it names.
  */
-export function relayJsonAnswer(text: string, body: unknown, answerModel: string, decode: (body: unknown) => CanonicalResponse): RelayedAnswer {
+export function relayJsonAnswer(
+  text: string,
+  body: unknown,
+  answerModel: string,
+  decode: (body: unknown) => CanonicalResponse,
+): RelayedAnswer {
   const response = decode(body);
   const model = (body as { model?: unknown }).model;
   if (model === answerModel) return { response, wire: text };

@@ -13,7 +13,10 @@ export function pickUnknownFields(object: Record<string, unknown>, known: readon
 }
 
 /** `pickUnknownFields` for a provider's answer: `null` values are kept. */
-export function pickUnknownAnswerFields(object: Record<string, unknown>, known: readonly string[] = []): Record<string, unknown> | undefined {
+export function pickUnknownAnswerFields(
+  object: Record<string, unknown>,
+  known: readonly string[] = [],
+): Record<string, unknown> | undefined {
   return pick(object, known, true);
 }
 

@@ -35,13 +35,17 @@ function builtIn<T>(create: (options: T) => ProviderAdapter): BuiltInProvider {
     } catch (error) {
       const issue = GatewayError.isInstance(error) && error.code === 'CONFIG_PROVIDER_INVALID' ? issueOf(error) : undefined;
       if (issue === undefined) throw error;
-      throw configIssueError('CONFIG_PROVIDER_INVALID', 'provider option', { path: ['providers', key, ...issue.path], message: issue.message });
+      throw configIssueError('CONFIG_PROVIDER_INVALID', 'provider option', {
+        path: ['providers', key, ...issue.path],
+        message: issue.message,
+      });
     }
   };
 }
 
 /** The mock's few options are checked here: its factory takes them unchecked. */
-const checkedMock = (options: unknown) => createMockProvider(parseProviderOptions(mockOptionsSchema, options, 'mock provider option', "{ type: 'mock', reply: 'Hello' }"));
+const checkedMock = (options: unknown) =>
+  createMockProvider(parseProviderOptions(mockOptionsSchema, options, 'mock provider option', "{ type: 'mock', reply: 'Hello' }"));
 
 const mockOptionsSchema = z.strictObject({
   reply: z.string().optional(),

@@ -52,7 +52,12 @@ export function parseProviderOptions<T>(schema: z.ZodType<T>, options: unknown, 
 }
 
 /** What the transport (`createUpstream`) takes of the shared options, defaults applied. */
-export function transportOptionsOf(options: ProviderOptions): { headersTimeoutMs: number; bodyTimeoutMs: number; connections?: number; maxAnswerBytes?: number } {
+export function transportOptionsOf(options: ProviderOptions): {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  connections?: number;
+  maxAnswerBytes?: number;
+} {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   return {
     headersTimeoutMs: timeoutMs,

@@ -1,5 +1,14 @@
 import { countOf, fetchReportPages, textOf } from './fetch-report-pages.js';
-import { DAY_MS, dayOf, dayStart, type ProviderReport, type ReportCost, type ReportRange, type ReportSource, type ReportUsage } from './provider-report.js';
+import {
+  DAY_MS,
+  dayOf,
+  dayStart,
+  type ProviderReport,
+  type ReportCost,
+  type ReportRange,
+  type ReportSource,
+  type ReportUsage,
+} from './provider-report.js';
 
 /** The most daily buckets Anthropic gives on one page (`bucket_width=1d`). */
 const DAYS_PER_PAGE = 31;
@@ -11,7 +20,9 @@ interface AnthropicBucket {
 }
 
 const resultsOf = (bucket: AnthropicBucket): Record<string, unknown>[] =>
-  Array.isArray(bucket.results) ? bucket.results.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
+  Array.isArray(bucket.results)
+    ? bucket.results.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
+    : [];
 
 const dayOfBucket = (bucket: AnthropicBucket): string | undefined => {
   const at = typeof bucket.starting_at === 'string' ? Date.parse(bucket.starting_at) : Number.NaN;
@@ -37,8 +48,16 @@ export async function readAnthropicReport(source: ReportSource, range: ReportRan
     if (page !== undefined) url.searchParams.set('page', page);
     return url;
   };
-  const usageBuckets = (await fetchReportPages("Anthropic's usage report", (page) => query('/v1/organizations/usage_report/messages', ['model', 'api_key_id'], page), headers)) as AnthropicBucket[];
-  const costBuckets = (await fetchReportPages("Anthropic's cost report", (page) => query('/v1/organizations/cost_report', ['description'], page), headers)) as AnthropicBucket[];
+  const usageBuckets = (await fetchReportPages(
+    "Anthropic's usage report",
+    (page) => query('/v1/organizations/usage_report/messages', ['model', 'api_key_id'], page),
+    headers,
+  )) as AnthropicBucket[];
+  const costBuckets = (await fetchReportPages(
+    "Anthropic's cost report",
+    (page) => query('/v1/organizations/cost_report', ['description'], page),
+    headers,
+  )) as AnthropicBucket[];
 
   const usage: ReportUsage[] = [];
   for (const bucket of usageBuckets) {

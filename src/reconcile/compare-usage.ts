@@ -89,7 +89,15 @@ export interface CompareOptions {
   apiKeyIdOf: ReadonlyMap<string, string>;
 }
 
-const noFacts = (): LedgerFacts => ({ requests: 0, attempts: 0, failedAttempts: 0, cutStreams: 0, estimatedRows: 0, unpricedRows: 0, uncountedRows: 0 });
+const noFacts = (): LedgerFacts => ({
+  requests: 0,
+  attempts: 0,
+  failedAttempts: 0,
+  cutStreams: 0,
+  estimatedRows: 0,
+  unpricedRows: 0,
+  uncountedRows: 0,
+});
 
 function addFacts(into: LedgerFacts, row: LedgerFacts): void {
   for (const name of Object.keys(into) as (keyof LedgerFacts)[]) into[name] += row[name];
@@ -139,7 +147,10 @@ export function compareUsage(ledger: readonly LedgerUsage[], report: ProviderRep
 
   type Sums = Record<TokenKind, number>;
   const zero = (): Sums => ({ uncachedInputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0 });
-  const lines = new Map<string, { day: string; model: string; apiKey: string; ledger?: Sums; report?: Sums; facts: LedgerFacts; reportRequests?: number }>();
+  const lines = new Map<
+    string,
+    { day: string; model: string; apiKey: string; ledger?: Sums; report?: Sums; facts: LedgerFacts; reportRequests?: number }
+  >();
   const lineAt = (day: string, model: string, apiKey: string) => {
     const key = lineKey(day, model, apiKey);
     let line = lines.get(key);
@@ -160,12 +171,15 @@ export function compareUsage(ledger: readonly LedgerUsage[], report: ProviderRep
   }
   const usage: UsageLine[] = [...lines.values()]
     .map((line) => {
-      const tokens = Object.fromEntries(TOKEN_KINDS.map((kind) => [kind, differenceOf(line.ledger?.[kind] ?? 0, line.report?.[kind] ?? 0, threshold)])) as Record<TokenKind, Difference>;
+      const tokens = Object.fromEntries(
+        TOKEN_KINDS.map((kind) => [kind, differenceOf(line.ledger?.[kind] ?? 0, line.report?.[kind] ?? 0, threshold)]),
+      ) as Record<TokenKind, Difference>;
       return {
         day: line.day,
         model: line.model,
         apiKey: line.apiKey,
-        seen: line.ledger === undefined ? ('report-only' as const) : line.report === undefined ? ('ledger-only' as const) : ('both' as const),
+        seen:
+          line.ledger === undefined ? ('report-only' as const) : line.report === undefined ? ('ledger-only' as const) : ('both' as const),
         tokens,
         ledger: line.facts,
         reportRequests: line.reportRequests,
@@ -205,7 +219,11 @@ export function compareUsage(ledger: readonly LedgerUsage[], report: ProviderRep
 
   const facts = noFacts();
   for (const row of ledger) addFacts(facts, row);
-  const sum = (values: readonly { ledger: number; report: number }[]) => values.reduce((total, value) => ({ ledger: total.ledger + value.ledger, report: total.report + value.report }), { ledger: 0, report: 0 });
+  const sum = (values: readonly { ledger: number; report: number }[]) =>
+    values.reduce((total, value) => ({ ledger: total.ledger + value.ledger, report: total.report + value.report }), {
+      ledger: 0,
+      report: 0,
+    });
   const totalTokens = Object.fromEntries(
     TOKEN_KINDS.map((kind) => {
       const { ledger: inLedger, report: inReport } = sum(usage.map((line) => line.tokens[kind]));

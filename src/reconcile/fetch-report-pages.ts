@@ -51,7 +51,11 @@ export async function fetchReportPages(
     try {
       response = await fetch(target, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (error) {
-      throw new GatewayError({ code: 'RECONCILE_REPORT_UNREACHABLE', message: `${label} could not be read from ${target.origin}: ${(error as Error).message}`, cause: error });
+      throw new GatewayError({
+        code: 'RECONCILE_REPORT_UNREACHABLE',
+        message: `${label} could not be read from ${target.origin}: ${(error as Error).message}`,
+        cause: error,
+      });
     }
     // The admin APIs are rate-limited (a long range is many pages): wait as asked, then read the same page again.
     if (response.status === 429 && retries < RATE_LIMIT_RETRIES) {
@@ -62,12 +66,19 @@ export async function fetchReportPages(
       continue;
     }
     if (!response.ok) {
-      const hint = response.status === 401 || response.status === 403 ? ' Is adminKey an admin key of the organisation (not a project or API key)?' : '';
+      const hint =
+        response.status === 401 || response.status === 403
+          ? ' Is adminKey an admin key of the organisation (not a project or API key)?'
+          : '';
       const reason = (await reasonOf(response)).trim();
-      throw new GatewayError({ code: 'RECONCILE_REPORT_REFUSED', message: `${label} answered ${response.status}: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}${hint}` });
+      throw new GatewayError({
+        code: 'RECONCILE_REPORT_REFUSED',
+        message: `${label} answered ${response.status}: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}${hint}`,
+      });
     }
     const body = (await response.json().catch(() => ({}))) as ReportPage;
-    if (!Array.isArray(body.data)) throw new GatewayError({ code: 'RECONCILE_REPORT_INVALID', message: `${label} answered without a data list.` });
+    if (!Array.isArray(body.data))
+      throw new GatewayError({ code: 'RECONCILE_REPORT_INVALID', message: `${label} answered without a data list.` });
     buckets.push(...(body.data as unknown[]));
     retries = 0;
     if (body.has_more !== true || typeof body.next_page !== 'string' || body.next_page === '') return buckets;

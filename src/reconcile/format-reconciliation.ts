@@ -38,7 +38,14 @@ export function factsText(facts: LedgerFacts): string {
 
 function table(headings: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = headings.map((heading, column) => Math.max(heading.length, ...rows.map((row) => (row[column] ?? '').length)));
-  return `${[headings, ...rows].map((cells) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n')}\n`;
+  return `${[headings, ...rows]
+    .map((cells) =>
+      cells
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 const flag = (difference: Difference) => (difference.flagged ? '!' : '');
@@ -70,11 +77,16 @@ export function formatReconciliation(result: Reconciliation): string {
         percentText(difference),
         flag(difference),
         first ? SEEN_NOTES[line.seen] : '',
-        first ? `${factsText(line.ledger)}${line.reportRequests === undefined ? '' : `; report: ${count(line.reportRequests)} request${line.reportRequests === 1 ? '' : 's'}`}` : '',
+        first
+          ? `${factsText(line.ledger)}${line.reportRequests === undefined ? '' : `; report: ${count(line.reportRequests)} request${line.reportRequests === 1 ? '' : 's'}`}`
+          : '',
       ];
     });
   });
-  out.push('\nTOKENS\n', table(['DAY', 'MODEL', 'KEY', 'KIND', 'LEDGER', 'REPORT', 'DIFFERENCE', '%', '', 'SEEN', 'LEDGER FACTS'], tokenRows));
+  out.push(
+    '\nTOKENS\n',
+    table(['DAY', 'MODEL', 'KEY', 'KIND', 'LEDGER', 'REPORT', 'DIFFERENCE', '%', '', 'SEEN', 'LEDGER FACTS'], tokenRows),
+  );
   if (result.costs.length > 0) {
     const costRows = result.costs.map((line) => [
       line.day,
@@ -86,7 +98,9 @@ export function formatReconciliation(result: Reconciliation): string {
       percentText(line.cost),
       flag(line.cost),
       SEEN_NOTES[line.seen],
-      line.unpricedRows > 0 ? `${count(line.unpricedRows)} unpriced ledger row${line.unpricedRows === 1 ? '' : 's'}, not in the ledger's cost` : '',
+      line.unpricedRows > 0
+        ? `${count(line.unpricedRows)} unpriced ledger row${line.unpricedRows === 1 ? '' : 's'}, not in the ledger's cost`
+        : '',
     ]);
     out.push('\nCOST\n', table(['DAY', 'MODEL', 'KEY', 'LEDGER', 'REPORT', 'DIFFERENCE', '%', '', 'SEEN', 'NOTE'], costRows));
   }
@@ -96,18 +110,36 @@ export function formatReconciliation(result: Reconciliation): string {
     table(
       ['KIND', 'LEDGER', 'REPORT', 'DIFFERENCE', '%', ''],
       [
-        ...TOKEN_KINDS.map((kind) => [TOKEN_KIND_NAMES[kind], count(totals.tokens[kind].ledger), count(totals.tokens[kind].report), signed(totals.tokens[kind].difference, count(totals.tokens[kind].difference)), percentText(totals.tokens[kind]), flag(totals.tokens[kind])]),
-        ['cost', usd(totals.cost.ledger), usd(totals.cost.report), signed(totals.cost.difference, usd(totals.cost.difference)), percentText(totals.cost), flag(totals.cost)],
+        ...TOKEN_KINDS.map((kind) => [
+          TOKEN_KIND_NAMES[kind],
+          count(totals.tokens[kind].ledger),
+          count(totals.tokens[kind].report),
+          signed(totals.tokens[kind].difference, count(totals.tokens[kind].difference)),
+          percentText(totals.tokens[kind]),
+          flag(totals.tokens[kind]),
+        ]),
+        [
+          'cost',
+          usd(totals.cost.ledger),
+          usd(totals.cost.report),
+          signed(totals.cost.difference, usd(totals.cost.difference)),
+          percentText(totals.cost),
+          flag(totals.cost),
+        ],
       ],
     ),
     `Ledger: ${factsText(totals.ledger)}.\n`,
     `\n${result.flagged === 0 ? `No line differs by more than ${result.threshold} %.` : `${result.flagged} line${result.flagged === 1 ? '' : 's'} differ${result.flagged === 1 ? 's' : ''} by more than ${result.threshold} %.`}\n`,
   );
   if (result.usage.some((line) => line.seen === 'report-only') || result.costs.some((line) => line.seen === 'report-only')) {
-    out.push('report only: usage the gateway never sent — another client used the key (KEY *: a key the config names no apiKeyId for) or the organisation.\n');
+    out.push(
+      'report only: usage the gateway never sent — another client used the key (KEY *: a key the config names no apiKeyId for) or the organisation.\n',
+    );
   }
   if (result.usage.some((line) => line.seen === 'ledger-only') || result.costs.some((line) => line.seen === 'ledger-only')) {
-    out.push("ledger only: usage the gateway recorded that the report lacks — the report may lag by hours, or the key belongs to another organisation.\n");
+    out.push(
+      'ledger only: usage the gateway recorded that the report lacks — the report may lag by hours, or the key belongs to another organisation.\n',
+    );
   }
   return out.join('');
 }

@@ -59,7 +59,9 @@ export async function queryLedgerUsage(db: StorageDb, providers: readonly string
       sql<number | string>`sum(case when billing = 'partial' then 1 else 0 end)`.as('cut'),
       sql<number | string>`sum(case when usage_source = 'estimated' then 1 else 0 end)`.as('estimated'),
       sql<number | string>`sum(case when cost_nano_usd is null and billing <> 'failed' then 1 else 0 end)`.as('unpriced'),
-      sql<number | string>`sum(case when billing <> 'failed' and input_tokens is null and output_tokens is null then 1 else 0 end)`.as('uncounted'),
+      sql<number | string>`sum(case when billing <> 'failed' and input_tokens is null and output_tokens is null then 1 else 0 end)`.as(
+        'uncounted',
+      ),
     ])
     .where('provider', 'in', [...providers])
     .where('at', '>=', dayStart(range.from))

@@ -1,5 +1,14 @@
 import { countOf, fetchReportPages, textOf } from './fetch-report-pages.js';
-import { DAY_MS, dayOf, dayStart, type ProviderReport, type ReportCost, type ReportRange, type ReportSource, type ReportUsage } from './provider-report.js';
+import {
+  DAY_MS,
+  dayOf,
+  dayStart,
+  type ProviderReport,
+  type ReportCost,
+  type ReportRange,
+  type ReportSource,
+  type ReportUsage,
+} from './provider-report.js';
 
 /** The most daily buckets OpenAI gives on one page (`bucket_width=1d`). */
 const DAYS_PER_PAGE = 31;
@@ -16,7 +25,8 @@ const resultsOf = (bucket: OpenAIBucket): Record<string, unknown>[] => {
   return Array.isArray(results) ? results.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
 };
 
-const dayOfBucket = (bucket: OpenAIBucket): string | undefined => (typeof bucket.start_time === 'number' ? dayOf(bucket.start_time * 1000) : undefined);
+const dayOfBucket = (bucket: OpenAIBucket): string | undefined =>
+  typeof bucket.start_time === 'number' ? dayOf(bucket.start_time * 1000) : undefined;
 
 /**
  * OpenAI's organization usage (`GET /organization/usage/completions`, per day, model and API key)
@@ -36,8 +46,16 @@ export async function readOpenAIReport(source: ReportSource, range: ReportRange)
     if (page !== undefined) url.searchParams.set('page', page);
     return url;
   };
-  const usageBuckets = (await fetchReportPages("OpenAI's usage report", (page) => query('/organization/usage/completions', ['model', 'api_key_id'], page), headers)) as OpenAIBucket[];
-  const costBuckets = (await fetchReportPages("OpenAI's cost report", (page) => query('/organization/costs', ['api_key_id'], page), headers)) as OpenAIBucket[];
+  const usageBuckets = (await fetchReportPages(
+    "OpenAI's usage report",
+    (page) => query('/organization/usage/completions', ['model', 'api_key_id'], page),
+    headers,
+  )) as OpenAIBucket[];
+  const costBuckets = (await fetchReportPages(
+    "OpenAI's cost report",
+    (page) => query('/organization/costs', ['api_key_id'], page),
+    headers,
+  )) as OpenAIBucket[];
 
   const usage: ReportUsage[] = [];
   for (const bucket of usageBuckets) {
@@ -47,7 +65,10 @@ export async function readOpenAIReport(source: ReportSource, range: ReportRange)
       if (result.object !== undefined && result.object !== 'organization.usage.completions.result') continue;
       const cached = countOf(result.input_cached_tokens);
       const written = countOf(result.input_cache_write_tokens);
-      const uncached = typeof result.input_uncached_tokens === 'number' ? countOf(result.input_uncached_tokens) : Math.max(0, countOf(result.input_tokens) - cached - written);
+      const uncached =
+        typeof result.input_uncached_tokens === 'number'
+          ? countOf(result.input_uncached_tokens)
+          : Math.max(0, countOf(result.input_tokens) - cached - written);
       usage.push({
         day,
         model: textOf(result.model) ?? '(no model)',

@@ -30,7 +30,18 @@ export function sourceFor(sources: readonly ReportSource[], provider: ReportProv
 export async function reconcile(db: StorageDb, source: ReportSource, request: ReconcileRequest): Promise<Reconciliation> {
   const range = { from: request.from, to: request.to };
   const report = source.provider === 'openai' ? await readOpenAIReport(source, range) : await readAnthropicReport(source, range);
-  const ledger = await queryLedgerUsage(db, source.gatewayProviders.map((provider) => provider.name), range);
-  const apiKeyIdOf = new Map(source.gatewayProviders.flatMap((provider) => (provider.apiKeyId === undefined ? [] : [[provider.name, provider.apiKeyId] as const])));
-  return compareUsage(ledger, report, { provider: source.provider, ...range, threshold: request.threshold ?? DEFAULT_THRESHOLD_PERCENT, apiKeyIdOf });
+  const ledger = await queryLedgerUsage(
+    db,
+    source.gatewayProviders.map((provider) => provider.name),
+    range,
+  );
+  const apiKeyIdOf = new Map(
+    source.gatewayProviders.flatMap((provider) => (provider.apiKeyId === undefined ? [] : [[provider.name, provider.apiKeyId] as const])),
+  );
+  return compareUsage(ledger, report, {
+    provider: source.provider,
+    ...range,
+    threshold: request.threshold ?? DEFAULT_THRESHOLD_PERCENT,
+    apiKeyIdOf,
+  });
 }

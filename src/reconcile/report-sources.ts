@@ -32,7 +32,10 @@ export function reportSourcesOf(providers: Readonly<Record<string, Readonly<Reco
   for (const [name, config] of Object.entries(providers ?? {})) {
     const field = REPORT_FIELDS.find((candidate) => config[candidate] !== undefined);
     if (field !== undefined && reportProviderOf(name, config) === undefined) {
-      throw configError('CONFIG_FILE_INVALID', `providers.${name}.${field}: only OpenAI's (types openai without azure, openai-responses) and Anthropic's (type anthropic) usage reports can be reconciled.`);
+      throw configError(
+        'CONFIG_FILE_INVALID',
+        `providers.${name}.${field}: only OpenAI's (types openai without azure, openai-responses) and Anthropic's (type anthropic) usage reports can be reconciled.`,
+      );
     }
   }
   const sources: ReportSource[] = [];
@@ -44,14 +47,19 @@ export function reportSourcesOf(providers: Readonly<Record<string, Readonly<Reco
     const [firstName, firstConfig] = first;
     for (const [name, config] of withKey) {
       if (config.adminKey !== firstConfig.adminKey || config.adminBaseURL !== firstConfig.adminBaseURL) {
-        throw configError('CONFIG_FILE_INVALID', `providers.${name}.adminKey differs from providers.${firstName}.adminKey: reconciliation reads one ${family} organisation's report; give the admin key on one provider of that family.`);
+        throw configError(
+          'CONFIG_FILE_INVALID',
+          `providers.${name}.adminKey differs from providers.${firstName}.adminKey: reconciliation reads one ${family} organisation's report; give the admin key on one provider of that family.`,
+        );
       }
     }
     sources.push({
       provider: family,
       adminKey: firstConfig.adminKey as string,
       baseURL: typeof firstConfig.adminBaseURL === 'string' ? firstConfig.adminBaseURL : OFFICIAL_BASE_URL[family],
-      gatewayProviders: members.map(([name, config]) => (typeof config.apiKeyId === 'string' ? { name, apiKeyId: config.apiKeyId } : { name })),
+      gatewayProviders: members.map(([name, config]) =>
+        typeof config.apiKeyId === 'string' ? { name, apiKeyId: config.apiKeyId } : { name },
+      ),
     });
   }
   return sources;

@@ -163,13 +163,21 @@ export class CallDeadline implements UpstreamWatch {
     if (this.expired !== undefined) return;
     const now = Date.now();
     // No read waiting: looked at again an idle interval from now, in case one begins.
-    const idleBy = !this.#streaming ? Infinity : this.#readingSince === 0 ? now + this.#limits.idleMs : this.#readingSince + this.#limits.idleMs;
+    const idleBy = !this.#streaming
+      ? Infinity
+      : this.#readingSince === 0
+        ? now + this.#limits.idleMs
+        : this.#readingSince + this.#limits.idleMs;
     const passed: [Limit, number] | undefined =
-      now >= this.#connectBy ? ['connect', this.#limits.connectMs]
-      : now >= this.#firstTokenBy ? ['first-token', this.#limits.firstTokenMs]
-      : now >= idleBy ? ['idle', this.#limits.idleMs]
-      : now >= this.#totalBy ? ['total', this.#totalMs]
-      : undefined;
+      now >= this.#connectBy
+        ? ['connect', this.#limits.connectMs]
+        : now >= this.#firstTokenBy
+          ? ['first-token', this.#limits.firstTokenMs]
+          : now >= idleBy
+            ? ['idle', this.#limits.idleMs]
+            : now >= this.#totalBy
+              ? ['total', this.#totalMs]
+              : undefined;
     if (passed === undefined) {
       this.#arm(Math.min(this.#connectBy, this.#firstTokenBy, idleBy, this.#totalBy) - now);
       return;

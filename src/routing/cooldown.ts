@@ -18,7 +18,13 @@ export interface CooldownOptions {
 
 export type ResolvedCooldowns = Required<CooldownOptions>;
 
-export const DEFAULT_COOLDOWNS: ResolvedCooldowns = { failures: 3, windowMs: 30_000, cooldownMs: 30_000, maxCooldownMs: 300_000, refreshMs: 1_000 };
+export const DEFAULT_COOLDOWNS: ResolvedCooldowns = {
+  failures: 3,
+  windowMs: 30_000,
+  cooldownMs: 30_000,
+  maxCooldownMs: 300_000,
+  refreshMs: 1_000,
+};
 
 /** How long one caller holds a deployment's trial before another may probe it (the first never reported back). */
 export const TRIAL_MS = 30_000;
@@ -73,7 +79,8 @@ export class MemoryCooldownStore implements CooldownStore {
       const entry = this.#entries.get(name);
       if (entry?.until === undefined) continue;
       if (now < entry.until) standings.set(name, { state: 'cooling', forMs: entry.until - now });
-      else if (entry.trialUntil !== undefined && now < entry.trialUntil) standings.set(name, { state: 'cooling', forMs: entry.trialUntil - now });
+      else if (entry.trialUntil !== undefined && now < entry.trialUntil)
+        standings.set(name, { state: 'cooling', forMs: entry.trialUntil - now });
       else {
         entry.trialUntil = now + TRIAL_MS;
         standings.set(name, { state: 'trial' });

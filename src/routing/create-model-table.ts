@@ -30,7 +30,11 @@ function deploymentsOf(config: RoutedModelConfig): readonly DeploymentConfig[] {
   );
 }
 
-function resolveDeployment(config: RoutedModelConfig, deployment: DeploymentConfig, providers: Readonly<Record<string, ProviderAdapter>>): ResolvedDeployment {
+function resolveDeployment(
+  config: RoutedModelConfig,
+  deployment: DeploymentConfig,
+  providers: Readonly<Record<string, ProviderAdapter>>,
+): ResolvedDeployment {
   const adapter = providers[deployment.provider];
   if (!adapter) {
     throw configError(
@@ -53,7 +57,10 @@ function resolveDeployment(config: RoutedModelConfig, deployment: DeploymentConf
 function configuredIdOf(table: ModelTable, id: string, from: string, field: string): string {
   const model = table.get(id);
   if (model === undefined) {
-    throw configError('CONFIG_UNKNOWN_FALLBACK_MODEL', `Model '${from}' names '${id}' in ${field}, which is not a configured model id or alias.`);
+    throw configError(
+      'CONFIG_UNKNOWN_FALLBACK_MODEL',
+      `Model '${from}' names '${id}' in ${field}, which is not a configured model id or alias.`,
+    );
   }
   if (model.id === from) throw configError('CONFIG_UNKNOWN_FALLBACK_MODEL', `Model '${from}' names itself in ${field}.`);
   return model.id;
@@ -80,7 +87,10 @@ export function createModelTable(
     const deployments = deploymentsOf(config).map((deployment) => resolveDeployment(config, deployment, providers));
     const names = new Set(deployments.map((deployment) => deployment.name));
     if (names.size !== deployments.length) {
-      throw configError('CONFIG_MODEL_ID_DUPLICATE', `Model '${config.id}' has two deployments of the same name; give each a distinct 'name' (or upstreamModel).`);
+      throw configError(
+        'CONFIG_MODEL_ID_DUPLICATE',
+        `Model '${config.id}' has two deployments of the same name; give each a distinct 'name' (or upstreamModel).`,
+      );
     }
     const first = deployments[0]!;
     const { adapter, upstreamModel } = first;
@@ -120,7 +130,8 @@ export function createModelTable(
   // Fallbacks may name models configured after them: resolved once every id is known.
   for (const model of list) {
     model.fallbacks = model.fallbacks.map((id) => configuredIdOf(table, id, model.id, 'fallbacks'));
-    if (model.contextFallback !== undefined) model.contextFallback = configuredIdOf(table, model.contextFallback, model.id, 'contextFallback');
+    if (model.contextFallback !== undefined)
+      model.contextFallback = configuredIdOf(table, model.contextFallback, model.id, 'contextFallback');
   }
   return { table, list };
 }

@@ -86,7 +86,9 @@ export function flattenToolNamespaces(request: CanonicalRequest): FlattenedNames
     }),
     restoreEvent: (event) => {
       const original = event.type === 'tool-call-start' ? restored(event.name) : undefined;
-      return original === undefined || event.type !== 'tool-call-start' ? event : { ...event, name: original.name, namespace: original.namespace };
+      return original === undefined || event.type !== 'tool-call-start'
+        ? event
+        : { ...event, name: original.name, namespace: original.namespace };
     },
   };
 }

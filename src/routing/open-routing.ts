@@ -30,7 +30,8 @@ export function openRouting(settings: OpenRoutingSettings): OpenedRouting {
   let cooldowns: CooldownStore | undefined;
   if (settings.cooldowns !== false) {
     const resolved = { ...DEFAULT_COOLDOWNS };
-    for (const [name, value] of Object.entries(settings.cooldowns ?? {}) as [keyof CooldownOptions, number | undefined][]) if (value !== undefined) resolved[name] = value;
+    for (const [name, value] of Object.entries(settings.cooldowns ?? {}) as [keyof CooldownOptions, number | undefined][])
+      if (value !== undefined) resolved[name] = value;
     cooldowns = redis === undefined ? new MemoryCooldownStore(resolved) : new RedisCooldownStore(redis, settings.redisPrefix, resolved);
   }
   const call = createRoutingCall({ models: settings.models, retries: settings.retries, cooldowns, onStoreError: settings.onStoreError });

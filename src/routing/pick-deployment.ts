@@ -49,7 +49,11 @@ function byWeight(candidates: readonly ResolvedDeployment[], random: () => numbe
 }
 
 /** The candidates with the lowest `score`, by weight among ties. */
-function lowest(candidates: readonly ResolvedDeployment[], score: (deployment: ResolvedDeployment) => number, random: () => number): ResolvedDeployment {
+function lowest(
+  candidates: readonly ResolvedDeployment[],
+  score: (deployment: ResolvedDeployment) => number,
+  random: () => number,
+): ResolvedDeployment {
   let best = Number.POSITIVE_INFINITY;
   let tied: ResolvedDeployment[] = [];
   for (const candidate of candidates) {
@@ -67,7 +71,12 @@ function lowest(candidates: readonly ResolvedDeployment[], score: (deployment: R
  * `least-busy` the fewest requests in flight in this process; `lowest-latency` the lowest recent
  * latency, a deployment not measured yet first.
  */
-export function pickDeployment(candidates: readonly ResolvedDeployment[], strategy: DeploymentStrategy, load: DeploymentLoad, random: () => number = Math.random): ResolvedDeployment {
+export function pickDeployment(
+  candidates: readonly ResolvedDeployment[],
+  strategy: DeploymentStrategy,
+  load: DeploymentLoad,
+  random: () => number = Math.random,
+): ResolvedDeployment {
   if (candidates.length === 1) return candidates[0]!;
   switch (strategy) {
     case 'least-busy':

@@ -1,4 +1,4 @@
-import { GatewayError, type CanonicalStreamEvent, streamEndedEarly } from '../canonical/index.js';
+import { type CanonicalStreamEvent, streamEndedEarly } from '../canonical/index.js';
 import type { EventReader, StreamBatch } from './event-reader.js';
 
 /** A stream read up to its first output event (see `isOutput`): nothing has reached the client yet. */
@@ -46,7 +46,12 @@ function isOutput(event: CanonicalStreamEvent): boolean {
   }
 }
 
-function opened(opening: CanonicalStreamEvent[], openingWire: string | undefined, rest: EventReader, openingChars: OpenedStream['openingChars']): OpenedStream {
+function opened(
+  opening: CanonicalStreamEvent[],
+  openingWire: string | undefined,
+  rest: EventReader,
+  openingChars: OpenedStream['openingChars'],
+): OpenedStream {
   const finished = opening.some(ends);
   if (openingWire === undefined) return { opening, finished, rest };
   return openingChars === undefined ? { opening, openingWire, finished, rest } : { opening, openingWire, openingChars, finished, rest };

@@ -134,7 +134,9 @@ export class RedisCooldownStore implements CooldownStore {
     const [out, tripped, trial, failures] = this.#keys(name);
     const { failures: threshold, windowMs, cooldownMs, maxCooldownMs } = this.#options;
     const forced = coolForMs === undefined ? 0 : Math.max(1, Math.round(Math.min(coolForMs, maxCooldownMs)));
-    const cool = Number(await this.#redis[names.failed]!(4, failures, out, tripped, trial, threshold, windowMs, cooldownMs, forced, TRIPPED_MS));
+    const cool = Number(
+      await this.#redis[names.failed]!(4, failures, out, tripped, trial, threshold, windowMs, cooldownMs, forced, TRIPPED_MS),
+    );
     if (cool > 0) {
       const now = this.#now();
       this.#seen.set(name, { readAt: now, outUntil: now + cool });

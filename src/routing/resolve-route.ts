@@ -31,7 +31,12 @@ export interface InboundProtocol {
  * (with the reason for one in `unavailable`), 400 `UNSUPPORTED_FEATURE` for a part the model cannot
  * carry, 400 `UNKNOWN_FIELD` for a field the caller's protocol does not have. Nothing is called yet.
  */
-export function resolveRoute(models: ModelTable, decoded: CanonicalRequest, inbound: InboundProtocol, unavailable?: UnavailableModels): Route {
+export function resolveRoute(
+  models: ModelTable,
+  decoded: CanonicalRequest,
+  inbound: InboundProtocol,
+  unavailable?: UnavailableModels,
+): Route {
   const model = resolveModel(models, decoded.model, unavailable);
   const { request, adaptations } = adaptToModel(decoded, model, inbound.protocol);
   checkCapabilities({

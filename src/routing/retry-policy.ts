@@ -25,7 +25,8 @@ export function resolveRetries(...layers: readonly (RetryOptions | undefined)[])
   const resolved = { ...DEFAULT_RETRIES };
   for (const layer of layers) {
     if (layer === undefined) continue;
-    for (const [name, value] of Object.entries(layer) as [keyof RetryOptions, number | undefined][]) if (value !== undefined) resolved[name] = value;
+    for (const [name, value] of Object.entries(layer) as [keyof RetryOptions, number | undefined][])
+      if (value !== undefined) resolved[name] = value;
   }
   return resolved;
 }

@@ -41,7 +41,10 @@ export interface RoutingCallOptions {
 }
 
 /** An attempt's outcome for the loop: the value, or why it failed. */
-type ModelOutcome<T> = { value: T } | { error: GatewayError; action: FailureAction } | { coolingFor: number; deployment: ResolvedDeployment };
+type ModelOutcome<T> =
+  | { value: T }
+  | { error: GatewayError; action: FailureAction }
+  | { coolingFor: number; deployment: ResolvedDeployment };
 
 /** The standings of deployments nobody asked about (no cooldowns, or nowhere else to go): none. */
 const NO_STANDINGS: ReadonlyMap<string, Standing> = new Map();
@@ -60,7 +63,10 @@ function subscribe<T>(listeners: T[], listener: T): () => void {
 /** The route as one deployment of `model` takes it (the route itself for the route's own first deployment). */
 function routeFor(route: Route, model: ResolvedModel, deployment: ResolvedDeployment): Route {
   if (model === route.model && deployment === model.deployments[0]) return route;
-  return { ...route, model: { ...model, adapter: deployment.adapter, upstreamModel: deployment.upstreamModel, providerId: deployment.providerId } };
+  return {
+    ...route,
+    model: { ...model, adapter: deployment.adapter, upstreamModel: deployment.upstreamModel, providerId: deployment.providerId },
+  };
 }
 
 /**
@@ -133,7 +139,11 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
 
   const noteRecovery = (deployment: ResolvedDeployment) => {
     if (cooldowns === undefined) return;
-    write(cooldownStoreDeadline(cooldowns.recovered(deployment.name), storeTimeoutMs).then(() => emitCooldown({ deployment: deployment.name, state: 'recovered' })));
+    write(
+      cooldownStoreDeadline(cooldowns.recovered(deployment.name), storeTimeoutMs).then(() =>
+        emitCooldown({ deployment: deployment.name, state: 'recovered' }),
+      ),
+    );
   };
 
   async function run<T>(
@@ -168,7 +178,11 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     };
 
     /** One attempt on one deployment: its value, or its error (after counting it). */
-    const attemptOn = async (model: ResolvedModel, deployment: ResolvedDeployment, standing: Standing | undefined): Promise<{ value: T } | { error: GatewayError }> => {
+    const attemptOn = async (
+      model: ResolvedModel,
+      deployment: ResolvedDeployment,
+      standing: Standing | undefined,
+    ): Promise<{ value: T } | { error: GatewayError }> => {
       const startedAt = Date.now();
       const tracked = model.strategy === 'least-busy';
       if (tracked) load.started(deployment.name);
@@ -194,7 +208,10 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       const retries = retriesOf(model);
       const found = model.deployments.length > 1 || hasAlternatives ? standingsOf(model) : NO_STANDINGS;
       const standings = found instanceof Promise ? await found : found;
-      const inService = standings.size === 0 ? model.deployments : model.deployments.filter((deployment) => standings.get(deployment.name)?.state !== 'cooling');
+      const inService =
+        standings.size === 0
+          ? model.deployments
+          : model.deployments.filter((deployment) => standings.get(deployment.name)?.state !== 'cooling');
       if (inService.length === 0) {
         // Every deployment is out: the one back soonest is the last resort, should nothing else answer.
         let soonest = model.deployments[0]!;
@@ -218,7 +235,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         if (candidates.length === 0) break;
         const fresh = failedHere === undefined ? candidates : candidates.filter((deployment) => !failedHere!.has(deployment.name));
         // A deployment whose trial this request was handed goes first: else no one would probe it until the trial lapsed.
-        const deployment = tries === 0 && trial !== undefined ? trial : pickDeployment(fresh.length > 0 ? fresh : candidates, model.strategy, load, random);
+        const deployment =
+          tries === 0 && trial !== undefined ? trial : pickDeployment(fresh.length > 0 ? fresh : candidates, model.strategy, load, random);
         if (tries > 0) {
           counters.retries += 1;
           // The same deployment again: after a backoff, and no sooner than its retry-after.
@@ -259,7 +277,8 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       const outcome = await tryModel(model, queue.length > 0 || model.contextFallback !== undefined);
       if ('value' in outcome) return outcome.value;
       if ('coolingFor' in outcome) {
-        if (lastResort === undefined || outcome.coolingFor < lastResort.forMs) lastResort = { model, deployment: outcome.deployment, forMs: outcome.coolingFor };
+        if (lastResort === undefined || outcome.coolingFor < lastResort.forMs)
+          lastResort = { model, deployment: outcome.deployment, forMs: outcome.coolingFor };
         continue;
       }
       if (outcome.action === 'final') throw outcome.error;
@@ -284,7 +303,13 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
 
   return {
     generate(route, context, control) {
-      return run(route, context, control, (target) => once.generate(target, context, control), (answer) => answer);
+      return run(
+        route,
+        context,
+        control,
+        (target) => once.generate(target, context, control),
+        (answer) => answer,
+      );
     },
     stream(route, context, control) {
       return run(route, context, control, (target) => once.stream(target, context, control), trackedStream);

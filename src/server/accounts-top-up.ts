@@ -29,7 +29,13 @@ export async function topUpAccount(
     throw configError('CONFIG_FLAG_INVALID', GatewayError.isInstance(error) ? error.message : String(error));
   }
   await creditAccount(db, { accountId: found.user.id, nanoUsd, kind: command.kind, actorId: CLI_ACTOR.id, note: command.note });
-  await recordAdminAction(db, CLI_ACTOR, command.kind === 'adjustment' ? 'balance.adjustment' : 'balance.top-up', found.user.email, `${command.kind} $${(nanoUsd / 1e9).toFixed(6)}${command.note === undefined ? '' : ` — ${command.note}`}`);
+  await recordAdminAction(
+    db,
+    CLI_ACTOR,
+    command.kind === 'adjustment' ? 'balance.adjustment' : 'balance.top-up',
+    found.user.email,
+    `${command.kind} $${(nanoUsd / 1e9).toFixed(6)}${command.note === undefined ? '' : ` — ${command.note}`}`,
+  );
   if (typeof gateway.redis === 'string') {
     const redis = new Redis(gateway.redis, { maxRetriesPerRequest: 2 });
     try {
@@ -40,5 +46,7 @@ export async function topUpAccount(
       redis.disconnect();
     }
   }
-  write(`${command.kind === 'adjustment' ? 'Adjusted' : 'Credited'} $${(nanoUsd / 1e9).toFixed(6)} ${command.kind === 'adjustment' ? 'on' : 'to'} the balance of ${found.user.email}.\n`);
+  write(
+    `${command.kind === 'adjustment' ? 'Adjusted' : 'Credited'} $${(nanoUsd / 1e9).toFixed(6)} ${command.kind === 'adjustment' ? 'on' : 'to'} the balance of ${found.user.email}.\n`,
+  );
 }

@@ -24,7 +24,13 @@ export async function checkConfig(path: string, env: NodeJS.ProcessEnv): Promise
     checked = checkOptions({ ...options, logger: silentLogger });
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;
-    throw new GatewayError({ kind: error.kind, code: error.code, message: `${path}: ${error.message}`, ...(error.param === undefined ? {} : { param: error.param }), cause: error });
+    throw new GatewayError({
+      kind: error.kind,
+      code: error.code,
+      message: `${path}: ${error.message}`,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      cause: error,
+    });
   }
   await Promise.all(Object.values(checked.providers).map((provider) => provider.close?.()));
   const providers = Object.keys(config.gateway.providers ?? {}).length;

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { configError } from '../canonical/index.js';
 
 export const USAGE = `Usage:
@@ -111,4 +111,3 @@ export function allowOnly(values: CliFlags, allowed: ReadonlySet<string>, comman
   const extra = Object.keys(values).filter((flag) => !allowed.has(flag) && flag !== 'help' && flag !== 'version');
   if (extra.length > 0) throw flagError(`'${command}' does not take ${extra.map((flag) => `--${flag}`).join(', ')}.`);
 }
-

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../gateway/options.js';
-import { balancesOptionsSchema, bodyLimitMessage, cooldownOptionsSchema, ledgerOptionsSchema, limitsOptionsSchema, modelConfigSchema, retryOptionsSchema, timeoutOptionsSchema } from '../gateway/options-schema.js';
+import {
+  balancesOptionsSchema,
+  bodyLimitMessage,
+  cooldownOptionsSchema,
+  ledgerOptionsSchema,
+  limitsOptionsSchema,
+  modelConfigSchema,
+  retryOptionsSchema,
+  timeoutOptionsSchema,
+} from '../gateway/options-schema.js';
 import { requestPolicyOptionsSchema } from '../policy/request-policy-schema.js';
 import type { StatusPageOptions } from '../status/status-page.js';
 import { LOG_LEVELS, type LogLevel } from './log-level.js';
@@ -20,15 +29,26 @@ const consoleSettingsSchema = z.union([
     trustProxy: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
     sessionTtlMs: z.number().int().positive().optional(),
     loginLimits: z
-      .strictObject({ perAccount: z.number().int().positive().optional(), perAddress: z.number().int().positive().optional(), windowMs: z.number().int().positive().optional() })
+      .strictObject({
+        perAccount: z.number().int().positive().optional(),
+        perAddress: z.number().int().positive().optional(),
+        windowMs: z.number().int().positive().optional(),
+      })
       .optional(),
-    apiRoot: z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s) URL').optional(),
+    apiRoot: z
+      .string()
+      .regex(/^https?:\/\/[^/]/, 'must be an http(s) URL')
+      .optional(),
     userKeys: z
       .strictObject({
         models: z.array(z.string().min(1)).optional(),
         budget: z.strictObject({ usd: z.number().nonnegative().max(BUDGET_MAX_USD), period: z.enum(['day', 'month', 'never']) }).optional(),
         limits: z
-          .strictObject({ requestsPerMinute: z.number().int().positive().optional(), tokensPerMinute: z.number().int().positive().optional(), concurrency: z.number().int().positive().optional() })
+          .strictObject({
+            requestsPerMinute: z.number().int().positive().optional(),
+            tokensPerMinute: z.number().int().positive().optional(),
+            concurrency: z.number().int().positive().optional(),
+          })
           .optional(),
       })
       .optional(),
@@ -137,7 +157,9 @@ export const configFileSchema = z
     models: z.array(modelConfigSchema).min(1).optional(),
     timeouts: timeoutOptionsSchema.optional(),
     bodyLimit: z
-      .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], { error: bodyLimitMessage })
+      .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, bodyLimitMessage)], {
+        error: bodyLimitMessage,
+      })
       .optional(),
     diagnoseBaseUrl: z.boolean().optional(),
     database: z
@@ -145,7 +167,10 @@ export const configFileSchema = z
         error: 'must be a SQLite file path, a postgres:// URL, { url, schema }, or false',
       })
       .optional(),
-    redis: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    redis: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
     redisPrefix: z.string().optional(),
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
@@ -154,8 +179,12 @@ export const configFileSchema = z
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
-    requestLog: z.union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional(), file: z.string().min(1).optional() })]).optional(),
-    metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),
+    requestLog: z
+      .union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional(), file: z.string().min(1).optional() })])
+      .optional(),
+    metrics: z
+      .union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })])
+      .optional(),
     tracing: z.boolean().optional(),
     adapt: z.boolean().optional(),
     retries: retryOptionsSchema.optional(),
@@ -193,7 +222,13 @@ export type ConfigFile = z.output<typeof configFileSchema>;
 export function splitConfigFile(file: ConfigFile): ServerConfig {
   const { server = {}, database, providers, ...others } = file;
   const reportSources = reportSourcesOf(providers);
-  const rest = providers === undefined ? others : { ...others, providers: Object.fromEntries(Object.entries(providers).map(([name, config]) => [name, withoutReportFields(config)])) };
+  const rest =
+    providers === undefined
+      ? others
+      : {
+          ...others,
+          providers: Object.fromEntries(Object.entries(providers).map(([name, config]) => [name, withoutReportFields(config)])),
+        };
   const settings: Partial<ServerSettings> = {};
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
@@ -204,5 +239,10 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
   if (server.console !== undefined) settings.console = server.console;
   if (server.docs !== undefined) settings.docs = server.docs;
   const gateway: GatewayOptions = database === undefined || database === false ? rest : { ...rest, database };
-  return { server: settings, gateway, ...(database === false ? { withoutDatabase: true } : {}), ...(reportSources.length === 0 ? {} : { reportSources }) };
+  return {
+    server: settings,
+    gateway,
+    ...(database === false ? { withoutDatabase: true } : {}),
+    ...(reportSources.length === 0 ? {} : { reportSources }),
+  };
 }

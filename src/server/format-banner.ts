@@ -65,7 +65,8 @@ function keyLine(info: BannerInfo): string {
 /** The model Claude Code should use: a Claude model when one is served, else the first model. */
 function claudeModels(models: readonly string[]): { main: string; small: string } {
   const first = models[0] ?? 'mock';
-  const main = models.find((id) => id.startsWith('claude') && !id.includes('haiku')) ?? models.find((id) => id.startsWith('claude')) ?? first;
+  const main =
+    models.find((id) => id.startsWith('claude') && !id.includes('haiku')) ?? models.find((id) => id.startsWith('claude')) ?? first;
   const small = models.find((id) => id.startsWith('claude') && id.includes('haiku')) ?? main;
   return { main, small };
 }

@@ -51,7 +51,10 @@ function interpolateString(text: string, env: NodeJS.ProcessEnv, path: readonly 
     const separator = inner.indexOf(':-');
     const name = (separator < 0 ? inner : inner.slice(0, separator)).trim();
     if (!variableName.test(name)) {
-      problems.push({ path, detail: `has '${whole}', which is not a variable reference: write \${NAME} or \${NAME:-fallback}, or $\${…} for a literal` });
+      problems.push({
+        path,
+        detail: `has '${whole}', which is not a variable reference: write \${NAME} or \${NAME:-fallback}, or $\${…} for a literal`,
+      });
       return whole;
     }
     const value = env[name];

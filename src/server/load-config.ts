@@ -29,7 +29,13 @@ function checkProviders(providers: ConfigFile['providers'], source: string): voi
       createProviderFromConfig(key, withoutReportFields(provider));
     } catch (error) {
       if (!GatewayError.isInstance(error)) throw error;
-      throw new GatewayError({ kind: 'internal', code: error.code, message: `${source}: ${error.message}`, param: `providers.${key}`, cause: error });
+      throw new GatewayError({
+        kind: 'internal',
+        code: error.code,
+        message: `${source}: ${error.message}`,
+        param: `providers.${key}`,
+        cause: error,
+      });
     }
   }
 }

@@ -42,10 +42,12 @@ function capabilitiesOf(model: ResolvedModel): string {
 function priceOf(price: ModelPrice): string {
   const parts = [`in ${usd(price.input)}`, `out ${usd(price.output)}`];
   if (price.cachedInput !== undefined) parts.push(`cached ${usd(price.cachedInput)}`);
-  if (price.cacheWrite !== undefined) parts.push(`write ${usd(price.cacheWrite)}${price.cacheWrite1h === undefined ? '' : ` (1h ${usd(price.cacheWrite1h)})`}`);
+  if (price.cacheWrite !== undefined)
+    parts.push(`write ${usd(price.cacheWrite)}${price.cacheWrite1h === undefined ? '' : ` (1h ${usd(price.cacheWrite1h)})`}`);
   else if (price.cacheWrite1h !== undefined) parts.push(`write 1h ${usd(price.cacheWrite1h)}`);
   if (price.reasoning !== undefined) parts.push(`reasoning ${usd(price.reasoning)}`);
-  for (const tier of price.tiers ?? []) parts.push(`above ${tokens(tier.aboveInputTokens)}: in ${usd(tier.input ?? price.input)} out ${usd(tier.output ?? price.output)}`);
+  for (const tier of price.tiers ?? [])
+    parts.push(`above ${tokens(tier.aboveInputTokens)}: in ${usd(tier.input ?? price.input)} out ${usd(tier.output ?? price.output)}`);
   return parts.join(' · ');
 }
 
@@ -62,7 +64,11 @@ function sourceOf(model: ResolvedModel): string {
  * setup) serves, with what the gateway knows of each — capabilities, context window, largest
  * output, prices (USD per million tokens) and where they come from. Calls no provider.
  */
-export async function runModelsCommand(command: { configPath?: string; json: boolean }, env: NodeJS.ProcessEnv, write: Write = writeStdout): Promise<void> {
+export async function runModelsCommand(
+  command: { configPath?: string; json: boolean },
+  env: NodeJS.ProcessEnv,
+  write: Write = writeStdout,
+): Promise<void> {
   const config = command.configPath === undefined ? createZeroConfig(env) : await loadConfig(command.configPath, env);
   const database = resolveServerDatabase(config, env);
   const { options } = resolveServerKey({ ...config.gateway, ...(database === undefined ? {} : { database }) }, env);
@@ -70,7 +76,9 @@ export async function runModelsCommand(command: { configPath?: string; json: boo
   await Promise.all(Object.values(checked.providers).map((provider) => provider.close?.()));
   const models = checked.modelList;
   if (command.json) {
-    write(`${JSON.stringify(models.map((model) => ({ ...openAIModelEntry(model), provider: model.providerId, upstream_model: model.upstreamModel })))}\n`);
+    write(
+      `${JSON.stringify(models.map((model) => ({ ...openAIModelEntry(model), provider: model.providerId, upstream_model: model.upstreamModel })))}\n`,
+    );
     return;
   }
   const rows = models.map((model) => [
@@ -83,6 +91,9 @@ export async function runModelsCommand(command: { configPath?: string; json: boo
     model.price === undefined ? '-' : priceOf(model.price.price),
     sourceOf(model),
   ]);
-  const table = formatTable(['ID', 'PROVIDER', 'UPSTREAM', 'WINDOW', 'MAX OUTPUT', 'CAPABILITIES', 'PRICE (USD / 1M TOKENS)', 'PRICE SOURCE'], rows);
+  const table = formatTable(
+    ['ID', 'PROVIDER', 'UPSTREAM', 'WINDOW', 'MAX OUTPUT', 'CAPABILITIES', 'PRICE (USD / 1M TOKENS)', 'PRICE SOURCE'],
+    rows,
+  );
   write(`${table}\n- = not known: set contextWindow, maxOutputTokens or price on the model in the config file.\n`);
 }

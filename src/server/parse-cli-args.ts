@@ -11,11 +11,20 @@ import type { AllowedHosts } from '../http/allowed-hosts.js';
 export { USAGE } from './cli-flags.js';
 
 export type CliCommand =
-  | { command: 'serve'; configPath?: string; port?: number; host?: string; allowedHosts?: AllowedHosts; database?: string; logLevel?: LogLevel; noConsole?: boolean }
+  | {
+      command: 'serve';
+      configPath?: string;
+      port?: number;
+      host?: string;
+      allowedHosts?: AllowedHosts;
+      database?: string;
+      logLevel?: LogLevel;
+      noConsole?: boolean;
+    }
   | StoreCommand
   | { command: 'config-check'; configPath: string }
   | { command: 'models'; configPath?: string; json: boolean }
-  | Omit<CheckCommand, 'key'> & { key: string | undefined }
+  | (Omit<CheckCommand, 'key'> & { key: string | undefined })
   | { command: 'help' }
   | { command: 'version' };
 
@@ -28,7 +37,8 @@ function parsePort(text: string): number {
 }
 
 function parseLogLevel(text: string): LogLevel {
-  if (!isLogLevel(text)) throw configError('CONFIG_FLAG_INVALID', `--log-level takes one of ${LOG_LEVELS.join(', ')}, e.g. --log-level warn; got '${text}'.`);
+  if (!isLogLevel(text))
+    throw configError('CONFIG_FLAG_INVALID', `--log-level takes one of ${LOG_LEVELS.join(', ')}, e.g. --log-level warn; got '${text}'.`);
   return text;
 }
 
@@ -37,16 +47,24 @@ const serveFlags = new Set(['config', 'port', 'host', 'allowed-hosts', 'database
 
 /** `--allowed-hosts a.example,.b.example` or `'*'` (or `true`) for any. */
 function parseAllowedHosts(text: string): AllowedHosts {
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.includes('*') || names.includes('true')) return true;
-  if (names.length === 0) throw configError('CONFIG_FLAG_INVALID', `--allowed-hosts takes host names, comma-separated, e.g. --allowed-hosts llm.example.com,.internal; or '*' for any; got '${text}'.`);
+  if (names.length === 0)
+    throw configError(
+      'CONFIG_FLAG_INVALID',
+      `--allowed-hosts takes host names, comma-separated, e.g. --allowed-hosts llm.example.com,.internal; or '*' for any; got '${text}'.`,
+    );
   return names;
 }
 
 /** `config check FILE`, or `config check --config FILE`. */
 function parseConfigCommand(rest: readonly string[], values: CliFlags): CliCommand {
   const [subcommand, file, ...extra] = rest;
-  if (subcommand !== 'check' || extra.length > 0) throw flagError(`Unknown command 'config${rest.map((word) => ` ${word}`).join('')}'; did you mean 'config check FILE'?`);
+  if (subcommand !== 'check' || extra.length > 0)
+    throw flagError(`Unknown command 'config${rest.map((word) => ` ${word}`).join('')}'; did you mean 'config check FILE'?`);
   allowOnly(values, new Set(['config']), 'config check');
   if (file !== undefined && values.config !== undefined && file !== values.config) {
     throw flagError(`'config check' takes one file; got '${file}' and --config '${values.config}'.`);
@@ -69,14 +87,29 @@ function parseCheckCommand(rest: readonly string[], values: CliFlags): CliComman
   allowOnly(values, new Set(['base-url', 'key', 'model', 'protocol', 'timeout', 'json']), 'check');
   const baseUrl = values['base-url'];
   if (baseUrl === undefined || !/^https?:\/\/[^/]/.test(baseUrl)) {
-    throw flagError(`'check' needs --base-url, the gateway's OpenAI base URL, e.g. --base-url http://localhost:8787/v1${baseUrl === undefined ? '' : `; got '${baseUrl}'`}.`);
+    throw flagError(
+      `'check' needs --base-url, the gateway's OpenAI base URL, e.g. --base-url http://localhost:8787/v1${baseUrl === undefined ? '' : `; got '${baseUrl}'`}.`,
+    );
   }
-  if (values.model === undefined || values.model === '') throw flagError("'check' needs --model, the model id to try, e.g. --model gpt-4.1-mini.");
+  if (values.model === undefined || values.model === '')
+    throw flagError("'check' needs --model, the model id to try, e.g. --model gpt-4.1-mini.");
   const protocols = PROTOCOLS[values.protocol ?? 'all'];
-  if (protocols === undefined) throw flagError(`--protocol takes chat, responses, messages or all; got '${values.protocol ?? ''}'.${suggested(values.protocol ?? '', Object.keys(PROTOCOLS))}`);
+  if (protocols === undefined)
+    throw flagError(
+      `--protocol takes chat, responses, messages or all; got '${values.protocol ?? ''}'.${suggested(values.protocol ?? '', Object.keys(PROTOCOLS))}`,
+    );
   const seconds = values.timeout === undefined ? 60 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw flagError(`--timeout takes seconds, e.g. --timeout 30; got '${values.timeout ?? ''}'.`);
-  return { command: 'check', baseUrl, key: values.key, model: values.model, protocols, timeoutMs: Math.round(seconds * 1000), json: values.json === true };
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw flagError(`--timeout takes seconds, e.g. --timeout 30; got '${values.timeout ?? ''}'.`);
+  return {
+    command: 'check',
+    baseUrl,
+    key: values.key,
+    model: values.model,
+    protocols,
+    timeoutMs: Math.round(seconds * 1000),
+    json: values.json === true,
+  };
 }
 
 /** The commands, for a near miss; only those with its first letter (a typo seldom changes it, and short words are all near each other). */
@@ -110,7 +143,15 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.help || positionals[0] === 'help') return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command = 'serve', ...rest] = positionals;
-  if (command === 'keys' || command === 'users' || command === 'accounts' || command === 'usage' || command === 'migrate' || command === 'reconcile') return parseStoreFlags(command, rest, values);
+  if (
+    command === 'keys' ||
+    command === 'users' ||
+    command === 'accounts' ||
+    command === 'usage' ||
+    command === 'migrate' ||
+    command === 'reconcile'
+  )
+    return parseStoreFlags(command, rest, values);
   if (command === 'config') return parseConfigCommand(rest, values);
   if (command === 'models') {
     if (rest.length > 0) throw flagError(`Unknown command 'models ${rest.join(' ')}'; 'models' takes only --config FILE and --json.`);
@@ -118,7 +159,17 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     return { command: 'models', ...(values.config === undefined ? {} : { configPath: values.config }), json: values.json === true };
   }
   if (command === 'check') return parseCheckCommand(rest, values);
-  if (command !== 'serve' || rest.length > 0) throw flagError(`Unknown command '${[command, ...rest].join(' ')}'.${command === 'serve' ? '' : suggested(command, COMMANDS.filter((known) => known[0] === command[0]))}`);
+  if (command !== 'serve' || rest.length > 0)
+    throw flagError(
+      `Unknown command '${[command, ...rest].join(' ')}'.${
+        command === 'serve'
+          ? ''
+          : suggested(
+              command,
+              COMMANDS.filter((known) => known[0] === command[0]),
+            )
+      }`,
+    );
   allowOnly(values, serveFlags, 'serve');
   return {
     command: 'serve',

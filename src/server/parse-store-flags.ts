@@ -28,7 +28,14 @@ export type StoreCommand =
   | { command: 'migrate'; store: StoreFlags }
   | { command: 'reconcile'; store: StoreFlags; provider: ReportProvider; from: string; to: string; threshold: number; json: boolean }
   | { command: 'users-reset-password'; store: StoreFlags; email: string }
-  | { command: 'accounts-top-up'; store: StoreFlags; email: string; usd: string; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined };
+  | {
+      command: 'accounts-top-up';
+      store: StoreFlags;
+      email: string;
+      usd: string;
+      kind: 'top-up' | 'refund' | 'adjustment';
+      note: string | undefined;
+    };
 
 const storeFlags = ['config', 'database'];
 const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -82,14 +89,22 @@ function limitsOf(values: CliFlags): { limits?: KeyOwnLimits } {
 function parseKeys(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
   const json = values.json === true;
   if (action === 'create' && rest.length === 0) {
-    allowOnly(values, new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'rpm', 'tpm', 'concurrency', 'json']), 'keys create');
+    allowOnly(
+      values,
+      new Set([...storeFlags, 'name', 'models', 'expires', 'budget', 'budget-period', 'rpm', 'tpm', 'concurrency', 'json']),
+      'keys create',
+    );
     const name = values.name?.trim();
     if (!name) throw flagError("'keys create' needs --name, e.g. --name ci-bot: the key's owner, shown in lists and logs.");
     if (name.length > KEY_NAME_MAX) throw flagError(`--name is at most ${KEY_NAME_MAX} characters (got ${name.length}).`);
     const period = values['budget-period'] ?? 'month';
-    if (period !== 'day' && period !== 'month' && period !== 'never') throw flagError(`--budget-period is day, month or never; got '${period}'.`);
+    if (period !== 'day' && period !== 'month' && period !== 'never')
+      throw flagError(`--budget-period is day, month or never; got '${period}'.`);
     if (values['budget-period'] !== undefined && values.budget === undefined) throw flagError('--budget-period needs --budget.');
-    const models = values.models?.split(',').map((model) => model.trim()).filter((model) => model !== '');
+    const models = values.models
+      ?.split(',')
+      .map((model) => model.trim())
+      .filter((model) => model !== '');
     return {
       command: 'keys-create',
       store: storeOf(values),
@@ -109,16 +124,24 @@ function parseKeys(action: string | undefined, rest: readonly string[], values: 
     allowOnly(values, new Set(storeFlags), 'keys revoke');
     return { command: 'keys-revoke', store: storeOf(values), publicId: rest[0] ?? '' };
   }
-  throw flagError(action === 'revoke' ? "'keys revoke' takes the key's public id, e.g. switchyard keys revoke AbCd…" : `Unknown command 'keys ${[action, ...rest].join(' ').trim()}'.`);
+  throw flagError(
+    action === 'revoke'
+      ? "'keys revoke' takes the key's public id, e.g. switchyard keys revoke AbCd…"
+      : `Unknown command 'keys ${[action, ...rest].join(' ').trim()}'.`,
+  );
 }
 
 /** `users reset-password EMAIL`. */
 function parseUsers(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
-  if (action === 'reset-password' && rest.length === 1 && rest[0] !== undefined && rest[0].includes('@')) {
+  if (action === 'reset-password' && rest.length === 1 && rest[0]?.includes('@')) {
     allowOnly(values, new Set(storeFlags), 'users reset-password');
     return { command: 'users-reset-password', store: storeOf(values), email: rest[0] };
   }
-  throw flagError(action === 'reset-password' ? "'users reset-password' takes the account's e-mail address, e.g. switchyard users reset-password ada@example.com" : `Unknown command 'users ${[action, ...rest].join(' ').trim()}'; did you mean 'users reset-password EMAIL'?`);
+  throw flagError(
+    action === 'reset-password'
+      ? "'users reset-password' takes the account's e-mail address, e.g. switchyard users reset-password ada@example.com"
+      : `Unknown command 'users ${[action, ...rest].join(' ').trim()}'; did you mean 'users reset-password EMAIL'?`,
+  );
 }
 
 /** Longest range `reconcile` reads: a year of daily buckets. */
@@ -126,7 +149,11 @@ const RECONCILE_MAX_DAYS = 366;
 
 /** A UTC day given to `reconcile` (`2026-11-27`). */
 function parseDay(text: string, flag: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)) || dayOf(Date.parse(`${text}T00:00:00Z`)) !== text) {
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+    Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ||
+    dayOf(Date.parse(`${text}T00:00:00Z`)) !== text
+  ) {
     throw flagError(`${flag} takes a UTC day like 2026-11-01; got '${text}'.`);
   }
   return text;
@@ -139,16 +166,26 @@ function parseReconcile(values: CliFlags): StoreCommand {
   if (provider === undefined || !(REPORT_PROVIDERS as readonly string[]).includes(provider)) {
     throw flagError(`'reconcile' needs --provider ${REPORT_PROVIDERS.join(' or ')}${provider === undefined ? '' : `; got '${provider}'`}.`);
   }
-  if (values.from === undefined) throw flagError("'reconcile' needs --from, the first UTC day to compare, e.g. --from 2026-11-01 (--to defaults to today).");
+  if (values.from === undefined)
+    throw flagError("'reconcile' needs --from, the first UTC day to compare, e.g. --from 2026-11-01 (--to defaults to today).");
   const from = parseDay(values.from, '--from');
   const to = values.to === undefined ? dayOf(Date.now()) : parseDay(values.to, '--to');
   if (from > to) throw flagError(`--from (${from}) is after --to (${to}).`);
-  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > RECONCILE_MAX_DAYS) throw flagError(`'reconcile' compares at most ${RECONCILE_MAX_DAYS} days at once; got ${from} to ${to}.`);
+  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > RECONCILE_MAX_DAYS)
+    throw flagError(`'reconcile' compares at most ${RECONCILE_MAX_DAYS} days at once; got ${from} to ${to}.`);
   const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD_PERCENT : Number(values.threshold.replace(/%$/, ''));
   if (values.threshold !== undefined && (!/^\d+(\.\d+)?%?$/.test(values.threshold) || !Number.isFinite(threshold))) {
     throw flagError(`--threshold takes a percentage, e.g. --threshold 1 or --threshold 0.5%; got '${values.threshold}'.`);
   }
-  return { command: 'reconcile', store: storeOf(values), provider: provider as ReportProvider, from, to, threshold, json: values.json === true };
+  return {
+    command: 'reconcile',
+    store: storeOf(values),
+    provider: provider as ReportProvider,
+    from,
+    to,
+    threshold,
+    json: values.json === true,
+  };
 }
 
 /** `accounts top-up EMAIL --usd AMOUNT [--kind …] [--note …]`. */
@@ -157,14 +194,26 @@ function parseAccounts(action: string | undefined, rest: readonly string[], valu
     allowOnly(values, new Set([...storeFlags, 'usd', 'kind', 'note']), 'accounts top-up');
     if (values.usd === undefined) throw flagError("'accounts top-up' needs --usd, e.g. --usd 20.");
     const kind = values.kind ?? 'top-up';
-    if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment') throw flagError(`--kind is top-up, refund or adjustment; got '${kind}'.`);
-    return { command: 'accounts-top-up', store: storeOf(values), email: rest[0], usd: values.usd, kind, note: values.note?.trim() || undefined };
+    if (kind !== 'top-up' && kind !== 'refund' && kind !== 'adjustment')
+      throw flagError(`--kind is top-up, refund or adjustment; got '${kind}'.`);
+    return {
+      command: 'accounts-top-up',
+      store: storeOf(values),
+      email: rest[0],
+      usd: values.usd,
+      kind,
+      note: values.note?.trim() || undefined,
+    };
   }
   throw flagError(`Unknown command 'accounts ${[action, ...rest].join(' ').trim()}'; did you mean 'accounts top-up EMAIL --usd AMOUNT'?`);
 }
 
 /** `keys …`, `users …`, `accounts …`, `usage`, `reconcile` and `migrate`: the commands that work on the database. */
-export function parseStoreFlags(command: 'keys' | 'users' | 'accounts' | 'usage' | 'migrate' | 'reconcile', positionals: readonly string[], values: CliFlags): StoreCommand {
+export function parseStoreFlags(
+  command: 'keys' | 'users' | 'accounts' | 'usage' | 'migrate' | 'reconcile',
+  positionals: readonly string[],
+  values: CliFlags,
+): StoreCommand {
   if (command === 'keys') return parseKeys(positionals[0], positionals.slice(1), values);
   if (command === 'accounts') return parseAccounts(positionals[0], positionals.slice(1), values);
   if (command === 'users') return parseUsers(positionals[0], positionals.slice(1), values);

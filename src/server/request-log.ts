@@ -30,7 +30,7 @@ export function printablePath(url: string): string {
   const query = url.indexOf('?');
   let path = query === -1 ? url : url.slice(0, query);
   if (path.length > PATH_MAX) path = `${path.slice(0, PATH_MAX)}…`;
-  // The class matches control characters on purpose: they are what is escaped.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped.
   return path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

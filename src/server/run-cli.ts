@@ -43,7 +43,9 @@ function stopOnSignals(running: RunningServer, settings: ServerSettings, env: No
     firstSignalAt = Date.now();
     const open = running.openRequests();
     const waiting =
-      open === 0 ? 'no requests are open' : `waiting up to ${settings.shutdownTimeoutMs / 1000}s for ${open} open request${open === 1 ? '' : 's'}`;
+      open === 0
+        ? 'no requests are open'
+        : `waiting up to ${settings.shutdownTimeoutMs / 1000}s for ${open} open request${open === 1 ? '' : 's'}`;
     process.stdout.write(`\n${signal}: no longer accepting connections; ${waiting}.\n`);
     closing = running.close();
     void closing.done.then(({ forced }) => {
@@ -75,7 +77,8 @@ async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: No
     ...(command.noConsole === true ? { console: false as const } : {}),
   };
   // The admins' Reconcile page reads the providers' usage reports with the admin keys from the config.
-  if (settings.console !== false && config.reportSources !== undefined) settings.console = { ...settings.console, reportSources: config.reportSources };
+  if (settings.console !== false && config.reportSources !== undefined)
+    settings.console = { ...settings.console, reportSources: config.reportSources };
   const database = resolveServerDatabase(config, env, command.database);
   const withDatabase = { ...config.gateway, ...(database === undefined ? {} : { database }) };
   const { options, key, source } = resolveServerKey(withDatabase, env);
@@ -109,10 +112,10 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): P
     else if (command.command === 'models') await runModelsCommand(command, env);
     else if (command.command === 'check') {
       const key = command.key ?? env.SWITCHYARD_API_KEY;
-      if (key === undefined || key.trim() === '') throw flagError("'check' needs the gateway key: --key KEY, or SWITCHYARD_API_KEY in the environment.");
+      if (key === undefined || key.trim() === '')
+        throw flagError("'check' needs the gateway key: --key KEY, or SWITCHYARD_API_KEY in the environment.");
       process.exitCode = await runCheckCommand({ ...command, key });
-    }
-    else await runStoreCommand(command, env);
+    } else await runStoreCommand(command, env);
   } catch (error) {
     if (!GatewayError.isInstance(error)) throw error;
     process.stderr.write(`switchyard: ${error.message}\n`);

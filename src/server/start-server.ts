@@ -86,20 +86,27 @@ async function waitForDatabase(ready: Promise<void>): Promise<boolean> {
  * The gateway's request log in the server: the server's lines (at `--log-level`) unless the options
  * bring their own logger, file or stream; `false` and a level above `info` turn it off.
  */
-function serverRequestLog(option: GatewayOptions['requestLog'], serverLines: LineDestination | undefined, logLevel: LogLevel | undefined): GatewayOptions['requestLog'] {
+function serverRequestLog(
+  option: GatewayOptions['requestLog'],
+  serverLines: LineDestination | undefined,
+  logLevel: LogLevel | undefined,
+): GatewayOptions['requestLog'] {
   const ownLogger = typeof option === 'object' && typeof (option as RequestLogger).info === 'function';
   if (option === false || ownLogger) return option;
   if (serverLines === undefined) return logLevel === undefined ? option : false;
   if (option === undefined || option === true) return { destination: serverLines };
   const settings = option as RequestLogOptions;
   // A file or stream of its own, or the server's lines.
-  return settings.logger === undefined && settings.file === undefined && settings.destination === undefined ? { ...settings, destination: serverLines } : settings;
+  return settings.logger === undefined && settings.file === undefined && settings.destination === undefined
+    ? { ...settings, destination: serverLines }
+    : settings;
 }
 
 /** `GET /ready`: 200 when the database and Redis the gateway uses answer, else 503 naming the one that did not. */
 function answerReady(handle: Gateway, res: ServerResponse): void {
   handle.readiness().then(
-    (readiness) => sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks }),
+    (readiness) =>
+      sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks }),
     (error: unknown) => sendJson(res, 503, { status: 'not_ready', error: error instanceof Error ? error.message : String(error) }),
   );
 }
@@ -147,7 +154,9 @@ export async function startServer(
   const status = settings.status === false ? undefined : statusPage(handle, settings.status);
   // The console is on by default wherever there is a database; the API keeps /v1 (and /health).
   const consoleHandler: ConsoleHandler | undefined =
-    settings.console === false || options.database === undefined ? undefined : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    settings.console === false || options.database === undefined
+      ? undefined
+      : switchyardConsole({ ...settings.console, gateway: handle, ...(options.logger === undefined ? {} : { logger: options.logger }) });
   // The guide at /docs: its pages show this server's address (the console's apiRoot where set), link
   // the status page and the console, and name a signed-in console user's keys.
   const consoleSettings = settings.console === false ? undefined : settings.console;
@@ -199,7 +208,10 @@ export async function startServer(
     databaseReady,
     close: () => {
       const closing = closeGracefully(server, settings.shutdownTimeoutMs, () => handle.interrupt());
-      return { ...closing, done: closing.done.then(async (result) => (await status?.close(), await handle.close(), opened?.end(), result)) };
+      return {
+        ...closing,
+        done: closing.done.then(async (result) => (await status?.close(), await handle.close(), opened?.end(), result)),
+      };
     },
   };
 }

@@ -60,7 +60,9 @@ async function keysCreate(command: Extract<StoreCommand, { command: 'keys-create
     write(`${JSON.stringify({ key, ...stored })}\n`);
     return;
   }
-  write(`Created key '${stored.name}' (public id ${stored.publicId}).\nThis is the only time the key is shown; store it now:\n\n  ${key}\n\n`);
+  write(
+    `Created key '${stored.name}' (public id ${stored.publicId}).\nThis is the only time the key is shown; store it now:\n\n  ${key}\n\n`,
+  );
 }
 
 async function keysList(command: Extract<StoreCommand, { command: 'keys-list' }>, database: Database, write: Write): Promise<void> {
@@ -88,7 +90,12 @@ async function keysList(command: Extract<StoreCommand, { command: 'keys-list' }>
   write(formatTable(['PUBLIC ID', 'NAME', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES', 'MODELS', 'SPEND'], rows));
 }
 
-async function keysRevoke(command: Extract<StoreCommand, { command: 'keys-revoke' }>, database: Database, config: ServerConfig, write: Write): Promise<void> {
+async function keysRevoke(
+  command: Extract<StoreCommand, { command: 'keys-revoke' }>,
+  database: Database,
+  config: ServerConfig,
+  write: Write,
+): Promise<void> {
   const revoked = await revokeKey(database.db, command.publicId);
   const redisUrl = typeof config.gateway.redis === 'string' ? config.gateway.redis : undefined;
   if (redisUrl !== undefined) {
@@ -104,7 +111,12 @@ async function keysRevoke(command: Extract<StoreCommand, { command: 'keys-revoke
   }
   if (!revoked) {
     const known = (await listKeys(database.db)).some((key) => key.publicId === command.publicId);
-    throw configError('KEY_NOT_FOUND', known ? `Key ${command.publicId} was already revoked.` : `No stored key has the public id '${command.publicId}'. See: switchyard keys list`);
+    throw configError(
+      'KEY_NOT_FOUND',
+      known
+        ? `Key ${command.publicId} was already revoked.`
+        : `No stored key has the public id '${command.publicId}'. See: switchyard keys list`,
+    );
   }
   write(`Revoked key ${command.publicId}.\n`);
 }
@@ -142,14 +154,23 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
 }
 
 /** The provider's usage report against the ledger; the admin key goes to the report's address only. */
-async function reconcileCommand(command: Extract<StoreCommand, { command: 'reconcile' }>, database: Database, config: ServerConfig, write: Write): Promise<void> {
+async function reconcileCommand(
+  command: Extract<StoreCommand, { command: 'reconcile' }>,
+  database: Database,
+  config: ServerConfig,
+  write: Write,
+): Promise<void> {
   const source = sourceFor(config.reportSources ?? [], command.provider);
   const result = await reconcile(database.reads, source, command);
   write(command.json ? `${JSON.stringify(result)}\n` : formatReconciliation(result));
 }
 
 /** Runs `keys …`, `users …`, `usage`, `reconcile` or `migrate` against the database `serve` would use. */
-export async function runStoreCommand(command: StoreCommand, env: NodeJS.ProcessEnv, write: Write = (text) => void process.stdout.write(text)): Promise<void> {
+export async function runStoreCommand(
+  command: StoreCommand,
+  env: NodeJS.ProcessEnv,
+  write: Write = (text) => void process.stdout.write(text),
+): Promise<void> {
   const { database, config } = await openStore(command, env);
   try {
     if (command.command === 'migrate') {

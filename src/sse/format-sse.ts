@@ -9,7 +9,5 @@ export interface SseMessage {
  * so no splitting into several `data:` lines is needed.
  */
 export function formatSse(message: SseMessage): string {
-  return message.event === undefined
-    ? `data: ${message.data}\n\n`
-    : `event: ${message.event}\ndata: ${message.data}\n\n`;
+  return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
 }

@@ -1,7 +1,10 @@
 import { STATUS_WINDOWS, type ModelState, type ModelStatus, type StatusReport, type WindowFigures } from './status-report.js';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ?? character);
+  text.replace(
+    /[&<>"']/g,
+    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ?? character,
+  );
 
 const STATE_LABEL: Record<ModelState, string> = {
   operational: 'Operational',
@@ -32,7 +35,10 @@ function row(name: string, cell: (figures: WindowFigures) => string, model: Mode
 
 function modelSection(model: ModelStatus, index: number): string {
   const id = escapeHtml(model.id);
-  const lastError = model.lastError === null ? 'none in the last 7 days' : `<code>${escapeHtml(model.lastError.code)}</code> (HTTP ${model.lastError.status}) at ${time(model.lastError.at)}`;
+  const lastError =
+    model.lastError === null
+      ? 'none in the last 7 days'
+      : `<code>${escapeHtml(model.lastError.code)}</code> (HTTP ${model.lastError.status}) at ${time(model.lastError.at)}`;
   return `<section aria-labelledby="model-${index}">
 <h2 id="model-${index}"><code>${id}</code> <span class="state state-${model.state}">${STATE_LABEL[model.state]}</span></h2>
 <table>

@@ -8,7 +8,7 @@ import { ProbeLock } from './probe-lock.js';
 import { ProbeScheduler, type ProbeSettings } from './probe-scheduler.js';
 import { renderStatusHtml } from './render-status-html.js';
 import { modelStatuses, unknownStatus, type StatusReport } from './status-report.js';
-import { statusSourceOf, type StatusSource } from './status-source.js';
+import { statusSourceOf } from './status-source.js';
 
 export interface StatusPageOptions {
   /** How long a computed page is served again before the ledger is read anew, in ms. Default 5000. */
@@ -69,14 +69,16 @@ export function statusPage(gateway: object, options: StatusPageOptions = {}): St
   const cacheMs = options.cacheMs ?? 5_000;
   const version = packageVersion();
   const probeSettings = options.probe === false || !source.ledger ? undefined : { ...DEFAULT_PROBE, ...options.probe };
-  const scheduler = probeSettings === undefined ? undefined : new ProbeScheduler(source, new ProbeLock(source.redis, source.redisPrefix), probeSettings);
+  const scheduler =
+    probeSettings === undefined ? undefined : new ProbeScheduler(source, new ProbeLock(source.redis, source.redisPrefix), probeSettings);
   scheduler?.start();
 
   let cached: { report: Promise<StatusReport>; until: number } | undefined;
   const compute = async (): Promise<StatusReport> => {
     const now = Date.now();
     const db = await source.database();
-    const models = db === undefined ? source.models.map(unknownStatus) : await modelStatuses(readsOf(db), source.models, source.probeCaller, now);
+    const models =
+      db === undefined ? source.models.map(unknownStatus) : await modelStatuses(readsOf(db), source.models, source.probeCaller, now);
     return {
       version,
       startedAt: new Date(source.startedAt).toISOString(),

@@ -74,7 +74,8 @@ function figuresOf(buckets: readonly HealthBucket[], firstTokens: readonly numbe
     successRate: rate(ok),
     rateLimitedRate: rate(limited),
     upstreamErrorRate: rate(failed),
-    firstTokenMs: p50 === undefined || p95 === undefined ? null : { p50: Math.round(p50), p95: Math.round(p95), samples: firstTokens.length },
+    firstTokenMs:
+      p50 === undefined || p95 === undefined ? null : { p50: Math.round(p50), p95: Math.round(p95), samples: firstTokens.length },
     outputTokensPerSecond: ms > 0 ? round((tokens * 1000) / ms, 1) : null,
     probes: sum((b) => b.probes),
   };
@@ -86,12 +87,20 @@ function stateOf(hour: WindowFigures): ModelState {
   return hour.successRate >= 0.5 ? 'degraded' : 'failing';
 }
 
-const latest = (values: ReadonlyArray<number | undefined>) => values.reduce<number | undefined>((max, value) => (value !== undefined && (max === undefined || value > max) ? value : max), undefined);
+const latest = (values: ReadonlyArray<number | undefined>) =>
+  values.reduce<number | undefined>((max, value) => (value !== undefined && (max === undefined || value > max) ? value : max), undefined);
 
 /** A model with nothing to show: no ledger to read. */
 export function unknownStatus(id: string): ModelStatus {
   const none = figuresOf([], []);
-  return { id, state: 'no-traffic', windows: { hour: none, day: none, week: none }, lastError: null, lastRequestAt: null, lastProbeAt: null };
+  return {
+    id,
+    state: 'no-traffic',
+    windows: { hour: none, day: none, week: none },
+    lastError: null,
+    lastRequestAt: null,
+    lastProbeAt: null,
+  };
 }
 
 /** Every model's figures over the last hour, day and week, read from the ledger all instances write. */
@@ -120,7 +129,10 @@ export async function modelStatuses(db: StorageDb, models: readonly string[], pr
       id,
       state: stateOf(windows.hour),
       windows,
-      lastError: failure === undefined ? null : { code: failure.errorCode ?? `HTTP_${failure.status}`, status: failure.status, at: new Date(failure.at).toISOString() },
+      lastError:
+        failure === undefined
+          ? null
+          : { code: failure.errorCode ?? `HTTP_${failure.status}`, status: failure.status, at: new Date(failure.at).toISOString() },
       lastRequestAt: iso(latest(own.map((bucket) => bucket.lastAt))),
       lastProbeAt: iso(latest(own.map((bucket) => bucket.lastProbeAt))),
     });

@@ -14,6 +14,14 @@ export interface AuditRow {
 export async function appendAuditRow(db: StorageDb, row: AuditRow, now = Date.now()): Promise<void> {
   await db
     .insertInto('console_audit_log')
-    .values({ id: randomBytes(12).toString('base64url'), at: now, actor_id: row.actorId, actor_email: row.actorEmail, action: row.action, target: row.target ?? null, detail: row.detail ?? null })
+    .values({
+      id: randomBytes(12).toString('base64url'),
+      at: now,
+      actor_id: row.actorId,
+      actor_email: row.actorEmail,
+      action: row.action,
+      target: row.target ?? null,
+      detail: row.detail ?? null,
+    })
     .execute();
 }

@@ -11,9 +11,10 @@ import type { UsageLedgerRow } from './schema.js';
 export async function insertLedgerRows(database: Database, rows: readonly UsageLedgerRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   if (database.engine === 'postgres') {
-    const result = await sql`INSERT INTO usage_ledger SELECT * FROM json_populate_recordset(NULL::usage_ledger, ${JSON.stringify(rows)}::json) ON CONFLICT (request_id, attempt) DO NOTHING`.execute(
-      database.db,
-    );
+    const result =
+      await sql`INSERT INTO usage_ledger SELECT * FROM json_populate_recordset(NULL::usage_ledger, ${JSON.stringify(rows)}::json) ON CONFLICT (request_id, attempt) DO NOTHING`.execute(
+        database.db,
+      );
     return Number(result.numAffectedRows ?? 0n);
   }
   const result = await database.db

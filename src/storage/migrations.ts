@@ -141,7 +141,11 @@ export function migrations(): Record<string, Migration> {
           .execute();
         await db.schema.dropIndex('usage_ledger_model_at').execute();
         // What a key spent (its budget, the keys page) is read from the index alone, without a visit to each row.
-        await db.schema.createIndex('usage_ledger_key_at_cost').on('usage_ledger').columns(['key_public_id', 'at', 'cost_nano_usd']).execute();
+        await db.schema
+          .createIndex('usage_ledger_key_at_cost')
+          .on('usage_ledger')
+          .columns(['key_public_id', 'at', 'cost_nano_usd'])
+          .execute();
         await db.schema.dropIndex('usage_ledger_key_at').execute();
         // A browser token's spend cap: only the rows of tokens are indexed.
         await db.schema
@@ -201,8 +205,16 @@ export function migrations(): Record<string, Migration> {
           .addColumn('note', 'text')
           .addColumn('request_id', 'text')
           .execute();
-        await db.schema.createIndex('account_balance_ledger_account').on('account_balance_ledger').columns(['account_id', 'kind', 'amount_nano_usd']).execute();
-        await db.schema.createIndex('account_balance_ledger_account_at').on('account_balance_ledger').columns(['account_id', 'at']).execute();
+        await db.schema
+          .createIndex('account_balance_ledger_account')
+          .on('account_balance_ledger')
+          .columns(['account_id', 'kind', 'amount_nano_usd'])
+          .execute();
+        await db.schema
+          .createIndex('account_balance_ledger_account_at')
+          .on('account_balance_ledger')
+          .columns(['account_id', 'at'])
+          .execute();
       },
     },
     '0011_redemption_codes': {

@@ -64,7 +64,13 @@ function postgresDialect(url: string, schema: string | undefined): PostgresDiale
   // Bounded waits: a database that vanishes without closing its connections fails a query instead
   // of hanging it. The fallback name labels the gateway's connections in pg_stat_activity, unless
   // the URL or PGAPPNAME names them.
-  const pool = new pg.Pool({ connectionString: url, fallback_application_name: 'switchyard', max: 10, connectionTimeoutMillis: 5_000, query_timeout: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    fallback_application_name: 'switchyard',
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 30_000,
+  });
   // An idle connection dropped by the server (a restart, a network cut) is removed by the pool; not a crash.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
@@ -87,7 +93,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const engine: StorageEngine = isPostgresUrl(options.url) ? 'postgres' : 'sqlite';
   const { schema } = options;
   if (schema !== undefined && !schemaName.test(schema)) {
-    throw configError('CONFIG_DATABASE_SCHEMA_INVALID', `The database schema '${schema}' must be a lower-case identifier (letters, digits, _).`);
+    throw configError(
+      'CONFIG_DATABASE_SCHEMA_INVALID',
+      `The database schema '${schema}' must be a lower-case identifier (letters, digits, _).`,
+    );
   }
   if (engine === 'postgres' && schema !== undefined) {
     const client = new pg.Client({ connectionString: options.url });
@@ -102,13 +111,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const db = new Kysely<StorageSchema>({ dialect });
   let migrated: string[] = [];
   try {
-    if (options.migrate !== false) migrated = await migrateToLatest(db as unknown as Kysely<unknown>, engine === 'postgres' ? schema : undefined);
+    if (options.migrate !== false)
+      migrated = await migrateToLatest(db as unknown as Kysely<unknown>, engine === 'postgres' ? schema : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
   }
   // A SQLite file (not an in-memory database, which another connection cannot see) is read off the main thread.
-  const reads = engine === 'sqlite' && !isMemory(options.url) ? new Kysely<StorageSchema>({ dialect: new SqliteReadDialect(options.url) }) : db;
+  const reads =
+    engine === 'sqlite' && !isMemory(options.url) ? new Kysely<StorageSchema>({ dialect: new SqliteReadDialect(options.url) }) : db;
   registerReads(db, reads);
   return {
     db,

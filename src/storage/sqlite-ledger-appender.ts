@@ -3,9 +3,32 @@ import type { UsageLedgerRow } from './schema.js';
 
 /** The ledger's columns, in the order rows are written. */
 const COLUMNS = [
-  'request_id', 'attempt', 'at', 'key_public_id', 'user_agent', 'protocol', 'model', 'provider', 'upstream_model', 'stream', 'status',
-  'error_code', 'input_tokens', 'cached_input_tokens', 'cache_write_tokens', 'output_tokens', 'reasoning_tokens', 'cost_nano_usd',
-  'price_version', 'latency_ms', 'first_token_ms', 'billing', 'usage_source', 'token_id', 'deployment', 'cache_write_1h_tokens',
+  'request_id',
+  'attempt',
+  'at',
+  'key_public_id',
+  'user_agent',
+  'protocol',
+  'model',
+  'provider',
+  'upstream_model',
+  'stream',
+  'status',
+  'error_code',
+  'input_tokens',
+  'cached_input_tokens',
+  'cache_write_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cost_nano_usd',
+  'price_version',
+  'latency_ms',
+  'first_token_ms',
+  'billing',
+  'usage_source',
+  'token_id',
+  'deployment',
+  'cache_write_1h_tokens',
 ] as const;
 
 /**

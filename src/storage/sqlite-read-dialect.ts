@@ -35,6 +35,7 @@ export class SqliteReadDialect implements Dialect {
     return new SqliteAdapter();
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect interface takes Kysely<any>.
   createIntrospector(db: Kysely<any>) {
     return new SqliteIntrospector(db);
   }

@@ -107,7 +107,8 @@ export class SqliteReadWorker {
       this.#pending.delete(answer.id);
       if (this.#pending.size === 0) worker.unref();
       if (answer.error === undefined) pending.resolve(answer.rows);
-      else pending.reject(Object.assign(new Error(answer.error.message), answer.error.code === undefined ? {} : { code: answer.error.code }));
+      else
+        pending.reject(Object.assign(new Error(answer.error.message), answer.error.code === undefined ? {} : { code: answer.error.code }));
     });
     const lost = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined;

@@ -122,17 +122,21 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
     });
 
-    scenario('text', 'should relay a stream (when it can) reporting the finish and usage its translated stream reports', async ({ adapter, model }) => {
-      if (adapter.relayStream === undefined) return;
-      const events = await collect(adapter.stream(request(model, true, false), context()));
-      const relayed = await collectRelay(adapter.relayStream(request(model, true, false), context(), 'caller-model'));
-      expect(relayed.wire.length).toBeGreaterThan(0);
-      expect(relayed.events[0]).toMatchObject({ type: 'start' });
-      expect(relayed.events.at(-1)).toEqual(events.at(-1));
-      // The answer names the model the caller asked for, never the upstream id.
-      expect(relayed.wire).toContain('caller-model');
-      expect(relayed.wire).not.toContain(`"model":${JSON.stringify(model)}`);
-    });
+    scenario(
+      'text',
+      'should relay a stream (when it can) reporting the finish and usage its translated stream reports',
+      async ({ adapter, model }) => {
+        if (adapter.relayStream === undefined) return;
+        const events = await collect(adapter.stream(request(model, true, false), context()));
+        const relayed = await collectRelay(adapter.relayStream(request(model, true, false), context(), 'caller-model'));
+        expect(relayed.wire.length).toBeGreaterThan(0);
+        expect(relayed.events[0]).toMatchObject({ type: 'start' });
+        expect(relayed.events.at(-1)).toEqual(events.at(-1));
+        // The answer names the model the caller asked for, never the upstream id.
+        expect(relayed.wire).toContain('caller-model');
+        expect(relayed.wire).not.toContain(`"model":${JSON.stringify(model)}`);
+      },
+    );
 
     scenario('text', 'should relay an answer (when it can) that says what its translated answer says', async ({ adapter, model }) => {
       if (adapter.relayGenerate === undefined) return;
@@ -165,7 +169,9 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       for (const work of [
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
-        ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
+        ...(adapter.relayStream === undefined
+          ? []
+          : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
         ...(adapter.relayGenerate === undefined ? [] : [() => adapter.relayGenerate!(request(model, false, false), context(), model)]),
       ]) {
         const error = await failureOf(work);
@@ -177,7 +183,9 @@ export function runAdapterContract(options: AdapterContractOptions): void {
       for (const work of [
         () => adapter.generate(request(model, false, false), context()),
         () => collect(adapter.stream(request(model, true, false), context())),
-        ...(adapter.relayStream === undefined ? [] : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
+        ...(adapter.relayStream === undefined
+          ? []
+          : [() => collectRelay(adapter.relayStream!(request(model, true, false), context(), model))]),
         ...(adapter.relayGenerate === undefined ? [] : [() => adapter.relayGenerate!(request(model, false, false), context(), model)]),
       ]) {
         const error = await failureOf(work);

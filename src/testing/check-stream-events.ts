@@ -9,7 +9,8 @@ export function checkStreamEvents(events: readonly CanonicalStreamEvent[]): stri
   const problems: string[] = [];
   if (events[0]?.type !== 'start') problems.push(`the first event is '${events[0]?.type ?? 'nothing'}', not 'start'`);
   const last = events.at(-1);
-  if (last?.type !== 'finish' && last?.type !== 'error') problems.push(`the last event is '${last?.type ?? 'nothing'}', not 'finish' or 'error'`);
+  if (last?.type !== 'finish' && last?.type !== 'error')
+    problems.push(`the last event is '${last?.type ?? 'nothing'}', not 'finish' or 'error'`);
   let open: { id: string; kind: string } | undefined;
   const used = new Set<string>();
   events.forEach((event, index) => {

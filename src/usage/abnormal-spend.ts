@@ -26,7 +26,12 @@ export interface AbnormalSpend {
  * key with no history counts from 0: over the floor, it is flagged). One aggregate over the
  * ledger's (key, at, cost) index.
  */
-export async function findAbnormalSpend(db: StorageDb, now = Date.now(), rule: AbnormalSpendRule = DEFAULT_ABNORMAL_SPEND, keyIds?: readonly string[]): Promise<AbnormalSpend[]> {
+export async function findAbnormalSpend(
+  db: StorageDb,
+  now = Date.now(),
+  rule: AbnormalSpendRule = DEFAULT_ABNORMAL_SPEND,
+  keyIds?: readonly string[],
+): Promise<AbnormalSpend[]> {
   if (keyIds !== undefined && keyIds.length === 0) return [];
   const hourStart = now - HOUR_MS;
   const since = hourStart - rule.trailingHours * HOUR_MS;
@@ -45,7 +50,11 @@ export async function findAbnormalSpend(db: StorageDb, now = Date.now(), rule: A
     .groupBy('key_public_id')
     .execute();
   return rows
-    .map((row) => ({ keyId: row.key_public_id ?? '', lastHourNanoUsd: Number(row.last_hour ?? 0), hourlyAverageNanoUsd: Number(row.trailing ?? 0) / rule.trailingHours }))
+    .map((row) => ({
+      keyId: row.key_public_id ?? '',
+      lastHourNanoUsd: Number(row.last_hour ?? 0),
+      hourlyAverageNanoUsd: Number(row.trailing ?? 0) / rule.trailingHours,
+    }))
     .filter((spend) => spend.lastHourNanoUsd >= rule.floorNanoUsd && spend.lastHourNanoUsd >= rule.factor * spend.hourlyAverageNanoUsd);
 }
 

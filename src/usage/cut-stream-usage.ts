@@ -41,5 +41,8 @@ export async function cutStreamUsage(cut: CutStream, policy: InterruptedStreamPo
   const inputTokens = reported?.inputTokens ?? (await estimateInputTokens(cut.request));
   const outputTokens = estimateCutOutputTokens(cut);
   const reasoningTokens = estimateCutReasoningTokens(cut);
-  return { usage: { ...reported, inputTokens, outputTokens, ...(reasoningTokens === undefined ? {} : { reasoningTokens }) }, estimated: true };
+  return {
+    usage: { ...reported, inputTokens, outputTokens, ...(reasoningTokens === undefined ? {} : { reasoningTokens }) },
+    estimated: true,
+  };
 }

@@ -20,7 +20,9 @@ const countByLength: CountTokens = (text) => Math.ceil(text.length / CHARS_PER_T
  */
 function loadTokenizer(): Promise<CountTokens> {
   tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then(
-    (module): CountTokens => (text) => module.countTokens(text),
+    (module): CountTokens =>
+      (text) =>
+        module.countTokens(text),
     (error: unknown) => {
       if ((error as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND') return countByLength;
       throw error;
@@ -126,7 +128,8 @@ function countedText(request: CanonicalRequest): { text: string; reasoning: stri
     }
   }
   for (const tool of request.tools ?? []) {
-    if (tool.type === 'function') text += `\n${tool.name} ${tool.description ?? ''} ${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`;
+    if (tool.type === 'function')
+      text += `\n${tool.name} ${tool.description ?? ''} ${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`;
   }
   return { text, reasoning, media };
 }

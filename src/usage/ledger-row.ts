@@ -17,10 +17,17 @@ export function billingStatusOf(record: RequestRecord): BillingStatus {
 }
 
 /** Keeps a count only when it is a real count: anything else is unknown (NULL), never 0. */
-const count = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) && value >= 0 ? Math.round(value) : null);
+const count = (value: number | undefined): number | null =>
+  value !== undefined && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
 
 /** The ledger row of one upstream attempt. */
-export function ledgerRowOf(record: RequestRecord, attempt: number, usage: Usage | undefined, usageEstimated: boolean, cost: RowCost | undefined): UsageLedgerRow {
+export function ledgerRowOf(
+  record: RequestRecord,
+  attempt: number,
+  usage: Usage | undefined,
+  usageEstimated: boolean,
+  cost: RowCost | undefined,
+): UsageLedgerRow {
   return {
     request_id: record.requestId,
     attempt,

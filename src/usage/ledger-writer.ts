@@ -161,20 +161,22 @@ export class LedgerWriter {
     const spillAt = performance.now() + this.#spillAfterMs;
     const timer = setTimeout(spill, this.#spillAfterMs);
     this.#rowsInFlight += rows.length;
-    const write = insertLedgerRows(database, rows).then(
-      (inserted) => {
-        this.#written += inserted;
-      },
-      (error: unknown) => {
-        this.#failedWrites += 1;
-        this.#onError(error, 'database');
-        spill();
-      },
-    ).finally(() => {
-      clearTimeout(timer);
-      this.#rowsInFlight -= rows.length;
-      this.#directWrites.delete(write);
-    });
+    const write = insertLedgerRows(database, rows)
+      .then(
+        (inserted) => {
+          this.#written += inserted;
+        },
+        (error: unknown) => {
+          this.#failedWrites += 1;
+          this.#onError(error, 'database');
+          spill();
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.#rowsInFlight -= rows.length;
+        this.#directWrites.delete(write);
+      });
     this.#directWrites.set(write, { spill, spillAt });
   }
 
@@ -222,7 +224,10 @@ export class LedgerWriter {
         if (database === undefined) throw new Error('the database is not open yet');
         // Awaited first: `this.#written += await …` would read the counter before the await and
         // drop what a direct write added meanwhile.
-        const inserted = await insertLedgerRows(database, entries.map((entry) => entry.value as LedgerRow));
+        const inserted = await insertLedgerRows(
+          database,
+          entries.map((entry) => entry.value as LedgerRow),
+        );
         this.#written += inserted;
       } catch (error) {
         this.#failedWrites += 1;

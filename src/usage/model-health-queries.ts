@@ -41,7 +41,12 @@ const numOrUndefined = (value: unknown): number | undefined => (value === null |
  * grouped by model alone: each model's rows are a range of the (model, at, …) index, read in the
  * index's order and straight from it, with nothing to sort.
  */
-export async function queryHealthBuckets(db: StorageDb, models: readonly string[], boundaries: readonly number[], probeCaller: string): Promise<HealthBucket[]> {
+export async function queryHealthBuckets(
+  db: StorageDb,
+  models: readonly string[],
+  boundaries: readonly number[],
+  probeCaller: string,
+): Promise<HealthBucket[]> {
   if (models.length === 0) return [];
   const when = (condition: unknown, value: unknown) => sql`sum(case when ${condition} then ${value} else 0 end)`;
   const producing = sql`${okRow} and output_tokens > 0 and ${generationMs} > 0`;
@@ -136,6 +141,12 @@ export async function queryFailureAt(db: StorageDb, model: string, at: number): 
 /** The models (of `models`) with any row since `since`. */
 export async function queryModelsActiveSince(db: StorageDb, models: readonly string[], since: number): Promise<Set<string>> {
   if (models.length === 0) return new Set();
-  const rows = await db.selectFrom('usage_ledger').select('model').distinct().where('model', 'in', [...models]).where('at', '>=', since).execute();
+  const rows = await db
+    .selectFrom('usage_ledger')
+    .select('model')
+    .distinct()
+    .where('model', 'in', [...models])
+    .where('at', '>=', since)
+    .execute();
   return new Set(rows.map((row) => row.model ?? ''));
 }

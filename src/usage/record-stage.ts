@@ -1,4 +1,12 @@
-import type { Caller, CanonicalRequest, CutStream, ProtocolName, UpstreamAttempt, UpstreamResponseInfo, Usage } from '../canonical/index.js';
+import type {
+  Caller,
+  CanonicalRequest,
+  CutStream,
+  ProtocolName,
+  UpstreamAttempt,
+  UpstreamResponseInfo,
+  Usage,
+} from '../canonical/index.js';
 
 /** One finished request, as the "record" stage receives it. */
 export interface RequestRecord {

@@ -107,6 +107,10 @@ export async function spentSince(db: StorageDb, keyId: string, since: number): P
 
 /** What a browser token has spent, in nano-USD. */
 export async function spentByToken(db: StorageDb, tokenId: string): Promise<number> {
-  const row = await db.selectFrom('usage_ledger').select(sql<number | string | null>`sum(cost_nano_usd)`.as('spent')).where('token_id', '=', tokenId).executeTakeFirst();
+  const row = await db
+    .selectFrom('usage_ledger')
+    .select(sql<number | string | null>`sum(cost_nano_usd)`.as('spent'))
+    .where('token_id', '=', tokenId)
+    .executeTakeFirst();
   return Number(row?.spent ?? 0);
 }

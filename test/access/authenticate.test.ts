@@ -77,7 +77,12 @@ describe('authenticate', () => {
     });
 
     it('should never repeat what may be the key', async () => {
-      const sent: Record<string, string>[] = [{ authorization: 'sk-secret-123' }, { authorization: 'Token sk-secret-123' }, { 'x-api-key': 'sk-secret-123' }, { authorization: 'sk-secret 123' }];
+      const sent: Record<string, string>[] = [
+        { authorization: 'sk-secret-123' },
+        { authorization: 'Token sk-secret-123' },
+        { 'x-api-key': 'sk-secret-123' },
+        { authorization: 'sk-secret 123' },
+      ];
       for (const headers of sent) {
         expect(await messageOf(headers)).not.toContain('secret');
       }

@@ -12,7 +12,7 @@ describe('mintKey and parseKey', () => {
     }
   });
 
-  it('should never store or show the secret: the hash and the public id are not in the key\'s secret part', () => {
+  it("should never store or show the secret: the hash and the public id are not in the key's secret part", () => {
     const minted = mintKey();
     const secret = minted.key.slice(KEY_PREFIX.length + minted.publicId.length, -6);
     expect(secret).toHaveLength(43);
@@ -42,7 +42,13 @@ describe('mintKey and parseKey', () => {
 
   it('should say a key with our prefix but cut short, too long or with a foreign character is ours, mistyped', () => {
     const { key } = mintKey();
-    for (const mangled of [key.slice(0, -1), key.slice(0, 30), `${key}x`, `${key.slice(0, 20)} ${key.slice(21)}`, `${key.slice(0, 20)}…${key.slice(21)}`]) {
+    for (const mangled of [
+      key.slice(0, -1),
+      key.slice(0, 30),
+      `${key}x`,
+      `${key.slice(0, 20)} ${key.slice(21)}`,
+      `${key.slice(0, 20)}…${key.slice(21)}`,
+    ]) {
       expect(parseKey(mangled)).toEqual({ ok: false, reason: 'checksum' });
     }
   });

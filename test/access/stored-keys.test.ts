@@ -20,7 +20,11 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => 
 
   it('should return the whole key once and store only its public id and a hash of its secret', async () => {
     const db = await open();
-    const { key, stored } = await createKey(db, { name: 'ci-bot', models: ['claude'], budget: { nanoUsd: 5_000_000_000, period: 'month' } }, 1_000);
+    const { key, stored } = await createKey(
+      db,
+      { name: 'ci-bot', models: ['claude'], budget: { nanoUsd: 5_000_000_000, period: 'month' } },
+      1_000,
+    );
     expect(key.startsWith(KEY_PREFIX)).toBe(true);
     expect(stored).toEqual({
       publicId: key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 16),

@@ -17,11 +17,21 @@ async function call(origin: string, method: string, path: string, body?: unknown
 
 describe('balances through the admin API', () => {
   it('should top up an account named by e-mail or id, which its keys then spend, and log it', async () => {
-    const one = await serveWithConsole(scratch, { database: scratch.database('sqlite'), adminKey: ADMIN_KEY, balances: {}, models: [{ id: 'priced', provider: 'mock', price: { input: 1, output: 1 } }] });
+    const one = await serveWithConsole(scratch, {
+      database: scratch.database('sqlite'),
+      adminKey: ADMIN_KEY,
+      balances: {},
+      models: [{ id: 'priced', provider: 'mock', price: { input: 1, output: 1 } }],
+    });
     const admin = await registered(one.origin, 'admin@example.com');
     const member = await registered(one.origin, 'member@example.com');
     const key = await newKey(member);
-    const ask = () => new OpenAI({ apiKey: key, baseURL: `${one.origin}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'priced', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] });
+    const ask = () =>
+      new OpenAI({ apiKey: key, baseURL: `${one.origin}/v1`, maxRetries: 0 }).chat.completions.create({
+        model: 'priced',
+        max_tokens: 20,
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
     await expect(ask()).rejects.toMatchObject({ status: 429, code: 'balance_exhausted' });
 
     const topped = await call(one.origin, 'POST', '/admin/accounts/Member@Example.com/top-up', { usd: 3, note: 'PO 9' });
@@ -33,8 +43,12 @@ describe('balances through the admin API', () => {
     expect(read.body.balanceNanoUsd).toBeLessThanOrEqual(3e9);
 
     expect((await call(one.origin, 'POST', `/admin/accounts/${id}/top-up`, { usd: -1 })).status).toBe(400);
-    expect((await call(one.origin, 'POST', `/admin/accounts/${id}/top-up`, { usd: -1, kind: 'adjustment' })).body.balanceNanoUsd).toBeLessThan(2e9 + 1);
-    expect((await call(one.origin, 'POST', '/admin/accounts/nobody@example.com/top-up', { usd: 1 })).body.error.code).toBe('account_not_found');
+    expect(
+      (await call(one.origin, 'POST', `/admin/accounts/${id}/top-up`, { usd: -1, kind: 'adjustment' })).body.balanceNanoUsd,
+    ).toBeLessThan(2e9 + 1);
+    expect((await call(one.origin, 'POST', '/admin/accounts/nobody@example.com/top-up', { usd: 1 })).body.error.code).toBe(
+      'account_not_found',
+    );
     expect((await admin.get('/console/audit')).text).toMatch(/admin API[\s\S]*balance.top-up[\s\S]*member@example.com[\s\S]*PO 9/);
   });
 });

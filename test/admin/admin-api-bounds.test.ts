@@ -22,7 +22,10 @@ async function admin(running: RunningGateway, method: string, path: string, body
     headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, body: (await response.json()) as { error?: { message: string; code: string; param?: string } } & Record<string, unknown> };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error?: { message: string; code: string; param?: string } } & Record<string, unknown>,
+  };
 }
 
 describe('the admin API with input out of bounds', () => {
@@ -75,7 +78,9 @@ describe('budgets and names set elsewhere', () => {
   });
 
   it('should refuse out-of-range budgets and long names in the config file and on the command line', () => {
-    expect(configFileSchema.safeParse({ server: { console: { userKeys: { budget: { usd: 1e308, period: 'month' } } } } }).success).toBe(false);
+    expect(configFileSchema.safeParse({ server: { console: { userKeys: { budget: { usd: 1e308, period: 'month' } } } } }).success).toBe(
+      false,
+    );
     expect(configFileSchema.safeParse({ server: { console: { userKeys: { budget: { usd: 20, period: 'month' } } } } }).success).toBe(true);
     expect(() => parseCliArgs(['keys', 'create', '--name', 'ci', '--budget', '9'.repeat(400)])).toThrow(/more than 0 to 1000000/);
     expect(() => parseCliArgs(['keys', 'create', '--name', 'n'.repeat(201)])).toThrow(/at most 200 characters/);

@@ -11,7 +11,12 @@ const scratch = useScratch();
 
 async function serve(): Promise<RunningGateway> {
   const running = await startGateway(
-    { database: scratch.file('admin'), adminKey: ADMIN_KEY, ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, models: [{ id: 'mock', provider: 'mock', price: { input: 2, output: 8 } }] },
+    {
+      database: scratch.file('admin'),
+      adminKey: ADMIN_KEY,
+      ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
+      models: [{ id: 'mock', provider: 'mock', price: { input: 2, output: 8 } }],
+    },
     '/gateway',
   );
   scratch.later(() => running.gateway.close());
@@ -58,7 +63,9 @@ describe('the admin API', () => {
     expect(ledger.body).toMatchObject({ written: 1, waiting: 0, failedWrites: 0 });
 
     expect((await call(running, 'DELETE', `/admin/keys/${publicId}`)).body).toEqual({ publicId, revoked: true });
-    const refused = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('api_key_revoked');
     expect((await call(running, 'DELETE', `/admin/keys/${publicId}`)).status).toBe(404);
   });

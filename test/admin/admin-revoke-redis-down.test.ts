@@ -16,12 +16,22 @@ describe('revoking a key while Redis is away', () => {
     const prefix = `test:revoke-down:${randomBytes(6).toString('hex')}:`;
     const warnings: string[] = [];
     const logger: Logger = { ...silentLogger, warn: (_object, message) => void warnings.push(message ?? '') };
-    const running = await startGateway({ database: scratch.file('revoke'), adminKey: ADMIN_KEY, redis: `redis://127.0.0.1:${relay.port}`, redisPrefix: prefix, logger });
+    const running = await startGateway({
+      database: scratch.file('revoke'),
+      adminKey: ADMIN_KEY,
+      redis: `redis://127.0.0.1:${relay.port}`,
+      redisPrefix: prefix,
+      logger,
+    });
     scratch.later(() => running.gateway.close());
     scratch.later(() => running.close());
     await running.gateway.ready();
     const admin = (method: string, path: string, body?: unknown) =>
-      fetch(`${running.root}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      fetch(`${running.root}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
 
     // Once the gateway's revocation channel is open, a revoke is heard on the shared Redis.
     const listener = new Redis({ host: '127.0.0.1', port: 6379 });
@@ -29,7 +39,9 @@ describe('revoking a key while Redis is away', () => {
     const heard: string[] = [];
     listener.on('message', (_channel: string, publicId: string) => heard.push(publicId));
     await listener.subscribe(`${prefix}keys:revoked`);
-    await expect.poll(async () => (await admin('DELETE', '/admin/keys/not-a-key'), heard.includes('not-a-key')), { timeout: 15_000, interval: 200 }).toBe(true);
+    await expect
+      .poll(async () => (await admin('DELETE', '/admin/keys/not-a-key'), heard.includes('not-a-key')), { timeout: 15_000, interval: 200 })
+      .toBe(true);
 
     const created = (await (await admin('POST', '/admin/keys', { name: 'to revoke' })).json()) as { key: string; publicId: string };
     await relay.cut();

@@ -20,7 +20,11 @@ describe('bench/RESULTS.md writer', () => {
   });
 
   it('should replace the run of the same kind and keep the other, timed first', () => {
-    const first = mergeResults(undefined, 'instructions', renderSection('instructions', facts, 'npm run bench -- --instructions', 'INSTRUCTIONS-1'));
+    const first = mergeResults(
+      undefined,
+      'instructions',
+      renderSection('instructions', facts, 'npm run bench -- --instructions', 'INSTRUCTIONS-1'),
+    );
     const second = mergeResults(first, 'timed', renderSection('timed', facts, 'npm run bench', 'TIMED-1'));
     const third = mergeResults(second, 'timed', renderSection('timed', { ...facts, commit: 'fedcba987654' }, 'npm run bench', 'TIMED-2'));
     expect(third).toContain('INSTRUCTIONS-1');

@@ -8,16 +8,22 @@ describe('unknownFieldError', () => {
   it('should name the API and suggest the closest field', () => {
     const error = unknownFieldError('temprature', chatFields, 'mock');
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, code: 'UNKNOWN_FIELD', param: 'temprature' });
-    expect(error.message).toBe("'temprature' is not a field of the Chat Completions API. Did you mean 'temperature'? The model 'mock' does not take it as an extra field.");
+    expect(error.message).toBe(
+      "'temprature' is not a field of the Chat Completions API. Did you mean 'temperature'? The model 'mock' does not take it as an extra field.",
+    );
   });
 
   it("should say how this API says another API's field, rather than guess by spelling", () => {
     expect(unknownFieldError('stop', responsesFields, 'm').message).toBe(
       "'stop' is not a field of the Responses API: it has no stop sequences. The model 'm' does not take it as an extra field.",
     );
-    expect(unknownFieldError('max_tokens', responsesFields, 'm').message).toContain("the Responses API: it calls this 'max_output_tokens'.");
+    expect(unknownFieldError('max_tokens', responsesFields, 'm').message).toContain(
+      "the Responses API: it calls this 'max_output_tokens'.",
+    );
     expect(unknownFieldError('stop', messagesFields, 'm').message).toContain("the Messages API: it calls this 'stop_sequences'.");
-    expect(unknownFieldError('instructions', chatFields, 'm').message).toContain("it takes the system prompt as a message with role 'system'");
+    expect(unknownFieldError('instructions', chatFields, 'm').message).toContain(
+      "it takes the system prompt as a message with role 'system'",
+    );
   });
 
   it('should suggest by spelling within the API', () => {

@@ -6,7 +6,12 @@ import { configuredPrice, costOf, maxCostOf } from '../../src/catalog/index.js';
 // Figures in nano-USD (1e-9 USD); a price of $1 per million tokens is 1,000 nano-USD per token.
 const claudeSonnet: ModelPrice = { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 };
 const gpt41Mini: ModelPrice = { input: 0.4, output: 1.6, cachedInput: 0.1 };
-const gemini25Pro: ModelPrice = { input: 1.25, output: 10, cachedInput: 0.125, tiers: [{ aboveInputTokens: 200_000, input: 2.5, output: 15, cachedInput: 0.25 }] };
+const gemini25Pro: ModelPrice = {
+  input: 1.25,
+  output: 10,
+  cachedInput: 0.125,
+  tiers: [{ aboveInputTokens: 200_000, input: 2.5, output: 15, cachedInput: 0.25 }],
+};
 const flashPreview: ModelPrice = { input: 0.15, output: 0.6, reasoning: 3.5 };
 
 describe('costOf', () => {
@@ -85,7 +90,14 @@ describe('maxCostOf', () => {
         (price, input, output, cachedShare, writtenShare, reasoningShare) => {
           const cached = Math.floor(input * cachedShare);
           const written = Math.floor((input - cached) * writtenShare);
-          const usage = { inputTokens: input, outputTokens: output, cachedInputTokens: cached, cacheWriteTokens: written, cacheWrite1hTokens: Math.floor(written / 2), reasoningTokens: Math.floor(output * reasoningShare) };
+          const usage = {
+            inputTokens: input,
+            outputTokens: output,
+            cachedInputTokens: cached,
+            cacheWriteTokens: written,
+            cacheWrite1hTokens: Math.floor(written / 2),
+            reasoningTokens: Math.floor(output * reasoningShare),
+          };
           expect(maxCostOf(input, output, price)).toBeGreaterThanOrEqual(costOf(usage, price) ?? 0);
         },
       ),
@@ -102,6 +114,8 @@ describe('configuredPrice', () => {
   it('should change the version when a new field changes', () => {
     const base = configuredPrice({ input: 3, output: 15, cacheWrite: 3.75 }).version;
     expect(configuredPrice({ input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6 }).version).not.toBe(base);
-    expect(configuredPrice({ input: 3, output: 15, cacheWrite: 3.75, tiers: [{ aboveInputTokens: 200_000, input: 6 }] }).version).not.toBe(base);
+    expect(configuredPrice({ input: 3, output: 15, cacheWrite: 3.75, tiers: [{ aboveInputTokens: 200_000, input: 6 }] }).version).not.toBe(
+      base,
+    );
   });
 });

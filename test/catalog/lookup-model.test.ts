@@ -12,27 +12,51 @@ describe('lookupModel', () => {
     ['openai', 'GPT-4.1-mini'],
   ])('should know %s %s as gpt-4.1-mini', (host, id) => {
     const model = lookupModel(host, id);
-    expect(model).toMatchObject({ id: 'gpt-4.1-mini', contextWindow: 1_047_576, maxOutputTokens: 32_768, capabilities: { reasoning: false, images: true } });
+    expect(model).toMatchObject({
+      id: 'gpt-4.1-mini',
+      contextWindow: 1_047_576,
+      maxOutputTokens: 32_768,
+      capabilities: { reasoning: false, images: true },
+    });
     expect(model?.price?.price).toEqual({ input: 0.4, output: 1.6, cachedInput: 0.1 });
   });
 
-  it.each([['claude-sonnet-4-5'], ['claude-sonnet-4-5-20250929'], ['anthropic/claude-sonnet-4-5']])('should know the Anthropic id %s', (id) => {
-    const model = lookupModel('anthropic', id);
-    expect(model).toMatchObject({ id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutputTokens: 64_000, reasoningControl: 'budget' });
-    expect(model?.capabilities).toMatchObject({ reasoning: true, audio: false });
-    expect(model?.price?.price).toMatchObject({ input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 });
-    expect(model?.price?.price.tiers).toEqual([{ aboveInputTokens: 200_000, input: 6, output: 22.5, cachedInput: 0.6, cacheWrite: 7.5, cacheWrite1h: 12 }]);
-  });
+  it.each([['claude-sonnet-4-5'], ['claude-sonnet-4-5-20250929'], ['anthropic/claude-sonnet-4-5']])(
+    'should know the Anthropic id %s',
+    (id) => {
+      const model = lookupModel('anthropic', id);
+      expect(model).toMatchObject({ id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutputTokens: 64_000, reasoningControl: 'budget' });
+      expect(model?.capabilities).toMatchObject({ reasoning: true, audio: false });
+      expect(model?.price?.price).toMatchObject({ input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 });
+      expect(model?.price?.price.tiers).toEqual([
+        { aboveInputTokens: 200_000, input: 6, output: 22.5, cachedInput: 0.6, cacheWrite: 7.5, cacheWrite1h: 12 },
+      ]);
+    },
+  );
 
   it.each([['gemini-2.5-pro'], ['models/gemini-2.5-pro']])('should know the Gemini id %s with its tier above 200k', (id) => {
     const model = lookupModel('google', id);
-    expect(model).toMatchObject({ id: 'gemini-2.5-pro', contextWindow: 1_048_576, maxOutputTokens: 65_536, capabilities: { reasoning: true, audio: true } });
-    expect(model?.price?.price).toEqual({ input: 1.25, output: 10, cachedInput: 0.125, tiers: [{ aboveInputTokens: 200_000, input: 2.5, output: 15, cachedInput: 0.25 }] });
+    expect(model).toMatchObject({
+      id: 'gemini-2.5-pro',
+      contextWindow: 1_048_576,
+      maxOutputTokens: 65_536,
+      capabilities: { reasoning: true, audio: true },
+    });
+    expect(model?.price?.price).toEqual({
+      input: 1.25,
+      output: 10,
+      cachedInput: 0.125,
+      tiers: [{ aboveInputTokens: 200_000, input: 2.5, output: 15, cachedInput: 0.25 }],
+    });
   });
 
   it('should say where each price comes from and since when', () => {
     const undated = lookupModel('openai', 'gpt-4.1-mini')?.price;
-    expect(undated).toMatchObject({ source: `genai-prices@${GENAI_PRICES.version}`, asOf: GENAI_PRICES.publishedOn, version: `catalog:genai-prices@${GENAI_PRICES.version}:${GENAI_PRICES.publishedOn}` });
+    expect(undated).toMatchObject({
+      source: `genai-prices@${GENAI_PRICES.version}`,
+      asOf: GENAI_PRICES.publishedOn,
+      version: `catalog:genai-prices@${GENAI_PRICES.version}:${GENAI_PRICES.publishedOn}`,
+    });
     expect(undated?.sourceUrl).toMatch(/^https:\/\/.*openai\.com/);
     expect(undated?.effectiveFrom).toBeUndefined();
     // genai-prices dates the price Claude Opus 4.6 has had since 2026-03-13.
@@ -44,7 +68,12 @@ describe('lookupModel', () => {
 
   it('should take a price the source lacks from the curated layer: reasoning priced apart', () => {
     const model = lookupModel('google', 'gemini-2.5-flash-preview-05-20');
-    expect(model?.price).toMatchObject({ source: 'curated', effectiveFrom: '2025-04-17', version: 'catalog:curated:2025-04-17', price: { input: 0.15, output: 0.6, reasoning: 3.5 } });
+    expect(model?.price).toMatchObject({
+      source: 'curated',
+      effectiveFrom: '2025-04-17',
+      version: 'catalog:curated:2025-04-17',
+      price: { input: 0.15, output: 0.6, reasoning: 3.5 },
+    });
   });
 
   it('should price time-of-day discounted models at their standard price', () => {
@@ -54,7 +83,11 @@ describe('lookupModel', () => {
   });
 
   it('should know open models on hosts with the host price, and on your own server without one', () => {
-    expect(lookupModel('groq', 'openai/gpt-oss-120b')).toMatchObject({ contextWindow: 131_072, reasoningControl: 'effort', capabilities: { reasoning: true, images: false } });
+    expect(lookupModel('groq', 'openai/gpt-oss-120b')).toMatchObject({
+      contextWindow: 131_072,
+      reasoningControl: 'effort',
+      capabilities: { reasoning: true, images: false },
+    });
     expect(lookupModel('groq', 'openai/gpt-oss-120b')?.price?.price.input).toBeGreaterThan(0);
     const local = lookupModel('open-models', 'llama3.2:3b');
     expect(local).toMatchObject({ id: 'llama-3', contextWindow: 131_072, capabilities: { tools: true, images: false, reasoning: false } });
@@ -82,6 +115,8 @@ describe('the bundled price data', () => {
   it('should not reach the network: the module the gateway loads (its CommonJS build) calls no fetch and opens no socket', () => {
     expect(entry).toMatch(/index\.cjs$/);
     const code = readFileSync(entry, 'utf8');
-    expect(code).not.toMatch(/\bfetch\s*\(|XMLHttpRequest|from\s*["']node:(http|https|net)["']|require\(["'](node:)?(http|https|net)["']\)/);
+    expect(code).not.toMatch(
+      /\bfetch\s*\(|XMLHttpRequest|from\s*["']node:(http|https|net)["']|require\(["'](node:)?(http|https|net)["']\)/,
+    );
   });
 });

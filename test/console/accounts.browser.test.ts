@@ -41,7 +41,11 @@ describe('accounts that hold money, in a real browser', () => {
     const key = (await member.locator('#new-key').textContent()) ?? '';
     expect(key).toMatch(/^sk-sy-/);
     const client = new OpenAI({ apiKey: key, baseURL: `${one.origin}/v1`, maxRetries: 0 });
-    const ask = () => client.chat.completions.create({ model: 'priced', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] }).then(() => 'ok', (error: unknown) => (error as { code?: string }).code ?? 'failed');
+    const ask = () =>
+      client.chat.completions.create({ model: 'priced', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] }).then(
+        () => 'ok',
+        (error: unknown) => (error as { code?: string }).code ?? 'failed',
+      );
 
     // The admin tops the member up on the users page.
     await admin.goto(`${base}/users`);
@@ -64,10 +68,15 @@ describe('accounts that hold money, in a real browser', () => {
     expect(served).toBeGreaterThan(0);
     expect(last).toBe('balance_exhausted');
     // The usage rows follow within a second; the balance is what is left.
-    await expect.poll(async () => {
-      await member.reload();
-      return balanceText(member);
-    }, { timeout: 20_000 }).not.toBe('$0.200000');
+    await expect
+      .poll(
+        async () => {
+          await member.reload();
+          return balanceText(member);
+        },
+        { timeout: 20_000 },
+      )
+      .not.toBe('$0.200000');
     expect(await member.locator('#balance-history').textContent()).toMatch(/Usage.*requests?/);
     expect(await member.locator('#low-balance').count()).toBe(1);
     await screenshot(member, 'accounts', 'balance-low');

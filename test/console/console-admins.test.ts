@@ -29,7 +29,10 @@ describe('an address listed in `admins`, with open registration', () => {
     const invite = /register\?invite=([A-Za-z0-9_-]+)/.exec(made.text)?.[1] ?? '';
     expect(invite).not.toBe('');
     const boss = new ConsoleVisitor(started.origin);
-    expect((await boss.post('/register', { email: 'boss@example.com', password: 'the boss password', invite }, `/register?invite=${invite}`)).status).toBe(303);
+    expect(
+      (await boss.post('/register', { email: 'boss@example.com', password: 'the boss password', invite }, `/register?invite=${invite}`))
+        .status,
+    ).toBe(303);
     expect((await boss.get('/keys')).text).toContain('boss@example.com (admin)');
   });
 });

@@ -11,10 +11,12 @@ const scratch = useScratch();
 const serve = (options: GatewayOptions) => serveWithConsole(scratch, { models, balances: {}, ...options });
 
 const ask = (origin: string, apiKey: string) =>
-  new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'priced', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] }).then(
-    () => 'ok',
-    (error: unknown) => (error instanceof OpenAI.APIError ? `${error.status} ${String(error.code)}` : Promise.reject(error)),
-  );
+  new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 }).chat.completions
+    .create({ model: 'priced', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] })
+    .then(
+      () => 'ok',
+      (error: unknown) => (error instanceof OpenAI.APIError ? `${error.status} ${String(error.code)}` : Promise.reject(error)),
+    );
 
 const balanceOn = (page: string) => /id="balance">\$([0-9.]+)</.exec(page)?.[1];
 
@@ -30,7 +32,11 @@ describe.each(['sqlite', 'postgres'] as const)('balances in the console (%s)', (
     expect(page).toContain('id="low-balance"');
 
     const memberId = await userIdOf(one.api, 'member@example.com');
-    const topped = await admin.post(`/console/users/${memberId}/top-up`, { usd: '5', kind: 'top-up', note: 'invoice 42' }, '/console/users');
+    const topped = await admin.post(
+      `/console/users/${memberId}/top-up`,
+      { usd: '5', kind: 'top-up', note: 'invoice 42' },
+      '/console/users',
+    );
     expect(topped.text).toContain('$5.000000 added to the balance of member@example.com');
     expect(await ask(one.origin, key)).toBe('ok');
     await expect.poll(async () => Number(balanceOn((await member.get('/console/balance')).text)), { timeout: 20_000 }).toBeLessThan(5);
@@ -60,12 +66,18 @@ describe.each(['sqlite', 'postgres'] as const)('balances in the console (%s)', (
     expect(stored.map((row) => row.code_hash)).not.toContain(codes[0]);
 
     const csrf = await member.csrf('/console/balance');
-    const tries = await Promise.all(Array.from({ length: 50 }, () => member.postWith(csrf, '/console/balance/redeem', { code: codes[0] ?? '' })));
+    const tries = await Promise.all(
+      Array.from({ length: 50 }, () => member.postWith(csrf, '/console/balance/redeem', { code: codes[0] ?? '' })),
+    );
     expect(tries.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(tries.filter((answer) => answer.status === 400 && answer.text.includes('redeemed already'))).toHaveLength(49);
     expect(balanceOn((await member.get('/console/balance')).text)).toBe('2.500000');
     // Typed in lower case with spaces: the same code.
-    const second = await member.post('/console/balance/redeem', { code: ` ${(codes[1] ?? '').toLowerCase().replace(/-/g, ' ')} ` }, '/console/balance');
+    const second = await member.post(
+      '/console/balance/redeem',
+      { code: ` ${(codes[1] ?? '').toLowerCase().replace(/-/g, ' ')} ` },
+      '/console/balance',
+    );
     expect(second.text).toContain('$2.500000 added');
     expect((await member.post('/console/balance/redeem', { code: 'SY-NOPE' }, '/console/balance')).text).toContain('no such code');
 

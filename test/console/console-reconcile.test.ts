@@ -10,33 +10,90 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const result = (fields: Record<string, unknown>) => ({ object: 'organization.usage.completions.result', input_tokens: 0, output_tokens: 0, num_model_requests: 0, ...fields });
+const result = (fields: Record<string, unknown>) => ({
+  object: 'organization.usage.completions.result',
+  input_tokens: 0,
+  output_tokens: 0,
+  num_model_requests: 0,
+  ...fields,
+});
 
-async function setUp(engine: 'sqlite' | 'postgres', adminKey = ADMIN_KEY): Promise<{ started: RunningConsole; fake: FakeUsageReports; admin: ConsoleVisitor; user: ConsoleVisitor }> {
+async function setUp(
+  engine: 'sqlite' | 'postgres',
+  adminKey = ADMIN_KEY,
+): Promise<{ started: RunningConsole; fake: FakeUsageReports; admin: ConsoleVisitor; user: ConsoleVisitor }> {
   const fake = await startFakeUsageReports({
     provider: 'openai',
     adminKey: ADMIN_KEY,
     data: {
       usage: {
-        '2026-11-01': [result({ model: 'gpt-4.1-2025-04-14', api_key_id: 'key_gateway', input_tokens: 1_000, output_tokens: 200, num_model_requests: 1 })],
+        '2026-11-01': [
+          result({
+            model: 'gpt-4.1-2025-04-14',
+            api_key_id: 'key_gateway',
+            input_tokens: 1_000,
+            output_tokens: 200,
+            num_model_requests: 1,
+          }),
+        ],
         // Someone else used the gateway's key on a day the gateway sent nothing.
-        '2026-11-02': [result({ model: 'gpt-4.1-2025-04-14', api_key_id: 'key_gateway', input_tokens: 4_000, output_tokens: 900, num_model_requests: 3 })],
+        '2026-11-02': [
+          result({
+            model: 'gpt-4.1-2025-04-14',
+            api_key_id: 'key_gateway',
+            input_tokens: 4_000,
+            output_tokens: 900,
+            num_model_requests: 3,
+          }),
+        ],
       },
-      costs: { '2026-11-01': [{ object: 'organization.costs.result', amount: { value: 0.0036, currency: 'usd' }, api_key_id: 'key_gateway' }] },
+      costs: {
+        '2026-11-01': [{ object: 'organization.costs.result', amount: { value: 0.0036, currency: 'usd' }, api_key_id: 'key_gateway' }],
+      },
     },
   });
   cleanups.push(() => fake.close());
-  const reportSources: ReportSource[] = [{ provider: 'openai', adminKey, baseURL: `${fake.origin}/v1`, gatewayProviders: [{ name: 'openai', apiKeyId: 'key_gateway' }] }];
+  const reportSources: ReportSource[] = [
+    { provider: 'openai', adminKey, baseURL: `${fake.origin}/v1`, gatewayProviders: [{ name: 'openai', apiKeyId: 'key_gateway' }] },
+  ];
   const started = await startConsole(engine, { registration: 'open', reportSources });
   cleanups.push(() => started.close());
   const db = await started.api.storage!();
-  const base = { protocol: 'chat', stream: 0, status: 200, billing: 'complete', usage_source: 'reported', provider: 'openai', model: 'gpt-4.1', upstream_model: 'gpt-4.1' } as const;
+  const base = {
+    protocol: 'chat',
+    stream: 0,
+    status: 200,
+    billing: 'complete',
+    usage_source: 'reported',
+    provider: 'openai',
+    model: 'gpt-4.1',
+    upstream_model: 'gpt-4.1',
+  } as const;
   await db
     .insertInto('usage_ledger')
     .values([
-      { ...base, request_id: 'r1', attempt: 1, at: Date.parse('2026-11-01T08:00:00Z'), input_tokens: 1_000, cached_input_tokens: 0, output_tokens: 180, cost_nano_usd: 3_440_000 },
+      {
+        ...base,
+        request_id: 'r1',
+        attempt: 1,
+        at: Date.parse('2026-11-01T08:00:00Z'),
+        input_tokens: 1_000,
+        cached_input_tokens: 0,
+        output_tokens: 180,
+        cost_nano_usd: 3_440_000,
+      },
       // A day the report lacks.
-      { ...base, request_id: 'r2', attempt: 1, at: Date.parse('2026-11-03T08:00:00Z'), input_tokens: 10, output_tokens: 5, billing: 'partial', usage_source: 'estimated', cost_nano_usd: null },
+      {
+        ...base,
+        request_id: 'r2',
+        attempt: 1,
+        at: Date.parse('2026-11-03T08:00:00Z'),
+        input_tokens: 10,
+        output_tokens: 5,
+        billing: 'partial',
+        usage_source: 'estimated',
+        cost_nano_usd: null,
+      },
     ])
     .execute();
   const admin = new ConsoleVisitor(started.origin);
@@ -58,10 +115,11 @@ describe.each(['sqlite', 'postgres'] as const)('the Reconcile page on %s', (engi
 
     const page = await admin.get('/reconcile?provider=openai&from=2026-11-01&to=2026-11-03&threshold=5');
     expect(page.status).toBe(200);
-    const rows = [...page.text.matchAll(/<tr( class="flagged")?><td class="when">([^<]+)<\/td><td>([^<]+)<\/td><td><code>([^<]+)<\/code><\/td><td>([^<]+)<\/td>\s*<td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td>/g)].map((match) => [
-      match[1] === undefined ? '' : 'flagged',
-      ...match.slice(2),
-    ]);
+    const rows = [
+      ...page.text.matchAll(
+        /<tr( class="flagged")?><td class="when">([^<]+)<\/td><td>([^<]+)<\/td><td><code>([^<]+)<\/code><\/td><td>([^<]+)<\/td>\s*<td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td>/g,
+      ),
+    ].map((match) => [match[1] === undefined ? '' : 'flagged', ...match.slice(2)]);
     expect(rows).toEqual([
       // Output 180 against 200: −10 %, above the 5 % asked for.
       ['', '2026-11-01', 'gpt-4.1', 'key_gateway', 'input, uncached', '1,000', '1,000', '0', '0.00 %'],
@@ -74,7 +132,9 @@ describe.each(['sqlite', 'postgres'] as const)('the Reconcile page on %s', (engi
     expect(page.text).toContain('<td>report only</td><td>0 requests; report: 3 requests</td>');
     expect(page.text).toContain('<td>ledger only</td><td>1 request, 1 cut stream, 1 estimated, 1 unpriced</td>');
     // Cost per day and key: $0.003440 in the ledger against $0.003600 reported.
-    expect(page.text).toMatch(/<td class="num">\$0\.003440<\/td><td class="num">\$0\.003600<\/td><td class="num">−\$0\.000160<\/td><td class="num">-4\.44 %<\/td><td><\/td>/);
+    expect(page.text).toMatch(
+      /<td class="num">\$0\.003440<\/td><td class="num">\$0\.003600<\/td><td class="num">−\$0\.000160<\/td><td class="num">-4\.44 %<\/td><td><\/td>/,
+    );
     expect(page.text).not.toContain(ADMIN_KEY);
     expect(fake.requests.filter((request) => request.path === '/v1/organization/usage/completions').length).toBeGreaterThanOrEqual(2);
 
@@ -86,7 +146,7 @@ describe.each(['sqlite', 'postgres'] as const)('the Reconcile page on %s', (engi
 });
 
 describe('the Reconcile page when the provider refuses the admin key', () => {
-  it("should say what the provider answered, without the key", async () => {
+  it('should say what the provider answered, without the key', async () => {
     const { admin } = await setUp('sqlite', 'sk-admin-not-this-one');
     const page = await admin.get('/reconcile?provider=openai&from=2026-11-01&to=2026-11-02');
     expect(page.status).toBe(400);

@@ -62,7 +62,10 @@ describe('the console in the standalone server', () => {
     expect(json.status).toBe(404);
     expect(json.headers.get('content-type')).toContain('application/json');
     // A browser, even one sending a proxy's Basic credentials, still gets the console.
-    for (const headers of [{ accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, { accept: 'text/html', authorization: 'Basic dTpw' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      { accept: 'text/html', authorization: 'Basic dTpw' },
+    ] as Array<Record<string, string>>) {
       const page = await fetch(`${server.root}/models`, { headers, redirect: 'manual' });
       expect(page.status).toBe(303);
       expect(page.headers.get('location')).toBe('/register');
@@ -83,8 +86,14 @@ describe('the console in the standalone server', () => {
   });
 
   it('should read server.console from a config file and --no-console from the command line', () => {
-    const file = configFileSchema.parse({ server: { console: { registration: 'invite', admins: ['ops@example.com'], userKeys: { budget: { usd: 20, period: 'month' } } } } });
-    expect(splitConfigFile(file).server.console).toEqual({ registration: 'invite', admins: ['ops@example.com'], userKeys: { budget: { usd: 20, period: 'month' } } });
+    const file = configFileSchema.parse({
+      server: { console: { registration: 'invite', admins: ['ops@example.com'], userKeys: { budget: { usd: 20, period: 'month' } } } },
+    });
+    expect(splitConfigFile(file).server.console).toEqual({
+      registration: 'invite',
+      admins: ['ops@example.com'],
+      userKeys: { budget: { usd: 20, period: 'month' } },
+    });
     expect(splitConfigFile(configFileSchema.parse({ server: { console: false } })).server.console).toBe(false);
     expect(configFileSchema.safeParse({ server: { console: { registration: 'sometimes' } } }).success).toBe(false);
     expect(parseCliArgs(['serve', '--no-console'])).toEqual({ command: 'serve', noConsole: true });

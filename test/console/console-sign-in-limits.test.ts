@@ -18,11 +18,14 @@ describe.each<StorageEngine>(['sqlite', 'postgres'])('console sign-in limits und
     const started = await start(engine);
     const owner = new ConsoleVisitor(started.origin);
     expect((await owner.post('/register', { email: 'owner@example.com', password: 'the right password' })).status).toBe(303);
-    const attempts = await Promise.all(Array.from({ length: 20 }, async (_, n) => {
-      const visitor = new ConsoleVisitor(started.origin);
-      return { visitor, csrf: await visitor.csrf('/sign-in'), password: n === 19 ? 'the right password' : `wrong password ${n}` };
-    }));
-    const signIn = ({ visitor, csrf, password }: (typeof attempts)[number]) => visitor.postWith(csrf, '/sign-in', { email: 'owner@example.com', password });
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const visitor = new ConsoleVisitor(started.origin);
+        return { visitor, csrf: await visitor.csrf('/sign-in'), password: n === 19 ? 'the right password' : `wrong password ${n}` };
+      }),
+    );
+    const signIn = ({ visitor, csrf, password }: (typeof attempts)[number]) =>
+      visitor.postWith(csrf, '/sign-in', { email: 'owner@example.com', password });
     // The 19 wrong ones at once; the right one once any of them is answered — while the others'
     // (slow) checks are still under way, so it must find them counted already.
     const wrong = attempts.slice(0, 19).map(signIn);
@@ -43,11 +46,19 @@ describe('console sign-in limits behind a trusted proxy', () => {
       const visitor = new ConsoleVisitor(started.origin);
       // The client writes a new address each time; the proxy appends the one it saw (always the same).
       const headers = { 'x-forwarded-for': `203.0.113.${n}, 198.51.100.7` };
-      statuses.push((await visitor.post('/sign-in', { email: `someone${n}@example.com`, password: 'not a password' }, '/sign-in', headers)).status);
+      statuses.push(
+        (await visitor.post('/sign-in', { email: `someone${n}@example.com`, password: 'not a password' }, '/sign-in', headers)).status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
     // Another address the proxy saw is not held back by it.
     const elsewhere = new ConsoleVisitor(started.origin);
-    expect((await elsewhere.post('/sign-in', { email: 'someone@example.com', password: 'not a password' }, '/sign-in', { 'x-forwarded-for': '198.51.100.8' })).status).toBe(401);
+    expect(
+      (
+        await elsewhere.post('/sign-in', { email: 'someone@example.com', password: 'not a password' }, '/sign-in', {
+          'x-forwarded-for': '198.51.100.8',
+        })
+      ).status,
+    ).toBe(401);
   });
 });

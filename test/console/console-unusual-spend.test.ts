@@ -13,13 +13,29 @@ describe('unusual spend in the console', () => {
     await newKey(member, 'jumper');
     await newKey(member, 'steady');
     const db = await one.api.storage!();
-    const ids = (await db.selectFrom('api_keys').select(['public_id', 'name']).execute()).reduce<Record<string, string>>((all, key) => ({ ...all, [key.name]: key.public_id }), {});
+    const ids = Object.fromEntries(
+      (await db.selectFrom('api_keys').select(['public_id', 'name']).execute()).map((key) => [key.name, key.public_id]),
+    );
     expect(Object.keys(ids).sort()).toEqual(['jumper', 'steady']);
     const now = Date.now();
     let n = 0;
-    const row = (keyId: string, at: number, usd: number) => ({ request_id: `req_${(n += 1)}`, attempt: 1, at, key_public_id: keyId, protocol: 'chat', model: 'mock', stream: 0, status: 200, billing: 'complete', input_tokens: 5, output_tokens: 5, cost_nano_usd: Math.round(usd * 1e9) });
+    const row = (keyId: string, at: number, usd: number) => ({
+      request_id: `req_${(n += 1)}`,
+      attempt: 1,
+      at,
+      key_public_id: keyId,
+      protocol: 'chat',
+      model: 'mock',
+      stream: 0,
+      status: 200,
+      billing: 'complete',
+      input_tokens: 5,
+      output_tokens: 5,
+      cost_nano_usd: Math.round(usd * 1e9),
+    });
     const rows = [];
-    for (let hour = 1; hour <= 24; hour += 1) rows.push(row(ids.jumper!, now - (hour + 0.5) * HOUR, 0.2), row(ids.steady!, now - (hour + 0.5) * HOUR, 0.2));
+    for (let hour = 1; hour <= 24; hour += 1)
+      rows.push(row(ids.jumper!, now - (hour + 0.5) * HOUR, 0.2), row(ids.steady!, now - (hour + 0.5) * HOUR, 0.2));
     for (let k = 0; k < 10; k += 1) rows.push(row(ids.jumper!, now - (k + 1) * 60_000, 0.2));
     rows.push(row(ids.steady!, now - 60_000, 0.2));
     await db.insertInto('usage_ledger').values(rows).execute();

@@ -15,7 +15,11 @@ const scratch = useScratch();
 const serve = (options: GatewayOptions) => serveWithConsole(scratch, { models, ...options });
 
 const openai = (origin: string, apiKey: string) => new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 });
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+  );
 
 describe.each(['sqlite', 'postgres'] as const)('users an admin manages (%s)', (engine) => {
   it('should change roles, disable and enable a user (their keys refused, then served) and log each action', async () => {
@@ -89,11 +93,18 @@ describe.each(['sqlite', 'postgres'] as const)('users an admin manages (%s)', (e
     const path = `/console/reset-password?token=${token}`;
     const visitor = new ConsoleVisitor(one.origin);
     expect((await visitor.get(path)).text).toContain('forgetful@example.com');
-    expect((await visitor.post('/console/reset-password', { token, password: 'a brand new password' }, path)).text).toContain('Your password is changed');
+    expect((await visitor.post('/console/reset-password', { token, password: 'a brand new password' }, path)).text).toContain(
+      'Your password is changed',
+    );
     // The old sessions ended; the old password no longer works, the new one does.
     expect((await member.get('/console/keys')).status).toBe(303);
-    expect((await new ConsoleVisitor(one.origin).post('/console/sign-in', { email: 'forgetful@example.com', password: PASSWORD })).status).toBe(401);
-    expect((await new ConsoleVisitor(one.origin).post('/console/sign-in', { email: 'forgetful@example.com', password: 'a brand new password' })).status).toBe(303);
+    expect(
+      (await new ConsoleVisitor(one.origin).post('/console/sign-in', { email: 'forgetful@example.com', password: PASSWORD })).status,
+    ).toBe(401);
+    expect(
+      (await new ConsoleVisitor(one.origin).post('/console/sign-in', { email: 'forgetful@example.com', password: 'a brand new password' }))
+        .status,
+    ).toBe(303);
     // Used once.
     expect((await new ConsoleVisitor(one.origin).get(path)).status).toBe(410);
     expect((await admin.get('/console/audit')).text).toContain('user.reset-link');

@@ -22,7 +22,12 @@ const schema = `console_browser_${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   server = await startServer(
-    { database: { url: DATABASE_URL, schema }, models: [{ id: 'mock', provider: 'mock', price: PRICE, contextWindow: 200_000, maxOutputTokens: 8_192 }], ledger: { intervalMs: 20 }, logger: silentLogger },
+    {
+      database: { url: DATABASE_URL, schema },
+      models: [{ id: 'mock', provider: 'mock', price: PRICE, contextWindow: 200_000, maxOutputTokens: 8_192 }],
+      ledger: { intervalMs: 20 },
+      logger: silentLogger,
+    },
     { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000 },
   );
   browser = await launchBrowser();
@@ -117,7 +122,10 @@ describe('the console in a real browser', () => {
 
   it('should serve the key on the same server, and show the request in usage with its tokens and cost', async () => {
     const openai = new OpenAI({ baseURL: server.openAIBaseURL, apiKey: key, maxRetries: 0 });
-    const completion = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello from the console test' }] });
+    const completion = await openai.chat.completions.create({
+      model: 'mock',
+      messages: [{ role: 'user', content: 'Hello from the console test' }],
+    });
     const inputTokens = completion.usage?.prompt_tokens ?? 0;
     const outputTokens = completion.usage?.completion_tokens ?? 0;
     expect(inputTokens).toBeGreaterThan(0);
@@ -126,14 +134,27 @@ describe('the console in a real browser', () => {
 
     const row = page.locator('tbody tr', { hasText: publicId });
     await expect
-      .poll(async () => {
-        await page.goto(`${server.root}/usage`);
-        return row.count();
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          await page.goto(`${server.root}/usage`);
+          return row.count();
+        },
+        { timeout: 10_000 },
+      )
       .toBe(1);
     const cells = await row.locator('td').allTextContents();
     // Day, key, model, requests, attempts, input, cached, output, cost, failed requests, 429s.
-    expect(cells.slice(2, 11).map((cell) => cell.trim())).toEqual(['mock', '1', '1', String(inputTokens), '0', String(outputTokens), usd(cost), '0', '0']);
+    expect(cells.slice(2, 11).map((cell) => cell.trim())).toEqual([
+      'mock',
+      '1',
+      '1',
+      String(inputTokens),
+      '0',
+      String(outputTokens),
+      usd(cost),
+      '0',
+      '0',
+    ]);
     expect(await page.locator('svg[role=img] rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(UNLABELLED_FIELDS)).toEqual([]);
     await screenshot(page, 'console', 'usage');
@@ -141,7 +162,9 @@ describe('the console in a real browser', () => {
     const csv = await page.request.get(`${server.root}/usage.csv`);
     expect(csv.headers()['content-type']).toContain('text/csv');
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('day,key_id,key_name,model,requests,attempts,input_tokens,cached_input_tokens,output_tokens,cost_usd,unpriced_requests,errors,rate_limited_429');
+    expect(lines[0]).toBe(
+      'day,key_id,key_name,model,requests,attempts,input_tokens,cached_input_tokens,output_tokens,cost_usd,unpriced_requests,errors,rate_limited_429',
+    );
     expect(lines[1]).toContain(`,${publicId},laptop — scripts,mock,1,1,${inputTokens},0,${outputTokens},${(cost / 1e9).toFixed(9)},0,0,0`);
   }, 30_000);
 
@@ -179,7 +202,10 @@ describe('the console in a real browser', () => {
     for (const path of ['/keys', '/usage']) {
       await phone.goto(`${server.root}${path}`);
       expect(await phone.evaluate('document.querySelectorAll("td code, td.when").length')).toBeGreaterThan(0);
-      expect(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      expect(
+        await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+        `${path} scrolls sideways`,
+      ).toBeLessThanOrEqual(0);
       expect(await phone.evaluate(wrapped), `${path}: an id or date on two lines`).toBe(0);
     }
     await phone.close();
@@ -188,7 +214,8 @@ describe('the console in a real browser', () => {
   it('should refuse forms without the right CSRF token or from another origin', async () => {
     await page.goto(`${server.root}/keys`);
     const token = await page.locator('input[name=csrf]').first().inputValue();
-    const post = (form: Record<string, string>, headers: Record<string, string> = {}) => page.request.post(`${server.root}/keys`, { form, headers, maxRedirects: 0 });
+    const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+      page.request.post(`${server.root}/keys`, { form, headers, maxRedirects: 0 });
     expect((await post({ name: 'no token' })).status()).toBe(403);
     expect((await post({ name: 'wrong token', csrf: `${token.slice(0, -2)}xx` })).status()).toBe(403);
     expect((await post({ name: 'other site', csrf: token }, { origin: 'https://attacker.example' })).status()).toBe(403);
@@ -207,7 +234,9 @@ describe('the console in a real browser', () => {
     expect(await page.locator('tbody tr', { hasText: publicId }).locator('td').nth(3).textContent()).toMatch(/^revoked/);
 
     const openai = new OpenAI({ baseURL: server.openAIBaseURL, apiKey: key, maxRetries: 0 });
-    const refused = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello again' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'mock', messages: [{ role: 'user', content: 'Hello again' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
   }, 30_000);
@@ -216,7 +245,10 @@ describe('the console in a real browser', () => {
     const session = (await context.cookies()).find((cookie) => cookie.name === 'switchyard_session');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
-    const replay = await fetch(`${server.root}/keys`, { headers: { cookie: `switchyard_session=${session?.value ?? ''}` }, redirect: 'manual' });
+    const replay = await fetch(`${server.root}/keys`, {
+      headers: { cookie: `switchyard_session=${session?.value ?? ''}` },
+      redirect: 'manual',
+    });
     // Someone has registered: a visitor without a session is now sent to sign in.
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/sign-in');

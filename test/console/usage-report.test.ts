@@ -15,8 +15,27 @@ afterEach(async () => {
 
 const at = Date.parse('2026-11-26T10:00:00Z');
 const range = { from: Date.parse('2026-11-26T00:00:00Z'), to: Date.parse('2026-11-27T00:00:00Z') };
-const base = { at, key_public_id: 'k1', protocol: 'chat', model: 'm', provider: 'p', stream: 0, status: 200, billing: 'complete', input_tokens: 10, output_tokens: 2, cost_nano_usd: 100 } as const;
-const failed = { status: 503, error_code: 'UPSTREAM_UNAVAILABLE', billing: 'failed', input_tokens: null, output_tokens: null, cost_nano_usd: null } as const;
+const base = {
+  at,
+  key_public_id: 'k1',
+  protocol: 'chat',
+  model: 'm',
+  provider: 'p',
+  stream: 0,
+  status: 200,
+  billing: 'complete',
+  input_tokens: 10,
+  output_tokens: 2,
+  cost_nano_usd: 100,
+} as const;
+const failed = {
+  status: 503,
+  error_code: 'UPSTREAM_UNAVAILABLE',
+  billing: 'failed',
+  input_tokens: null,
+  output_tokens: null,
+  cost_nano_usd: null,
+} as const;
 
 describe.each(['sqlite', 'postgres'] as const)('the console usage report on %s', (engine) => {
   async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
@@ -35,7 +54,9 @@ describe.each(['sqlite', 'postgres'] as const)('the console usage report on %s',
       { ...base, ...failed, request_id: 'limited', attempt: 1, status: 429, error_code: 'UPSTREAM_RATE_LIMITED' },
     ]);
     const rows = await usageReport(database.reads, range);
-    expect(rows.map(({ requests, attempts, errors, rateLimited }) => ({ requests, attempts, errors, rateLimited }))).toEqual([{ requests: 3, attempts: 4, errors: 2, rateLimited: 1 }]);
+    expect(rows.map(({ requests, attempts, errors, rateLimited }) => ({ requests, attempts, errors, rateLimited }))).toEqual([
+      { requests: 3, attempts: 4, errors: 2, rateLimited: 1 },
+    ]);
   });
 
   it('should count a fallen-back request under the model that answered only, the failed model keeping its attempt', async () => {

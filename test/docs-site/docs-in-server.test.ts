@@ -17,7 +17,12 @@ afterEach(async () => {
 async function start(settings: { docs?: false; status?: false } = {}, withDatabase = true): Promise<RunningServer> {
   const database = testDatabase('sqlite');
   if (withDatabase) databases.push(database);
-  const server = await startServer(withDatabase ? { database: await database.open(), logger: silentLogger } : { logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000, ...settings });
+  const server = await startServer(withDatabase ? { database: await database.open(), logger: silentLogger } : { logger: silentLogger }, {
+    port: 0,
+    host: '127.0.0.1',
+    shutdownTimeoutMs: 1_000,
+    ...settings,
+  });
   running.push(server);
   return server;
 }
@@ -55,7 +60,9 @@ describe('the guide in the standalone server', () => {
     expect(await stranger.text()).not.toContain('Signed in');
     // A revoked key is not one to use.
     await visitor.post(`/keys/${parsed.publicId}/revoke`, {}, `/keys/${parsed.publicId}`);
-    expect((await visitor.get('/docs')).text).toContain('Signed in to the console as ada@example.com: you have no live key yet (<a href="/">create one in the console</a>)');
+    expect((await visitor.get('/docs')).text).toContain(
+      'Signed in to the console as ada@example.com: you have no live key yet (<a href="/">create one in the console</a>)',
+    );
   });
 
   it('should be off with server.docs: false, and leave out the status link with the status page off', async () => {

@@ -55,10 +55,21 @@ interface Crawl {
 
 /** Visits every page of the guide reachable from `/docs` by its links, and each link leaving the guide for the same server. */
 async function crawl(page: Page, origin: string): Promise<Crawl> {
-  const result: Crawl = { visited: new Map(), beyond: new Map(), brokenAnchors: [], brokenImages: [], consoleErrors: [], foreign: [], writtenAddress: [] };
+  const result: Crawl = {
+    visited: new Map(),
+    beyond: new Map(),
+    brokenAnchors: [],
+    brokenImages: [],
+    consoleErrors: [],
+    foreign: [],
+    writtenAddress: [],
+  };
   page.on('console', (message) => message.type() === 'error' && result.consoleErrors.push(`${page.url()}: ${message.text()}`));
   page.on('pageerror', (error) => result.consoleErrors.push(`${page.url()}: ${error.message}`));
-  page.on('request', (request) => !request.url().startsWith(origin) && !request.url().startsWith('data:') && result.foreign.push(request.url()));
+  page.on(
+    'request',
+    (request) => !request.url().startsWith(origin) && !request.url().startsWith('data:') && result.foreign.push(request.url()),
+  );
   const ids = new Map<string, string[]>();
   const anchors: { from: string; path: string; id: string }[] = [];
   const queue = ['/docs'];
@@ -68,7 +79,11 @@ async function crawl(page: Page, origin: string): Promise<Crawl> {
     const response = await page.goto(`${origin}${path}`);
     result.visited.set(path, response?.status() ?? 0);
     ids.set(path, await page.$$eval('[id]', (elements) => elements.map((element) => element.id)));
-    result.brokenImages.push(...(await page.$$eval('img', (images) => images.filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src))));
+    result.brokenImages.push(
+      ...(await page.$$eval('img', (images) =>
+        images.filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src),
+      )),
+    );
     if ((await page.innerText('body')).includes('http://localhost:8787')) result.writtenAddress.push(path);
     for (const href of await page.$$eval('a[href]', (links) => links.map((link) => (link as unknown as { href: string }).href))) {
       const url = new URL(href);
@@ -102,7 +117,13 @@ describe('the guide in a real browser', () => {
     const page = await browser.newPage();
     const result = await crawl(page, fixture.origin);
     expectSound(result);
-    expect([...result.visited.keys()].sort()).toEqual(['/docs', '/docs/clients/openai', '/docs/configuration', '/docs/errors', '/docs/first-request']);
+    expect([...result.visited.keys()].sort()).toEqual([
+      '/docs',
+      '/docs/clients/openai',
+      '/docs/configuration',
+      '/docs/errors',
+      '/docs/first-request',
+    ]);
     expect([...result.beyond.keys()]).toEqual(['/status']);
     await page.close();
   });

@@ -28,7 +28,12 @@ async function get(url: string, init: RequestInit = {}) {
 }
 
 /** A GET with a Host header of our choosing (fetch sends the URL's). */
-function getWithHost(port: number, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+function getWithHost(
+  port: number,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port, path, headers: { ...headers, host } }, (res) => {
       let text = '';
@@ -41,7 +46,8 @@ function getWithHost(port: number, path: string, host: string, headers: Record<s
   });
 }
 
-const navLinks = (page: string) => [...(/<nav aria-label="Guide">([\s\S]*?)<\/nav>/.exec(page)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+const navLinks = (page: string) =>
+  [...(/<nav aria-label="Guide">([\s\S]*?)<\/nav>/.exec(page)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
 
 describe('the guide at /docs', () => {
   it('should give headings the ids GitHub gives them and point links at the pages, anchors kept', async () => {
@@ -80,7 +86,8 @@ describe('the guide at /docs', () => {
 
     // Behind a trusted proxy, its X-Forwarded-Host and X-Forwarded-Proto (http or https only).
     const proxied = await serve({ trustProxy: true });
-    const forwarded = (proto: string) => getWithHost(proxied.port, '/docs/configuration', '127.0.0.1', { 'x-forwarded-host': 'llm.example.com', 'x-forwarded-proto': proto });
+    const forwarded = (proto: string) =>
+      getWithHost(proxied.port, '/docs/configuration', '127.0.0.1', { 'x-forwarded-host': 'llm.example.com', 'x-forwarded-proto': proto });
     expect((await forwarded('https')).text).toContain('listens at https://llm.example.com unless');
     expect((await forwarded('javascript')).text).toContain('listens at http://llm.example.com unless');
 
@@ -90,7 +97,9 @@ describe('the guide at /docs', () => {
 
   it('should answer only the host names allowedHosts lists, besides IP literals and localhost', async () => {
     const { port } = await serve({ allowedHosts: ['docs.example.com'] });
-    expect((await getWithHost(port, '/docs/configuration', 'docs.example.com')).text).toContain('listens at http://docs.example.com unless');
+    expect((await getWithHost(port, '/docs/configuration', 'docs.example.com')).text).toContain(
+      'listens at http://docs.example.com unless',
+    );
     const refused = await getWithHost(port, '/docs/', 'rebound.example.net');
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('host_not_allowed');
@@ -103,7 +112,9 @@ describe('the guide at /docs', () => {
     expect(navLinks(home.text)).toEqual(['/docs/', '/docs/configuration', '/docs/first-request', '/docs/clients/openai', '/docs/errors']);
     expect(home.text).toContain('<h2>Clients</h2>');
     expect(home.text).toContain('<h2>More pages</h2>');
-    expect((await get(`${origin}/docs/first-request`)).text).toContain('<a href="/docs/first-request" aria-current="page">The first request</a>');
+    expect((await get(`${origin}/docs/first-request`)).text).toContain(
+      '<a href="/docs/first-request" aria-current="page">The first request</a>',
+    );
   });
 
   it('should find a word on the page that has it, and say so when no page has it', async () => {
@@ -131,7 +142,11 @@ describe('the guide at /docs', () => {
     const image = await fetch(`${origin}/docs/screenshots/pixel.png`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     const css = await get(`${origin}/docs/assets/docs.css`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.text).toContain('.hljs-string');

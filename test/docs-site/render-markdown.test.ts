@@ -30,7 +30,9 @@ describe('renderMarkdown', () => {
   }
 
   it('should highlight the languages it knows and escape the code of others', () => {
-    expect(renderMarkdown('a.md', "```ts\nconst a = '<b>';\n```\n").html).toContain('<span class="hljs-keyword">const</span> a = <span class="hljs-string">&#x27;&lt;b&gt;&#x27;</span>');
+    expect(renderMarkdown('a.md', "```ts\nconst a = '<b>';\n```\n").html).toContain(
+      '<span class="hljs-keyword">const</span> a = <span class="hljs-string">&#x27;&lt;b&gt;&#x27;</span>',
+    );
     expect(renderMarkdown('a.md', '```brainfuck\n<b>+</b>\n```\n').html).toContain('<code class="language-brainfuck">&lt;b&gt;+&lt;/b&gt;');
   });
 

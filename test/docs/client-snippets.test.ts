@@ -34,7 +34,7 @@ function moduleOf(markdown: string): string {
             named.set(names[2]!, set);
             return false;
           }
-          if (line.startsWith('import ')) return defaults.add(line), false;
+          if (line.startsWith('import ')) return (defaults.add(line), false);
           return true;
         })
         .join('\n');
@@ -47,14 +47,19 @@ function moduleOf(markdown: string): string {
 describe('TypeScript in the client guides', () => {
   it('should type-check against the installed SDKs', async () => {
     mkdirSync(dir, { recursive: true });
-    for (const page of CHECKED) writeFileSync(join(dir, `${page}.ts`), moduleOf(readFileSync(join(projectRoot, 'docs/clients', `${page}.md`), 'utf8')));
+    for (const page of CHECKED)
+      writeFileSync(join(dir, `${page}.ts`), moduleOf(readFileSync(join(projectRoot, 'docs/clients', `${page}.md`), 'utf8')));
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '.', noUnusedLocals: false }, include: ['*.ts'] }),
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        compilerOptions: { noEmit: true, rootDir: '.', noUnusedLocals: false },
+        include: ['*.ts'],
+      }),
     );
-    const result = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: projectRoot }).catch(
-      (error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }),
-    );
+    const result = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
+      cwd: projectRoot,
+    }).catch((error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }));
     expect(result.stdout).toBe('');
   }, 120_000);
 });

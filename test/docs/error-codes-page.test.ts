@@ -25,7 +25,10 @@ function documentedCodes(section: string): string[] {
       column = -1;
       continue;
     }
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     if (column === -1) {
       column = cells.findIndex((cell) => cell.startsWith('code'));
       continue;

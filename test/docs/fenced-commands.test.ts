@@ -13,9 +13,21 @@ import { fencedBlocks, isShell, type FencedBlock } from './fenced-blocks.js';
 const run = promisify(execFile);
 const GUIDE_ORIGIN = 'http://localhost:8787';
 /** Why a block may not run here. */
-const NOT_RUN_REASONS = new Set(['needs: provider-key', 'not-run: starts-the-server', 'not-run: runs-the-suite', 'not-run: interactive', 'not-run: agent-cli']);
+const NOT_RUN_REASONS = new Set([
+  'needs: provider-key',
+  'not-run: starts-the-server',
+  'not-run: runs-the-suite',
+  'not-run: interactive',
+  'not-run: agent-cli',
+]);
 
-const files = ['README.md', 'docs/base-urls.md', ...readdirSync(join(projectRoot, 'docs/clients')).filter((name) => name.endsWith('.md')).map((name) => `docs/clients/${name}`)];
+const files = [
+  'README.md',
+  'docs/base-urls.md',
+  ...readdirSync(join(projectRoot, 'docs/clients'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/clients/${name}`),
+];
 const blocks = files.flatMap((file) => fencedBlocks(readFileSync(join(projectRoot, file), 'utf8')).map((block) => ({ file, ...block })));
 const shell = blocks.filter(isShell);
 const runnable = shell.filter((block) => block.mark === undefined);
@@ -44,12 +56,15 @@ describe('fenced shell commands in README.md and the client guides', () => {
   });
 
   it('should mark every block that does not run with a known reason', () => {
-    const unknown = shell.filter((block) => block.mark !== undefined && !NOT_RUN_REASONS.has(block.mark)).map((block) => `${where(block)} ${block.mark}`);
+    const unknown = shell
+      .filter((block) => block.mark !== undefined && !NOT_RUN_REASONS.has(block.mark))
+      .map((block) => `${where(block)} ${block.mark}`);
     expect(unknown).toEqual([]);
   });
 
   it('should hold only commands bash can parse, marked or not', async () => {
-    for (const block of shell) await run('bash', ['-n', '-c', block.code]).catch((error: Error) => expect.fail(`${where(block)}: ${error.message}`));
+    for (const block of shell)
+      await run('bash', ['-n', '-c', block.code]).catch((error: Error) => expect.fail(`${where(block)}: ${error.message}`));
   });
 
   it('should parse every JSON block of the client guides', () => {
@@ -63,7 +78,8 @@ describe('fenced shell commands in README.md and the client guides', () => {
       const code = block.code.replaceAll(GUIDE_ORIGIN, root);
       const env = { ...cleanEnv({ SWITCHYARD_API_KEY: key }), PATH: process.env.PATH ?? '/usr/bin:/bin' };
       const result = await run('bash', ['-e', '-o', 'pipefail', '-c', PRELUDE + code], { env, cwd: projectRoot, timeout: 90_000 }).catch(
-        (error: Error & { stdout?: string; stderr?: string }) => expect.fail(`${where(block)} failed: ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`),
+        (error: Error & { stdout?: string; stderr?: string }) =>
+          expect.fail(`${where(block)} failed: ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`),
       );
       expect(result.stdout.length, `${where(block)} printed nothing`).toBeGreaterThan(0);
     }

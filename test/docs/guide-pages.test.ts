@@ -18,7 +18,11 @@ function headingIds(text: string): Set<string> {
   const seen = new Map<string, number>();
   const ids = new Set<string>();
   for (const match of withoutCode(text).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = match[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = match[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(base) ?? 0;
     ids.add(count === 0 ? base : `${base}-${count}`);
     seen.set(base, count + 1);
@@ -49,7 +53,8 @@ describe('the guide in docs/', () => {
         const [path, anchor] = link.split('#');
         const target = path ? normalize(join(dirname(file), path)) : file;
         if (!existsSync(join(projectRoot, target))) broken.push(`${file}: ${link}`);
-        else if (anchor && target.endsWith('.md') && !headingIds(read(target)).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+        else if (anchor && target.endsWith('.md') && !headingIds(read(target)).has(anchor))
+          broken.push(`${file}: ${link} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

@@ -111,7 +111,13 @@ describe('the adapt policy: hints the model cannot take are left out and named',
 
   it("should leave out Codex's reasoning request and its encrypted reasoning on the same protocol (Responses → Responses)", async () => {
     const { data, response } = await openai.responses
-      .create({ model: 'via-responses', input: 'Hi', reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'], store: false })
+      .create({
+        model: 'via-responses',
+        input: 'Hi',
+        reasoning: { effort: 'high', summary: 'auto' },
+        include: ['reasoning.encrypted_content'],
+        store: false,
+      })
       .withResponse();
     expect(data.output_text).toBe('ok');
     expectAdapted(response.headers, 'reasoning');
@@ -185,7 +191,9 @@ describe('the adapt policy: hints the model cannot take are left out and named',
     expect(sentText()).not.toContain('fast');
 
     // The model runs web_search, but the default request policy strips it: named all the same.
-    const stripped = await openai.responses.create({ model: 'via-responses', input: 'Hi', tools: [{ type: 'web_search' }], service_tier: 'priority' }).withResponse();
+    const stripped = await openai.responses
+      .create({ model: 'via-responses', input: 'Hi', tools: [{ type: 'web_search' }], service_tier: 'priority' })
+      .withResponse();
     expectAdapted(stripped.response.headers, 'tools.web_search, service_tier');
     expect(sentText()).not.toMatch(/web_search|service_tier|priority/);
   });
@@ -231,7 +239,9 @@ describe('the adapt policy: what would change the answer is still refused, namin
       () =>
         openai.chat.completions.create({
           model: 'text-only',
-          messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] }],
+          messages: [
+            { role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
+          ],
         }),
     ],
     [
@@ -262,7 +272,13 @@ describe('the adapt policy: what would change the answer is still refused, namin
     ],
     [
       "'web_search' tool",
-      () => openai.responses.create({ model: 'via-anthropic', input: 'Hi', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search_preview' } }),
+      () =>
+        openai.responses.create({
+          model: 'via-anthropic',
+          input: 'Hi',
+          tools: [{ type: 'web_search' }],
+          tool_choice: { type: 'web_search_preview' },
+        }),
     ],
     [
       "'web_search' tool",
@@ -279,14 +295,16 @@ describe('the adapt policy: what would change the answer is still refused, namin
 });
 
 describe('adapt: false', () => {
-  it("should refuse reasoning for a model without it, as before, per model and for the whole gateway", async () => {
+  it('should refuse reasoning for a model without it, as before, per model and for the whole gateway', async () => {
     for (const [client, model] of [
       [openai, 'chat-strict'],
       [strictOpenAI, 'via-chat'],
     ] as const) {
-      const { status, message } = await refusal(() => client.chat.completions.create({ model, messages: userTurn, reasoning_effort: 'high' }));
+      const { status, message } = await refusal(() =>
+        client.chat.completions.create({ model, messages: userTurn, reasoning_effort: 'high' }),
+      );
       expect(status).toBe(400);
-      expect(message).toContain("does not support reasoning");
+      expect(message).toContain('does not support reasoning');
     }
     expect(upstream.requests).toHaveLength(0);
   });
@@ -294,7 +312,12 @@ describe('adapt: false', () => {
   it('should refuse a hosted tool the model cannot run, as before', async () => {
     const strictAnthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: strict.root, maxRetries: 0 });
     const { status, message } = await refusal(() =>
-      strictAnthropic.messages.create({ model: 'via-chat', max_tokens: 100, messages: userTurn, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+      strictAnthropic.messages.create({
+        model: 'via-chat',
+        max_tokens: 100,
+        messages: userTurn,
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+      }),
     );
     expect(status).toBe(400);
     expect(message).toContain("'web_search_20250305' tool");

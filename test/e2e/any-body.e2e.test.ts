@@ -9,9 +9,12 @@ import { TEST_KEY } from '../helpers/start-gateway.js';
 const app = express().use(gateway({ apiKeys: [TEST_KEY], logger: silentLogger }));
 
 /** Mostly `good`, sometimes any JSON value. */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
+const mostly = <T>(good: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
 const rarely = fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
-const message = mostly(fc.record({ role: fc.constantFrom('user', 'assistant', 'system', 'tool'), content: mostly(fc.string({ minLength: 1 })) }));
+const message = mostly(
+  fc.record({ role: fc.constantFrom('user', 'assistant', 'system', 'tool'), content: mostly(fc.string({ minLength: 1 })) }),
+);
 const body = fc
   .record({
     model: mostly(fc.constantFrom('mock', 'mok')),

@@ -20,7 +20,10 @@ const serve = (options: GatewayOptions) =>
   serveWithConsole(scratch, {
     // Streams of a few paced deltas, so that many requests are in flight at once.
     providers: { paced: createMockProvider({ chunkDelayMs: 5 }) },
-    models: [{ id: 'priced', provider: 'paced', price }, { id: 'unpriced', provider: 'paced' }],
+    models: [
+      { id: 'priced', provider: 'paced', price },
+      { id: 'unpriced', provider: 'paced' },
+    ],
     balances: {},
     ...options,
   });
@@ -29,7 +32,12 @@ const serve = (options: GatewayOptions) =>
 async function ask(origin: string, apiKey: string): Promise<string> {
   const client = new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 });
   try {
-    const stream = await client.chat.completions.create({ model: 'priced', max_tokens: 40, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'priced',
+      max_tokens: 40,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     for await (const chunk of stream) void chunk;
     return 'ok';
   } catch (error) {
@@ -39,7 +47,9 @@ async function ask(origin: string, apiKey: string): Promise<string> {
 }
 
 async function credit(instance: ConsoleGatewayInstance, accountId: string, nanoUsd: number): Promise<void> {
-  await appendBalanceRows(await instance.api.storage!(), [{ accountId, at: Date.now(), kind: 'top-up', nanoUsd, actorId: 'test', note: undefined, requestId: undefined }]);
+  await appendBalanceRows(await instance.api.storage!(), [
+    { accountId, at: Date.now(), kind: 'top-up', nanoUsd, actorId: 'test', note: undefined, requestId: undefined },
+  ]);
   await instance.api.balances!.credited(accountId);
 }
 
@@ -81,7 +91,8 @@ describe('account balances', () => {
     expect(served).toBeGreaterThan(0);
     expect(served).toBeLessThanOrEqual(20);
     expect(answers.some((answer) => answer === '429 insufficient_quota balance_exhausted')).toBe(true);
-    for (const answer of answers) expect(answer).toMatch(/^(ok|429 insufficient_quota balance_exhausted|429 rate_limit_error budget_busy)$/);
+    for (const answer of answers)
+      expect(answer).toMatch(/^(ok|429 insufficient_quota balance_exhausted|429 rate_limit_error budget_busy)$/);
 
     // Once the instances wrote what waits: the balance ledger is never below zero, and its usage rows are what the usage ledger charged.
     await first.api.balances!.flush();
@@ -106,7 +117,9 @@ describe('account balances', () => {
     expect(await ask(one.origin, key)).toBe('ok');
     // A member's key cannot use a model without a price: its cost could not be charged.
     const member = await registered(one.origin, 'member@example.com');
-    const refused = await new OpenAI({ apiKey: await newKey(member), baseURL: `${one.origin}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'unpriced', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+    const refused = await new OpenAI({ apiKey: await newKey(member), baseURL: `${one.origin}/v1`, maxRetries: 0 }).chat.completions
+      .create({ model: 'unpriced', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
     expect(refused).toMatchObject({ status: 403, code: 'model_unpriced' });
     expect((refused as Error).message).toContain('charged to the balance of its account');
   });

@@ -35,7 +35,11 @@ async function mint(running: RunningGateway, key: string, body: unknown = {}) {
 }
 
 const hello = { model: 'mock', messages: [{ role: 'user' as const, content: 'Hi' }] };
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: unknown) => String((error as InstanceType<typeof OpenAI.APIError>).code));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: unknown) => String((error as InstanceType<typeof OpenAI.APIError>).code),
+  );
 
 describe('browser tokens', () => {
   it('should mint a short-lived token with a stored key, serve it through the SDKs, and record it under its parent', async () => {
@@ -54,7 +58,9 @@ describe('browser tokens', () => {
     const openai = new OpenAI({ apiKey: token, baseURL: running.openAIBaseURL, maxRetries: 0, dangerouslyAllowBrowser: true });
     expect((await openai.chat.completions.create(hello)).object).toBe('chat.completion');
     const anthropic = new Anthropic({ apiKey: token, baseURL: running.root, maxRetries: 0 });
-    expect((await anthropic.messages.create({ model: 'mock', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] })).type).toBe('message');
+    expect((await anthropic.messages.create({ model: 'mock', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] })).type).toBe(
+      'message',
+    );
 
     await running.gateway.close();
     const direct = await openDatabase({ url: database, migrate: false });
@@ -83,7 +89,7 @@ describe('browser tokens', () => {
     expect(await codeOf(client(token).chat.completions.create(hello))).toBe('api_key_revoked');
   });
 
-  it("should hold a token to its models and its spend cap", async () => {
+  it('should hold a token to its models and its spend cap', async () => {
     const running = await serve();
     const { key } = await running.gateway.keys!.create({ name: 'parent', models: ['mock', 'mock-2'] });
     const onlyMock = (await mint(running, key, { models: ['mock'] })).body.token as string;
@@ -114,7 +120,11 @@ describe('browser tokens', () => {
     const running = await serve();
     const preflight = await fetch(`${running.openAIBaseURL}/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin: APP_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-stainless-os' },
+      headers: {
+        origin: APP_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-stainless-os',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);

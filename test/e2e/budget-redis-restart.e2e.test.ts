@@ -17,7 +17,9 @@ import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 const price = { input: 1, output: 1 };
 const MAX_TOKENS = 40;
 /** The gateway's bound of the requests' input: the upstream bills exactly that, and the whole output allowance. */
-const INPUT_BOUND = inputTokenBound({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] } as unknown as CanonicalRequest);
+const INPUT_BOUND = inputTokenBound({
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+} as unknown as CanonicalRequest);
 /** Each request costs exactly what it reserves: the budget holds ROOM of them, no more. */
 const COST = maxCostOf(INPUT_BOUND, MAX_TOKENS, price);
 const ROOM = 20;
@@ -125,7 +127,10 @@ describe('budget counters in a Redis that restarts empty', () => {
       providers: { openai: { apiKey: 'sk-up', baseURL: `${upstream.url}/v1` } },
       models: [{ id: 'priced', provider: 'openai', upstreamModel: 'up', price }],
     };
-    const instances = [await serve({ ...shared, ledger: { outbox: scratch.file('outbox-a'), intervalMs: 5 } }), await serve({ ...shared, ledger: { outbox: scratch.file('outbox-b'), intervalMs: 5 } })];
+    const instances = [
+      await serve({ ...shared, ledger: { outbox: scratch.file('outbox-a'), intervalMs: 5 } }),
+      await serve({ ...shared, ledger: { outbox: scratch.file('outbox-b'), intervalMs: 5 } }),
+    ];
     const { key, stored } = await instances[0]!.gateway.keys!.create({ name: 'budgeted', budget: { nanoUsd: COST * ROOM, period: 'day' } });
 
     // The whole budget reserved, half on each instance, and held out at the upstream.

@@ -65,7 +65,12 @@ async function ask(running: RunningGateway, key: string): Promise<Outcome> {
       signal: AbortSignal.timeout(15_000),
     });
     const body = (await response.json()) as { error?: { code?: string } };
-    return { status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after'), ms: performance.now() - started };
+    return {
+      status: response.status,
+      code: body.error?.code,
+      retryAfter: response.headers.get('retry-after'),
+      ms: performance.now() - started,
+    };
   } catch {
     return { status: 0, code: 'hung', retryAfter: null, ms: performance.now() - started };
   }
@@ -85,7 +90,11 @@ async function untilAdmitted(running: RunningGateway, key: string): Promise<void
 
 function expectRefusedQuickly(outcomes: Outcome[]): void {
   for (const outcome of outcomes) {
-    expect({ status: outcome.status, code: outcome.code, retryAfter: outcome.retryAfter }).toEqual({ status: 503, code: 'budget_unavailable', retryAfter: '1' });
+    expect({ status: outcome.status, code: outcome.code, retryAfter: outcome.retryAfter }).toEqual({
+      status: 503,
+      code: 'budget_unavailable',
+      retryAfter: '1',
+    });
     expect(outcome.ms).toBeLessThan(REFUSED_WITHIN_MS);
   }
 }

@@ -74,7 +74,8 @@ async function askAboutPdf(client: Anthropic, model: string): Promise<string> {
     });
     return 'ok';
   } catch (error) {
-    if (error instanceof Anthropic.APIError) return `${error.status} ${String((error.error as { error?: { type?: string } } | undefined)?.error?.type)}`;
+    if (error instanceof Anthropic.APIError)
+      return `${error.status} ${String((error.error as { error?: { type?: string } } | undefined)?.error?.type)}`;
     throw error;
   }
 }
@@ -89,7 +90,11 @@ async function spentOf(database: { url: string; schema?: string }, keyId: string
 }
 
 /** 200 PDF requests at once on a $0.01 key; what the ledger says the key spent, and how many got through. */
-async function spendOnPdfs(options: GatewayOptions, database: { url: string; schema?: string }, model: string): Promise<{ spent: number; succeeded: number }> {
+async function spendOnPdfs(
+  options: GatewayOptions,
+  database: { url: string; schema?: string },
+  model: string,
+): Promise<{ spent: number; succeeded: number }> {
   const running = await serve({ database, ...options });
   const { key, stored } = await running.gateway.keys!.create({ name: 'small budget', budget: { nanoUsd: BUDGET, period: 'day' } });
   const client = new Anthropic({ apiKey: key, baseURL: running.root, maxRetries: 0 });
@@ -114,7 +119,11 @@ describe('budgets with input the body does not measure (a PDF by URL, billed far
   });
 
   it('should overshoot by at most one request on a model with a context window (Redis counters, PostgreSQL)', async () => {
-    const { spent, succeeded } = await spendOnPdfs({ redis: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` }, scratch.postgres(), 'windowed');
+    const { spent, succeeded } = await spendOnPdfs(
+      { redis: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:` },
+      scratch.postgres(),
+      'windowed',
+    );
     expect(spent).toBeLessThanOrEqual(WINDOW_BOUND);
     expect(succeeded).toBe(1);
   });

@@ -35,7 +35,12 @@ async function serve(options: GatewayOptions): Promise<RunningGateway> {
 /** One streamed request through the openai SDK: 'ok', or the error's code. */
 async function ask(client: OpenAI): Promise<string> {
   try {
-    const stream = await client.chat.completions.create({ model: 'priced', max_tokens: 40, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'priced',
+      max_tokens: 40,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     for await (const chunk of stream) void chunk;
     return 'ok';
   } catch (error) {
@@ -82,7 +87,11 @@ describe('key budgets', () => {
     const outcomes = await Promise.all(Array.from({ length: 200 }, () => ask(client)));
     const succeeded = outcomes.filter((outcome) => outcome === 'ok').length;
     // Refused for good once spent, or to retry while the reservations of requests under way hold the rest.
-    expect(outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy')).toBe(true);
+    expect(
+      outcomes
+        .filter((outcome) => outcome !== 'ok')
+        .every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy'),
+    ).toBe(true);
     expect(succeeded).toBeGreaterThan(0);
     expect(succeeded).toBeLessThanOrEqual(50);
 
@@ -96,14 +105,21 @@ describe('key budgets', () => {
     const first = await serve(shared);
     const second = await serve(shared);
     const perRequest = await costOfOne(first, database);
-    const { key, stored } = await first.gateway.keys!.create({ name: 'shared budget', budget: { nanoUsd: perRequest * 50, period: 'day' } });
+    const { key, stored } = await first.gateway.keys!.create({
+      name: 'shared budget',
+      budget: { nanoUsd: perRequest * 50, period: 'day' },
+    });
     const clients = [first, second].map((running) => new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 }));
 
     const outcomes = await Promise.all(Array.from({ length: 200 }, (_, index) => ask(clients[index % 2]!)));
     const succeeded = outcomes.filter((outcome) => outcome === 'ok').length;
     expect(succeeded).toBeGreaterThan(0);
     expect(succeeded).toBeLessThanOrEqual(50);
-    expect(outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy')).toBe(true);
+    expect(
+      outcomes
+        .filter((outcome) => outcome !== 'ok')
+        .every((outcome) => outcome === '429 insufficient_quota' || outcome === '429 budget_busy'),
+    ).toBe(true);
 
     await first.gateway.close();
     await second.gateway.close();
@@ -115,7 +131,9 @@ describe('key budgets', () => {
     const { key, stored } = await running.gateway.keys!.create({ name: 'tiny', budget: { nanoUsd: 1, period: 'day' } });
 
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const refused = await openai.chat.completions.create({ model: 'priced', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'priced', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
     const openaiError = refused as InstanceType<typeof OpenAI.RateLimitError>;
     expect(openaiError.code).toBe('insufficient_quota');
@@ -125,7 +143,9 @@ describe('key budgets', () => {
     expect(openaiError.headers?.get('x-should-retry')).toBe('false');
 
     const anthropic = new Anthropic({ apiKey: key, baseURL: running.root, maxRetries: 0 });
-    const billing = await anthropic.messages.create({ model: 'priced', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    const billing = await anthropic.messages
+      .create({ model: 'priced', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
     expect(billing).toBeInstanceOf(Anthropic.APIError);
     expect((billing as InstanceType<typeof Anthropic.APIError>).status).toBe(402);
     expect((billing as { error?: { error?: { type?: string } } }).error?.error?.type).toBe('billing_error');
@@ -135,7 +155,9 @@ describe('key budgets', () => {
     const running = await serve({ database: { url: scratch.file('budget') } });
     const { key } = await running.gateway.keys!.create({ name: 'budgeted', budget: { nanoUsd: 1e9, period: 'never' } });
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const refused = await openai.chat.completions.create({ model: 'free-text', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'free-text', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('model_unpriced');
   });

@@ -74,17 +74,27 @@ describe('the ledger priced from the catalog', () => {
     const { usage, content: _content, ...message } = claudeAnswer;
     upstream.reply({
       sse: sseText([
-        { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } } },
+        {
+          event: 'message_start',
+          data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+        },
         { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
         { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello.' } } },
         { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-        { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 200 } } },
+        {
+          event: 'message_delta',
+          data: { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 200 } },
+        },
         { event: 'message_stop', data: { type: 'message_stop' } },
       ]),
       headers: { 'content-type': 'text/event-stream' },
     });
     // Through the OpenAI SDK, so the stream is decoded (not relayed as it came).
-    const streamed = await openai.chat.completions.create({ model: 'via-anthropic', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const streamed = await openai.chat.completions.create({
+      model: 'via-anthropic',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    });
     for await (const _chunk of streamed) void _chunk;
     upstream.reply({ json: chatAnswer });
     await openai.chat.completions.create({ model: 'via-chat', messages: [{ role: 'user', content: 'Hi' }] });

@@ -43,7 +43,7 @@ async function recorded(): Promise<RequestRecord> {
 }
 
 describe('a Chat stream passed through from an OpenAI upstream', () => {
-  it('should give the SDK the upstream\'s chunks naming the client\'s model, and the usage only when asked', async () => {
+  it("should give the SDK the upstream's chunks naming the client's model, and the usage only when asked", async () => {
     upstream.reply({ sse: upstreamText(), chunkBytes: 7 });
     const chunks = [];
     for await (const chunk of await client.chat.completions.create({ ...hello, stream: true })) chunks.push(chunk);
@@ -77,10 +77,27 @@ describe('a Chat stream passed through from an OpenAI upstream', () => {
     expect(records[0]?.cut).toMatchObject({ outputChars: 'Héllo wörld 🌍!'.length, reasoningChars: 0 });
   });
 
-  it('should pass a non-streamed answer on as the upstream wrote it, naming the client\'s model', async () => {
-    upstream.reply({ json: { id: 'chatcmpl-up', object: 'chat.completion', created: 1, model: 'gpt-4o-2024', system_fingerprint: 'fp_x', x_upstream: 'kept', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } });
+  it("should pass a non-streamed answer on as the upstream wrote it, naming the client's model", async () => {
+    upstream.reply({
+      json: {
+        id: 'chatcmpl-up',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-4o-2024',
+        system_fingerprint: 'fp_x',
+        x_upstream: 'kept',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+      },
+    });
     const completion = await client.chat.completions.create(hello);
-    expect(completion).toMatchObject({ id: 'chatcmpl-up', model: 'gpt', system_fingerprint: 'fp_x', x_upstream: 'kept', choices: [{ message: { content: 'Hi!' } }] });
+    expect(completion).toMatchObject({
+      id: 'chatcmpl-up',
+      model: 'gpt',
+      system_fingerprint: 'fp_x',
+      x_upstream: 'kept',
+      choices: [{ message: { content: 'Hi!' } }],
+    });
     expect(await recorded()).toMatchObject({ status: 200, usage: { inputTokens: 5, outputTokens: 2 } });
   });
 });

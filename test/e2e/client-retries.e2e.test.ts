@@ -49,7 +49,11 @@ const messagesBody = (model: string) => ({ model, max_tokens: 50, messages: [{ r
 const chatBody = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'Hi' }] });
 /** What the SDKs' APIError carries: the status, the answer's headers and its parsed body. */
 type ApiError = Error & { status?: number; headers?: Headers; error?: { error?: { message?: string }; message?: string; code?: string } };
-const failureOf = (work: Promise<unknown>) => work.then(() => expect.unreachable('the call should fail'), (error: unknown) => error as ApiError);
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => expect.unreachable('the call should fail'),
+    (error: unknown) => error as ApiError,
+  );
 const headerOf = (error: ApiError, name: string) => error.headers?.get(name);
 /** The message the gateway wrote: Anthropic's `error.message`, or OpenAI's (the openai SDK's `error` is the inner object). */
 const gatewayMessageOf = (error: ApiError) => error.error?.error?.message ?? error.error?.message;
@@ -71,19 +75,25 @@ describe('x-should-retry', () => {
   });
 
   it('should have the openai client make one request for a wrong key, at its default retries', async () => {
-    const failure = await failureOf(new OpenAI({ apiKey: 'wrong', baseURL: running.openAIBaseURL }).chat.completions.create(chatBody('mock')));
+    const failure = await failureOf(
+      new OpenAI({ apiKey: 'wrong', baseURL: running.openAIBaseURL }).chat.completions.create(chatBody('mock')),
+    );
     expect(failure.status).toBe(401);
     expect(headerOf(failure, 'x-should-retry')).toBe('false');
     expect(count('/v1/chat/completions')).toBe(1);
   });
 
   it("should have the clients make one request when the provider refuses the gateway's credentials (a 502 they would retry)", async () => {
-    const anthropic = await failureOf(new Anthropic({ apiKey: TEST_KEY, baseURL: running.root }).messages.create(messagesBody('refused-claude')));
+    const anthropic = await failureOf(
+      new Anthropic({ apiKey: TEST_KEY, baseURL: running.root }).messages.create(messagesBody('refused-claude')),
+    );
     expect(anthropic.status).toBe(502);
     expect(anthropic.message).toContain(gatewayMessageOf(anthropic));
     expect(count('/v1/messages')).toBe(1);
 
-    const openai = await failureOf(new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL }).chat.completions.create(chatBody('refused-chat')));
+    const openai = await failureOf(
+      new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL }).chat.completions.create(chatBody('refused-chat')),
+    );
     expect(openai.status).toBe(502);
     expect(openai.error?.code).toBe('upstream_authentication_failed');
     expect(count('/v1/chat/completions')).toBe(1);
@@ -93,12 +103,16 @@ describe('x-should-retry', () => {
     const stopping = await startGateway({}, '/', (app) => app.use((req, _res, next) => (seen.push(req.path), next())));
     try {
       stopping.gateway.interrupt();
-      const anthropic = await failureOf(new Anthropic({ apiKey: TEST_KEY, baseURL: stopping.root, maxRetries: 1 }).messages.create(messagesBody('mock')));
+      const anthropic = await failureOf(
+        new Anthropic({ apiKey: TEST_KEY, baseURL: stopping.root, maxRetries: 1 }).messages.create(messagesBody('mock')),
+      );
       expect(anthropic.status).toBe(529);
       expect(headerOf(anthropic, 'x-should-retry')).toBe('true');
       expect(count('/v1/messages')).toBe(2);
 
-      const openai = await failureOf(new OpenAI({ apiKey: TEST_KEY, baseURL: stopping.openAIBaseURL, maxRetries: 1 }).chat.completions.create(chatBody('mock')));
+      const openai = await failureOf(
+        new OpenAI({ apiKey: TEST_KEY, baseURL: stopping.openAIBaseURL, maxRetries: 1 }).chat.completions.create(chatBody('mock')),
+      );
       expect(openai.status).toBe(503);
       expect(count('/v1/chat/completions')).toBe(2);
     } finally {
@@ -110,7 +124,9 @@ describe('x-should-retry', () => {
 
 describe('a base URL ending in /v1 given to an Anthropic client (/v1/v1/messages)', () => {
   it('should be a 400 invalid_request_error carrying the diagnosis, which Claude Code prints, not a 404 it reads as a model problem', async () => {
-    const failure = await failureOf(new Anthropic({ apiKey: TEST_KEY, baseURL: `${running.root}/v1` }).messages.create(messagesBody('mock')));
+    const failure = await failureOf(
+      new Anthropic({ apiKey: TEST_KEY, baseURL: `${running.root}/v1` }).messages.create(messagesBody('mock')),
+    );
     expect(failure).toBeInstanceOf(Anthropic.BadRequestError);
     expect((failure as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ error: { type: 'invalid_request_error' } });
     expect(failure.message).toContain('repeats /v1');
@@ -119,7 +135,9 @@ describe('a base URL ending in /v1 given to an Anthropic client (/v1/v1/messages
   });
 
   it('should stay a 404 for OpenAI clients, which show its message', async () => {
-    const failure = await failureOf(new OpenAI({ apiKey: TEST_KEY, baseURL: `${running.openAIBaseURL}/v1` }).chat.completions.create(chatBody('mock')));
+    const failure = await failureOf(
+      new OpenAI({ apiKey: TEST_KEY, baseURL: `${running.openAIBaseURL}/v1` }).chat.completions.create(chatBody('mock')),
+    );
     expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
     expect(failure.message).toContain('repeats /v1');
   });

@@ -69,7 +69,13 @@ describe('Codex-style tools on an Anthropic model', () => {
     const sent = upstream.requests[0]?.body as { tools: Array<{ name: string }> };
     expect(sent.tools.map((tool) => tool.name)).toEqual(['exec_command', 'multi_agent_v1__spawn']);
     expect(response.output).toEqual([
-      expect.objectContaining({ type: 'function_call', call_id: 'toolu_01', name: 'spawn', namespace: 'multi_agent_v1', arguments: '{"task":"x"}' }),
+      expect.objectContaining({
+        type: 'function_call',
+        call_id: 'toolu_01',
+        name: 'spawn',
+        namespace: 'multi_agent_v1',
+        arguments: '{"task":"x"}',
+      }),
     ]);
   });
 

@@ -59,9 +59,11 @@ async function errorOf(call: () => Promise<unknown>): Promise<Record<string, unk
   return error as Record<string, unknown>;
 }
 
-describe('a request longer than the model\'s context window', () => {
-  it('should get OpenAI\'s context_length_exceeded on Chat, before any upstream call', async () => {
-    const error = await errorOf(() => openai.chat.completions.create({ model: 'small-chat', messages: [{ role: 'user', content: tooLong }] }));
+describe("a request longer than the model's context window", () => {
+  it("should get OpenAI's context_length_exceeded on Chat, before any upstream call", async () => {
+    const error = await errorOf(() =>
+      openai.chat.completions.create({ model: 'small-chat', messages: [{ role: 'user', content: tooLong }] }),
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'context_length_exceeded', type: 'invalid_request_error', param: 'messages' });
     expect(String(error.message)).toMatch(/maximum context length is 1000 tokens\. However, your messages resulted in at least \d+ tokens/);
@@ -76,7 +78,9 @@ describe('a request longer than the model\'s context window', () => {
 
   it("should get Anthropic's prompt-too-long invalid_request_error on Messages, streamed or not", async () => {
     for (const stream of [false, true]) {
-      const error = await errorOf(() => anthropic.messages.create({ model: 'small-claude', max_tokens: 10, stream, messages: [{ role: 'user', content: tooLong }] }));
+      const error = await errorOf(() =>
+        anthropic.messages.create({ model: 'small-claude', max_tokens: 10, stream, messages: [{ role: 'user', content: tooLong }] }),
+      );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       const body = (error as { error: { type: string; error: { type: string; message: string } } }).error;
       expect(body.type).toBe('error');
@@ -93,7 +97,11 @@ describe('a request longer than the model\'s context window', () => {
   it('should not refuse a request just under the window (the count is a low one)', async () => {
     const chat = await openai.chat.completions.create({ model: 'small-chat', messages: [{ role: 'user', content: justUnder }] });
     expect(chat.choices[0]?.message.content).toBe('ok');
-    const message = await anthropic.messages.create({ model: 'small-claude', max_tokens: 5, messages: [{ role: 'user', content: justUnder }] });
+    const message = await anthropic.messages.create({
+      model: 'small-claude',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: justUnder }],
+    });
     expect(message.content).toEqual([expect.objectContaining({ text: 'ok' })]);
     expect(upstream.requests).toHaveLength(2);
   });
@@ -117,7 +125,11 @@ describe("the Anthropic provider's max_tokens when the caller sets none", () => 
   it('should stay 4096 for a model whose limits are unknown, and follow the caller when it sets one', async () => {
     await openai.chat.completions.create({ model: 'claude-unknown', messages: [{ role: 'user', content: 'Hi' }] });
     expect(sentMaxTokens()).toBe(4096);
-    await openai.chat.completions.create({ model: 'claude-limits', max_completion_tokens: 123, messages: [{ role: 'user', content: 'Hi' }] });
+    await openai.chat.completions.create({
+      model: 'claude-limits',
+      max_completion_tokens: 123,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(sentMaxTokens()).toBe(123);
   });
 

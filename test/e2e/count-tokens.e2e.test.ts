@@ -77,10 +77,19 @@ describe('POST /v1/messages/count_tokens runs the checks a generation request do
   });
 
   it('should refuse what the model cannot carry (the capability check)', async () => {
-    const error = await client.messages.countTokens({ model: 'text-only', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] }).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .countTokens({ model: 'text-only', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as Error).message).toMatch(/image/i);
-    expect((await client.messages.countTokens({ model: 'open', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] })).input_tokens).toBeGreaterThan(0);
+    expect(
+      (
+        await client.messages.countTokens({
+          model: 'open',
+          messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }],
+        })
+      ).input_tokens,
+    ).toBeGreaterThan(0);
   });
 
   it('should leave out what the adapt policy leaves out, and say so', async () => {

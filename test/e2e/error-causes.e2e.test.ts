@@ -23,7 +23,9 @@ const anthropic = () => new Anthropic({ apiKey: TEST_KEY, baseURL: running.root,
 const hello = [{ role: 'user' as const, content: 'Hello' }];
 
 /** The SDK error a call fails with. */
-async function failure(call: Promise<unknown>): Promise<{ status?: number; message: string; code?: string | null; param?: string | null; error?: unknown }> {
+async function failure(
+  call: Promise<unknown>,
+): Promise<{ status?: number; message: string; code?: string | null; param?: string | null; error?: unknown }> {
   return call.then(
     () => expect.unreachable('the call should fail') as never,
     (error: unknown) => error as { status?: number; message: string },
@@ -47,14 +49,18 @@ describe('a field that is not part of the API', () => {
   });
 
   it('should say so for a Messages body too', async () => {
-    const error = await failure(anthropic().messages.create({ model: 'mock', max_tokens: 50, messages: hello, stop_sequence: ['x'] } as never));
+    const error = await failure(
+      anthropic().messages.create({ model: 'mock', max_tokens: 50, messages: hello, stop_sequence: ['x'] } as never),
+    );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(error.message).toContain("'stop_sequence' is not a field of the Messages API. Did you mean 'stop_sequences'?");
   });
 
   it("should say how the API says another API's field", async () => {
     const error = await failure(anthropic().messages.create({ model: 'mock', max_tokens: 50, messages: hello, stop: ['x'] } as never));
-    expect(error.message).toContain("'stop' is not a field of the Messages API: it calls this 'stop_sequences'. The model 'mock' does not take it as an extra field.");
+    expect(error.message).toContain(
+      "'stop' is not a field of the Messages API: it calls this 'stop_sequences'. The model 'mock' does not take it as an extra field.",
+    );
   });
 
   it('should ask for the field to be removed when no field is close', async () => {
@@ -79,7 +85,9 @@ describe('a body sent to the wrong endpoint', () => {
   });
 
   it('should send a Messages body from /v1/responses to /v1/messages', async () => {
-    const error = await failure(openai().responses.create({ model: 'mock', max_tokens: 50, system: 'Be brief.', messages: hello } as never));
+    const error = await failure(
+      openai().responses.create({ model: 'mock', max_tokens: 50, system: 'Be brief.', messages: hello } as never),
+    );
     expect(error.message).toBe(
       '400 This looks like a Messages body: send it to /v1/messages, or use `input` (and `instructions` for the system prompt) here.',
     );
@@ -107,7 +115,12 @@ describe('a body sent to the wrong endpoint', () => {
 
 describe('a key sent where the gateway does not read it', () => {
   it('should say the Authorization header lacks the Bearer scheme, without repeating the key', async () => {
-    const client = new OpenAI({ apiKey: 'unused', baseURL: running.openAIBaseURL, maxRetries: 0, defaultHeaders: { authorization: TEST_KEY } });
+    const client = new OpenAI({
+      apiKey: 'unused',
+      baseURL: running.openAIBaseURL,
+      maxRetries: 0,
+      defaultHeaders: { authorization: TEST_KEY },
+    });
     const error = await failure(client.chat.completions.create({ model: 'mock', messages: hello }));
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'missing_api_key' });
@@ -118,14 +131,24 @@ describe('a key sent where the gateway does not read it', () => {
   });
 
   it('should name a scheme other than Bearer', async () => {
-    const client = new OpenAI({ apiKey: 'unused', baseURL: running.openAIBaseURL, maxRetries: 0, defaultHeaders: { authorization: `Token ${TEST_KEY}` } });
+    const client = new OpenAI({
+      apiKey: 'unused',
+      baseURL: running.openAIBaseURL,
+      maxRetries: 0,
+      defaultHeaders: { authorization: `Token ${TEST_KEY}` },
+    });
     const error = await failure(client.responses.create({ model: 'mock', input: 'Hi' }));
     expect(error.message).toContain("the Authorization header uses the 'Token' scheme, and this gateway reads only 'Bearer'");
     expect(error.message).not.toContain(TEST_KEY);
   });
 
   it('should say a key in x-api-key is read only by the Messages endpoints', async () => {
-    const client = new OpenAI({ apiKey: 'unused', baseURL: running.openAIBaseURL, maxRetries: 0, defaultHeaders: { authorization: null, 'x-api-key': TEST_KEY } });
+    const client = new OpenAI({
+      apiKey: 'unused',
+      baseURL: running.openAIBaseURL,
+      maxRetries: 0,
+      defaultHeaders: { authorization: null, 'x-api-key': TEST_KEY },
+    });
     const error = await failure(client.chat.completions.create({ model: 'mock', messages: hello }));
     expect(error).toMatchObject({ status: 401, code: 'missing_api_key' });
     expect(error.message).toContain("a key was sent in the 'x-api-key' header, which Anthropic clients use");
@@ -134,7 +157,12 @@ describe('a key sent where the gateway does not read it', () => {
   });
 
   it('should say so on /v1/messages too, where x-api-key would also do', async () => {
-    const client = new Anthropic({ apiKey: 'unused', baseURL: running.root, maxRetries: 0, defaultHeaders: { 'x-api-key': null, authorization: TEST_KEY } });
+    const client = new Anthropic({
+      apiKey: 'unused',
+      baseURL: running.root,
+      maxRetries: 0,
+      defaultHeaders: { 'x-api-key': null, authorization: TEST_KEY },
+    });
     const error = await failure(client.messages.create({ model: 'mock', max_tokens: 50, messages: hello }));
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
     expect(error.message).toContain(

@@ -28,9 +28,7 @@ const anthropicHeaders = { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-
 function expectOpenAIError(result: Awaited<ReturnType<typeof post>>, status: number, code: string) {
   expect(result.status).toBe(status);
   expect(result.headers.get('x-request-id')).toMatch(/^req_/);
-  expect(result.body.error).toEqual(
-    expect.objectContaining({ message: expect.any(String), type: expect.any(String), code }),
-  );
+  expect(result.body.error).toEqual(expect.objectContaining({ message: expect.any(String), type: expect.any(String), code }));
 }
 
 function expectAnthropicError(result: Awaited<ReturnType<typeof post>>, status: number, type: string) {
@@ -73,7 +71,7 @@ describe('errors over raw HTTP', () => {
       expect(result.body.error.message).toContain('anthropic-version');
     });
 
-    it('should accept both SDK lines\' versions', async () => {
+    it("should accept both SDK lines' versions", async () => {
       for (const version of ['2023-06-01', '2026-10-21']) {
         const result = await post('/v1/messages', messagesBody, { 'x-api-key': TEST_KEY, 'anthropic-version': version });
         expect(result.status).toBe(200);
@@ -180,7 +178,9 @@ describe('errors through the official SDKs', () => {
       { create: (key) => new Anthropic0({ apiKey: key, baseURL: running.root, maxRetries: 0 }).messages as never, errors: Anthropic0 },
     ];
     for (const { create, errors } of lines) {
-      const authError = await create('wrong').create(messagesBody as never).catch((caught: unknown) => caught);
+      const authError = await create('wrong')
+        .create(messagesBody as never)
+        .catch((caught: unknown) => caught);
       expect(authError).toBeInstanceOf(errors.AuthenticationError);
       expect((authError as { requestID?: string }).requestID).toMatch(/^req_/);
 

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('caller headers forwarded to the provider', () => {
-  it('should pass a Messages caller\'s anthropic-beta to Anthropic, merged with configured betas', async () => {
+  it("should pass a Messages caller's anthropic-beta to Anthropic, merged with configured betas", async () => {
     const response = await fetch(`${running.root}/v1/messages`, {
       method: 'POST',
       headers: {

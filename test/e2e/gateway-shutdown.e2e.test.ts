@@ -55,13 +55,15 @@ describe('gateway close', () => {
     // One answered request (its connection stays open for reuse), and one still waiting for its upstream.
     await openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
     upstream.script({ kind: 'ok', delayMs: 5_000 });
-    const waiting = openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error as { status?: number });
+    const waiting = openai.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error as { status?: number });
     await vi.waitFor(() => expect(upstream.calls).toHaveLength(2));
     expect(await leasesUnder(prefix)).toBe(1);
     expect(upstream.openConnections()).toBeGreaterThanOrEqual(1);
 
     expect(running.gateway.interrupt()).toBe(1);
-    expect((await waiting as { status?: number }).status).toBe(503);
+    expect(((await waiting) as { status?: number }).status).toBe(503);
     await running.gateway.close();
 
     expect(await leasesUnder(prefix)).toBe(0);
@@ -103,12 +105,14 @@ describe('gateway close without a database', () => {
     scratch.later(() => running.close());
     upstream.script({ kind: 'ok', delayMs: 5_000 });
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const waiting = openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error as { status?: number });
+    const waiting = openai.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error as { status?: number });
     await vi.waitFor(() => expect(upstream.calls).toHaveLength(1));
     expect(await leasesUnder(prefix)).toBe(1);
 
     running.gateway.interrupt();
-    expect((await waiting as { status?: number }).status).toBe(503);
+    expect(((await waiting) as { status?: number }).status).toBe(503);
     await running.gateway.close();
     expect(await leasesUnder(prefix)).toBe(0);
   });

@@ -69,7 +69,7 @@ describe('the overhead and deployment headers', () => {
     expect(headers.get('x-switchyard-deployment')).toBeNull();
   });
 
-  it('should not count the upstream\'s own wait as overhead', async () => {
+  it("should not count the upstream's own wait as overhead", async () => {
     const upstreamWaitMs = 600;
     const slow = createScriptedProvider(async function* () {
       await new Promise((resolve) => setTimeout(resolve, upstreamWaitMs));

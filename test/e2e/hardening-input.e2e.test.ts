@@ -16,7 +16,9 @@ let running: RunningGateway;
 beforeAll(async () => {
   upstream = await startMockUpstream();
   running = await startGateway({
-    providers: { chat: createOpenAICompatibleProvider({ id: 'chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }) },
+    providers: {
+      chat: createOpenAICompatibleProvider({ id: 'chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }),
+    },
     models: [
       { id: 'via-chat', provider: 'chat', upstreamModel: 'm' },
       { id: 'mock', provider: 'mock' },
@@ -38,7 +40,10 @@ async function post(path: string, body: string, headers: Record<string, string> 
     headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...headers },
     body,
   });
-  return { status: response.status, body: (await response.json()) as { error: { message: string; type: string; code?: string; param?: string } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error: { message: string; type: string; code?: string; param?: string } },
+  };
 }
 
 /** `{"a":{"a":…}}`, `depth` levels of objects. */
@@ -77,29 +82,51 @@ describe('deep nesting', () => {
     expect(chat.status).toBe(400);
     expect(chat.body.error.param).toBe('tools');
 
-    const messages = await post('/v1/messages', `{"model":"mock","max_tokens":5,"messages":[{"role":"user","content":"Hi"}],"tools":[{"name":"f","input_schema":${nested(3_000)}}]}`);
+    const messages = await post(
+      '/v1/messages',
+      `{"model":"mock","max_tokens":5,"messages":[{"role":"user","content":"Hi"}],"tools":[{"name":"f","input_schema":${nested(3_000)}}]}`,
+    );
     expect(messages.status).toBe(400);
     expect(messages.body.error.type).toBe('invalid_request_error');
     expect(messages.body.error.message).toContain("in 'tools'");
   });
 
   it('should still accept ordinary nesting (a tool schema a dozen levels deep) and reach the provider', async () => {
-    upstream.reply({ json: { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] } });
+    upstream.reply({
+      json: {
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+      },
+    });
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const parameters = JSON.parse(`{"type":"object","properties":{"p":${nested(12)}}}`) as Record<string, unknown>;
-    const completion = await client.chat.completions.create({ model: 'via-chat', messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'function', function: { name: 'f', parameters } }] });
+    const completion = await client.chat.completions.create({
+      model: 'via-chat',
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: [{ type: 'function', function: { name: 'f', parameters } }],
+    });
     expect(completion.choices[0]?.message.content).toBe('ok');
     expect(upstream.requests).toHaveLength(1);
   });
 
   it("should refuse deep nesting in a body a host app's JSON parser already read", async () => {
-    const app = await startGateway({ models: [{ id: 'mock', provider: 'mock' }] }, '/', (host) => host.use(express.json({ limit: '10mb' })));
+    const app = await startGateway({ models: [{ id: 'mock', provider: 'mock' }] }, '/', (host) =>
+      host.use(express.json({ limit: '10mb' })),
+    );
     try {
       const client = new Anthropic({ apiKey: TEST_KEY, baseURL: app.root, maxRetries: 0 });
       const deep = JSON.parse(nested(500)) as Record<string, unknown>;
       const failure = await client.messages
-        .create({ model: 'mock', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }], metadata: deep } as Parameters<typeof client.messages.create>[0])
-        .then(() => expect.unreachable(), (error: unknown) => error as InstanceType<typeof Anthropic.APIError>);
+        .create({ model: 'mock', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }], metadata: deep } as Parameters<
+          typeof client.messages.create
+        >[0])
+        .then(
+          () => expect.unreachable(),
+          (error: unknown) => error as InstanceType<typeof Anthropic.APIError>,
+        );
       expect(failure).toBeInstanceOf(Anthropic.BadRequestError);
       expect(failure.message).toContain("in 'metadata'");
     } finally {

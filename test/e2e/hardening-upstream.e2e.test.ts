@@ -58,11 +58,21 @@ beforeEach(() => {
 
 const chat = { model: 'via-chat', messages: [{ role: 'user' as const, content: 'Hi' }] };
 const hello = { model: 'claude', max_tokens: 50, messages: [{ role: 'user' as const, content: 'Hi' }] };
-const failureOf = (work: Promise<unknown>) => work.then(() => expect.unreachable('the call should fail'), (error: unknown) => error as Error & { status?: number; error?: unknown });
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => expect.unreachable('the call should fail'),
+    (error: unknown) => error as Error & { status?: number; error?: unknown },
+  );
 
 describe('upstream answer size', () => {
-  it('should answer a non-streamed answer over maxAnswerBytes with a 502 in the caller\'s shape', async () => {
-    upstream.reply({ json: { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'a'.repeat(MAX_ANSWER * 3) }, finish_reason: 'stop' }] } });
+  it("should answer a non-streamed answer over maxAnswerBytes with a 502 in the caller's shape", async () => {
+    upstream.reply({
+      json: {
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'a'.repeat(MAX_ANSWER * 3) }, finish_reason: 'stop' }],
+      },
+    });
     const failure = await failureOf(openai.chat.completions.create(chat));
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(failure.status).toBe(502);
@@ -70,8 +80,21 @@ describe('upstream answer size', () => {
   });
 
   it('should fail a stream whose one event outgrows maxAnswerBytes, before any output, with a 502', async () => {
-    const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], usage: { input_tokens: 1, output_tokens: 0 } } };
-    upstream.reply({ sse: `${sseText([{ event: 'message_start', data: start }])}event: content_block_start\ndata: {"pad":"${'b'.repeat(MAX_ANSWER * 2)}`, chunkBytes: 16 * 1024 });
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-x',
+        content: [],
+        usage: { input_tokens: 1, output_tokens: 0 },
+      },
+    };
+    upstream.reply({
+      sse: `${sseText([{ event: 'message_start', data: start }])}event: content_block_start\ndata: {"pad":"${'b'.repeat(MAX_ANSWER * 2)}`,
+      chunkBytes: 16 * 1024,
+    });
     const failure = await failureOf(anthropic.messages.create({ ...hello, stream: true }));
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(failure.status).toBe(502);
@@ -90,7 +113,15 @@ describe('upstream answer size', () => {
 
 describe('upstream error text', () => {
   it("should mask the gateway's provider key when the upstream echoes it, and any key-shaped text", async () => {
-    upstream.reply({ status: 400, json: { error: { message: `Incorrect API key provided: Bearer ${OPENAI_KEY}; also tried sk-othersecretvalue0123456789`, type: 'invalid_request_error' } } });
+    upstream.reply({
+      status: 400,
+      json: {
+        error: {
+          message: `Incorrect API key provided: Bearer ${OPENAI_KEY}; also tried sk-othersecretvalue0123456789`,
+          type: 'invalid_request_error',
+        },
+      },
+    });
     const failure = await failureOf(openai.chat.completions.create(chat));
     expect(failure.status).toBe(400);
     expect(failure.message).not.toContain(OPENAI_KEY);
@@ -100,10 +131,15 @@ describe('upstream error text', () => {
     expect(logLines.join('\n')).not.toContain('upstreamsecret');
   });
 
-  it("should mask the key inside an in-band stream error too", async () => {
+  it('should mask the key inside an in-band stream error too', async () => {
     const lines = chunkLinesFixture('messages', 'upstream-text');
-    const frames = lines.slice(0, 4).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
-    frames.push({ event: 'error', data: { type: 'error', error: { type: 'api_error', message: `key ${ANTHROPIC_KEY} at http://10.20.30.40:8080/v1 failed` } } });
+    const frames = lines
+      .slice(0, 4)
+      .map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    frames.push({
+      event: 'error',
+      data: { type: 'error', error: { type: 'api_error', message: `key ${ANTHROPIC_KEY} at http://10.20.30.40:8080/v1 failed` } },
+    });
     upstream.reply({ sse: sseText(frames) });
     const failure = await failureOf(anthropic.messages.stream(hello).finalMessage());
     expect(failure.message).not.toContain('upstreamsecret');
@@ -112,7 +148,10 @@ describe('upstream error text', () => {
 
   it("should replace the provider's address and private URLs with the provider's name", async () => {
     const { port } = new URL(upstream.url);
-    upstream.reply({ status: 503, json: { error: { message: `upstream connect error to ${upstream.url}/v1 via http://192.168.7.7:9000/pool (127.0.0.1:${port})` } } });
+    upstream.reply({
+      status: 503,
+      json: { error: { message: `upstream connect error to ${upstream.url}/v1 via http://192.168.7.7:9000/pool (127.0.0.1:${port})` } },
+    });
     const failure = await failureOf(openai.chat.completions.create(chat));
     expect(failure.status).toBe(503);
     expect(failure.message).not.toContain(upstream.url);
@@ -140,7 +179,7 @@ describe('upstream error text', () => {
 });
 
 describe("an upstream that refuses the gateway's own credentials", () => {
-  it("should reach an Anthropic client as a 502 api_error, never authentication_error", async () => {
+  it('should reach an Anthropic client as a 502 api_error, never authentication_error', async () => {
     upstream.reply({ status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
     const failure = await failureOf(anthropic.messages.create(hello));
     expect(failure).toBeInstanceOf(Anthropic.APIError);
@@ -164,7 +203,10 @@ describe('a failure before any content, on every upstream', () => {
   const anthropicOpening = () => {
     const lines = chunkLinesFixture('messages', 'upstream-text');
     // message_start and content_block_start (an empty text block), then the failure: no text yet.
-    return [...lines.slice(0, 2).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown })), { event: 'error', data: overloaded }];
+    return [
+      ...lines.slice(0, 2).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown })),
+      { event: 'error', data: overloaded },
+    ];
   };
 
   it('should give a Messages caller of an Anthropic upstream a retryable status, retried by the SDK', async () => {
@@ -184,7 +226,13 @@ describe('a failure before any content, on every upstream', () => {
     expect(upstream.requests).toHaveLength(3);
 
     upstream.requests.length = 0;
-    const role = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    const role = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    };
     upstream.reply({ sse: sseText([{ data: role }, { data: { error: { message: 'Overloaded', code: 529 } } }]) });
     const chatFailure = await failureOf(client.chat.completions.create({ ...chat, stream: true }));
     expect(chatFailure.status).toBe(503);

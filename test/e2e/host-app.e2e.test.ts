@@ -195,7 +195,9 @@ describe('gateway() as a plain node:http handler', () => {
     await new Promise<void>((resolve) => slashed.listen(0, '127.0.0.1', resolve));
     try {
       const port = (slashed.address() as AddressInfo).port;
-      const response = await fetch(`http://127.0.0.1:${port}/v1/models/team/mock%20v2`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      const response = await fetch(`http://127.0.0.1:${port}/v1/models/team/mock%20v2`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { id: string }).id).toBe('team/mock v2');
     } finally {

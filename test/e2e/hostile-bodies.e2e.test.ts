@@ -23,7 +23,9 @@ beforeAll(async () => {
   );
   running = await startGateway({
     bodyLimit: 8 * 1024 * 1024,
-    providers: { chat: createOpenAICompatibleProvider({ id: 'chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }) },
+    providers: {
+      chat: createOpenAICompatibleProvider({ id: 'chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }),
+    },
     models: [
       { id: 'mock', provider: 'mock' },
       { id: 'via-chat', provider: 'chat', upstreamModel: 'm' },
@@ -61,7 +63,9 @@ const sometimes = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefin
 const tool = fc.record({ type: fc.constant('function'), function: fc.record({ name: text, parameters: sometimes(hostile) }) });
 const chatBody = fc.record({
   model,
-  messages: mostly(fc.array(fc.record({ role: fc.constantFrom('user', 'system', 'assistant'), content: text }), { minLength: 1, maxLength: 3 })),
+  messages: mostly(
+    fc.array(fc.record({ role: fc.constantFrom('user', 'system', 'assistant'), content: text }), { minLength: 1, maxLength: 3 }),
+  ),
   stream: sometimes(fc.boolean()),
   tools: sometimes(mostly(fc.array(tool, { maxLength: 2 }))),
   n: sometimes(mostly(fc.integer({ min: -2, max: 200 }))),
@@ -71,7 +75,9 @@ const responsesBody = fc.record({
   model,
   input: fc.oneof(text, fc.array(fc.record({ role: fc.constantFrom('user', 'developer'), content: text }), { maxLength: 3 })),
   stream: sometimes(fc.boolean()),
-  tools: sometimes(mostly(fc.array(fc.record({ type: fc.constant('function'), name: text, parameters: sometimes(hostile) }), { maxLength: 2 }))),
+  tools: sometimes(
+    mostly(fc.array(fc.record({ type: fc.constant('function'), name: text, parameters: sometimes(hostile) }), { maxLength: 2 })),
+  ),
   metadata: sometimes(hostile),
 });
 const messagesBody = fc.record({

@@ -24,7 +24,10 @@ async function terminateConnections(applicationName: string): Promise<number> {
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ ended: boolean }>('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    const { rows } = await admin.query<{ ended: boolean }>(
+      'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
     return rows.filter((row) => row.ended).length;
   } finally {
     await admin.end();

@@ -62,7 +62,10 @@ describe('the ledger when PostgreSQL goes away', () => {
     await relay.cut();
     // Every request is still answered while the database is unreachable.
     for (let i = 0; i < 30; i += 1) await ask();
-    const during = (await (await fetch(`${running.root}/admin/ledger`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json()) as { waiting: number; failedWrites: number };
+    const during = (await (await fetch(`${running.root}/admin/ledger`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json()) as {
+      waiting: number;
+      failedWrites: number;
+    };
     expect(during.waiting).toBeGreaterThan(0);
     expect((await ledgerRequestIds(direct)).length).toBe(10);
 
@@ -103,7 +106,11 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger when the server is ki
     const loaders = Array.from({ length: 256 }, load);
     // 2,000 answers, over at least half a second: too few would all fall in the last instants
     // before the kill, which prove nothing.
-    await waitFor(async () => answered.length >= 2_000 && performance.now() - answered[0]!.at > 500, '2,000 answers over half a second', 60_000);
+    await waitFor(
+      async () => answered.length >= 2_000 && performance.now() - answered[0]!.at > 500,
+      '2,000 answers over half a second',
+      60_000,
+    );
     const killedAt = performance.now();
     first.signal('SIGKILL');
     killed = true;

@@ -79,7 +79,8 @@ async function concurrencyUnderLoad(outage: (server: RedisServerProcess) => Prom
   /** Limit-store calls that failed or timed out, both instances together: unchanged while they count in Redis. */
   const storeFailures = async () => {
     let total = 0;
-    for (const registry of registries) total += (await registry.getSingleMetric('switchyard_limit_store_failures_total')!.get()).values[0]?.value ?? 0;
+    for (const registry of registries)
+      total += (await registry.getSingleMetric('switchyard_limit_store_failures_total')!.get()).values[0]?.value ?? 0;
     return total;
   };
   const load = startLoad(clients, upstream);

@@ -41,7 +41,12 @@ const anthropicOf = (running: RunningGateway) => new Anthropic({ apiKey: TEST_KE
 /** One streamed Chat request: 'ok', or the SDK error it ended with. */
 async function streamChat(client: OpenAI, content = 'Hi'): Promise<'ok' | InstanceType<typeof OpenAI.APIError>> {
   try {
-    const stream = await client.chat.completions.create({ model: 'paced', max_tokens: 50, stream: true, messages: [{ role: 'user', content }] });
+    const stream = await client.chat.completions.create({
+      model: 'paced',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content }],
+    });
     for await (const chunk of stream) void chunk;
     return 'ok';
   } catch (error) {
@@ -123,9 +128,13 @@ describe('limits across two instances sharing Redis', () => {
     for (let wave = 0; wave < 8; wave += 1) {
       const outcomes = await Promise.all(
         Array.from({ length: 6 }, async (_, index) => {
-          const stream = await clients[index % 2]!.chat.completions
-            .create({ model: 'paced', max_tokens: 120, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content }] })
-            .catch((error: unknown) => error);
+          const stream = await clients[index % 2]!.chat.completions.create({
+            model: 'paced',
+            max_tokens: 120,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: [{ role: 'user', content }],
+          }).catch((error: unknown) => error);
           if (stream instanceof Error) return stream;
           let total = 0;
           for await (const chunk of stream as AsyncIterable<OpenAI.ChatCompletionChunk>) total = chunk.usage?.total_tokens ?? total;
@@ -161,7 +170,10 @@ describe('concurrency slots', () => {
     /** Opens a 5 s stream and reads its first chunk: 'ok' once admitted, or the refusal. */
     const open = async (controller: AbortController) => {
       try {
-        const stream = await client.chat.completions.create({ model: 'paced', stream: true, messages: [{ role: 'user', content: 'long' }] }, { signal: controller.signal });
+        const stream = await client.chat.completions.create(
+          { model: 'paced', stream: true, messages: [{ role: 'user', content: 'long' }] },
+          { signal: controller.signal },
+        );
         const iterator = stream[Symbol.asyncIterator]();
         await iterator.next();
         return { outcome: 'ok' as const, iterator };
@@ -204,7 +216,10 @@ describe('concurrency slots', () => {
     const upstream = await upstreamOf({ delayMs: 100, chunks: 10 });
     const running = await serve(upstream, { limits: { perKey: { concurrency: 1, queueMs: 200 } } });
     const client = openaiOf(running);
-    const [first, second] = await Promise.all([streamChat(client, 'first'), new Promise((resolve) => setTimeout(resolve, 20)).then(() => streamChat(client, 'second'))]);
+    const [first, second] = await Promise.all([
+      streamChat(client, 'first'),
+      new Promise((resolve) => setTimeout(resolve, 20)).then(() => streamChat(client, 'second')),
+    ]);
     expect(first).toBe('ok');
     expect(second).toBeInstanceOf(OpenAI.RateLimitError);
     expect((second as Error).message).toMatch(/waited \d+ ms for a slot/);
@@ -215,14 +230,18 @@ describe('rate-limit headers', () => {
   it('come with every admitted answer, in each protocol’s names', async () => {
     const upstream = await upstreamOf({ delayMs: 1 });
     const running = await serve(upstream, { limits: { perKey: { requestsPerMinute: 100, tokensPerMinute: 100_000 } } });
-    const chat = await openaiOf(running).chat.completions.create({ model: 'paced', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    const chat = await openaiOf(running)
+      .chat.completions.create({ model: 'paced', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     expect(chat.response.headers.get('x-ratelimit-limit-requests')).toBe('100');
     expect(chat.response.headers.get('x-ratelimit-remaining-requests')).toBe('99');
     expect(chat.response.headers.get('x-ratelimit-reset-requests')).toBe('600ms');
     expect(chat.response.headers.get('x-ratelimit-limit-tokens')).toBe('100000');
     expect(Number(chat.response.headers.get('x-ratelimit-remaining-tokens'))).toBeLessThan(100_000);
 
-    const messages = await anthropicOf(running).messages.create({ model: 'paced', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    const messages = await anthropicOf(running)
+      .messages.create({ model: 'paced', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     expect(messages.response.headers.get('anthropic-ratelimit-requests-limit')).toBe('100');
     expect(messages.response.headers.get('anthropic-ratelimit-requests-remaining')).toBe('98');
     expect(messages.response.headers.get('anthropic-ratelimit-tokens-limit')).toBe('100000');
@@ -283,7 +302,11 @@ limits:
     scratch.later(() => survivor.gateway.close());
     scratch.later(() => survivor.close());
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: survivor.openAIBaseURL, maxRetries: 0 });
-    const ask = () => client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'Hi' }] }).then(() => 'ok', (error: unknown) => error);
+    const ask = () =>
+      client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'Hi' }] }).then(
+        () => 'ok',
+        (error: unknown) => error,
+      );
     // The live instance renews its lease: the slot stays taken past the lease time.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await ask()).toBeInstanceOf(OpenAI.RateLimitError);
@@ -312,9 +335,16 @@ describe('Redis stopped mid-run', () => {
     const upstream = await upstreamOf({ delayMs: 1 });
     const common = { redis: `redis://127.0.0.1:${relay.port}`, redisPrefix: sharedRedis().redisPrefix, logger: capture };
     const open = await serve(upstream, { ...common, limits: { perKey: { requestsPerMinute: 3 }, storeTimeoutMs: 300 } });
-    const closed = await serve(upstream, { ...common, limits: { perKey: { requestsPerMinute: 3 }, storeTimeoutMs: 300, whenStoreDown: 'closed' } });
+    const closed = await serve(upstream, {
+      ...common,
+      limits: { perKey: { requestsPerMinute: 3 }, storeTimeoutMs: 300, whenStoreDown: 'closed' },
+    });
     const [openClient, closedClient] = [openaiOf(open), openaiOf(closed)];
-    const ask = (client: OpenAI) => client.chat.completions.create({ model: 'paced', messages: [{ role: 'user', content: 'Hi' }] }).then(() => 'ok', (error: unknown) => error);
+    const ask = (client: OpenAI) =>
+      client.chat.completions.create({ model: 'paced', messages: [{ role: 'user', content: 'Hi' }] }).then(
+        () => 'ok',
+        (error: unknown) => error,
+      );
 
     for (let i = 0; i < 3; i += 1) expect(await ask(openClient)).toBe('ok');
     expect(await ask(openClient)).toBeInstanceOf(OpenAI.RateLimitError);
@@ -356,8 +386,17 @@ describe('stored keys', () => {
       const outcomes = await Promise.all(
         controllers.map((controller) =>
           clientOf(key)
-            .chat.completions.create({ model: 'paced', stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { signal: controller.signal })
-            .then((stream) => stream[Symbol.asyncIterator]().next().then(() => 'ok'), (error: unknown) => error),
+            .chat.completions.create(
+              { model: 'paced', stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+              { signal: controller.signal },
+            )
+            .then(
+              (stream) =>
+                stream[Symbol.asyncIterator]()
+                  .next()
+                  .then(() => 'ok'),
+              (error: unknown) => error,
+            ),
         ),
       );
       for (const controller of controllers) controller.abort();
@@ -373,7 +412,6 @@ describe('stored keys', () => {
   });
 });
 
-
 describe('a burst on a rate limit', () => {
   it.each([
     ['in memory', {}],
@@ -381,7 +419,8 @@ describe('a burst on a rate limit', () => {
   ])('lets only the burst through at once, the rest told to retry when the next one fits (%s)', async (where, store) => {
     const upstream = await upstreamOf({ delayMs: 1 });
     const options = { ...store, limits: { perKey: { requestsPerMinute: 60, burst: { requests: 2 } } } };
-    const instances = where === 'in memory' ? [await serve(upstream, options)] : [await serve(upstream, options), await serve(upstream, options)];
+    const instances =
+      where === 'in memory' ? [await serve(upstream, options)] : [await serve(upstream, options), await serve(upstream, options)];
     const clients = instances.map(openaiOf);
     const outcomes = await Promise.all(Array.from({ length: 10 }, (_, index) => streamChat(clients[index % clients.length]!)));
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(2);

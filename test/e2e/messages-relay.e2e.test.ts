@@ -39,7 +39,7 @@ afterEach(() => {
 const hello = { model: 'claude', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Hi' }] };
 
 describe('a Messages stream passed through from an Anthropic upstream', () => {
-  it('should give the client\'s stream helper the whole message, naming the model the client asked for', async () => {
+  it("should give the client's stream helper the whole message, naming the model the client asked for", async () => {
     upstream.reply({ sse: sseFixture('messages', 'upstream-text'), chunkBytes: 4 });
     const message = await client.messages.stream(hello).finalMessage();
     expect(message.model).toBe('claude');
@@ -51,9 +51,14 @@ describe('a Messages stream passed through from an Anthropic upstream', () => {
 
   it('should end a stream the upstream cut short with an error the client raises', async () => {
     const lines = chunkLinesFixture('messages', 'upstream-text');
-    const cut = lines.slice(0, 4).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    const cut = lines
+      .slice(0, 4)
+      .map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
     upstream.reply({ sse: sseText(cut) });
-    const failure = await client.messages.stream(hello).finalMessage().catch((error: unknown) => error);
+    const failure = await client.messages
+      .stream(hello)
+      .finalMessage()
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect(String((failure as Error).message)).toContain('ended before');
     expect(records[0]).toMatchObject({ status: 200, errorCode: 'STREAM_ENDED_EARLY', usage: undefined });
@@ -68,7 +73,10 @@ describe('a Messages stream passed through from an Anthropic upstream', () => {
     // The first delta as the upstream wrote it, then one that no client can parse, then the rest.
     const sse = sseText(frames.slice(0, 4)) + sseText([{ event: 'content_block_delta', data: broken }]) + sseText(frames.slice(4));
     upstream.reply({ sse });
-    const failure = await client.messages.stream(hello).finalMessage().catch((error: unknown) => error);
+    const failure = await client.messages
+      .stream(hello)
+      .finalMessage()
+      .catch((error: unknown) => error);
     // The SDK's own error for an in-band error event (not a SyntaxError from parsing the broken delta).
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(String((failure as Error).message)).toContain('not JSON');
@@ -77,8 +85,12 @@ describe('a Messages stream passed through from an Anthropic upstream', () => {
   });
 
   it('should answer an error before any output with an HTTP error in the Anthropic shape', async () => {
-    upstream.reply({ sse: sseText([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]) });
-    const failure = (await client.messages.create({ ...hello, stream: true }).catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
+    upstream.reply({
+      sse: sseText([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]),
+    });
+    const failure = (await client.messages.create({ ...hello, stream: true }).catch((error: unknown) => error)) as InstanceType<
+      typeof Anthropic.APIError
+    >;
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(failure.status).toBe(529);
     expect(failure.headers?.get('request-id')).toMatch(/^req_/);

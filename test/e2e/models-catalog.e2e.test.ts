@@ -21,7 +21,14 @@ beforeAll(async () => {
       { id: 'via-responses', provider: 'openai-responses', upstreamModel: 'gpt-4.1-mini-2025-04-14' },
       { id: 'via-anthropic', provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5' },
       { id: 'via-gemini', provider: 'gemini', upstreamModel: 'models/gemini-2.5-pro' },
-      { id: 'priced', provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5', contextWindow: 100_000, price: { input: 1, output: 2 }, capabilities: { reasoning: false } },
+      {
+        id: 'priced',
+        provider: 'anthropic',
+        upstreamModel: 'claude-sonnet-4-5',
+        contextWindow: 100_000,
+        price: { input: 1, output: 2 },
+        capabilities: { reasoning: false },
+      },
       { id: 'unknown', provider: 'openai', upstreamModel: 'my-fine-tune' },
       { id: 'mock', provider: 'mock' },
     ],
@@ -63,14 +70,31 @@ describe('GET /v1/models with the catalog', () => {
         version: `catalog:genai-prices@${GENAI_PRICES.version}:${GENAI_PRICES.publishedOn}`,
       },
     });
-    expect(models.get('via-anthropic')?.pricing).toMatchObject({ cache_write: 3.75, cache_write_1h: 6, tiers: [{ above_input_tokens: 200_000, input: 6, output: 22.5 }] });
-    expect(models.get('via-anthropic')?.capabilities).toMatchObject({ reasoning: true, reasoning_control: 'budget', hosted_tools: ['messages'] });
-    expect(models.get('via-gemini')).toMatchObject({ context_window: 1_048_576, max_output_tokens: 65_536, pricing: { tiers: [{ above_input_tokens: 200_000, input: 2.5 }] } });
+    expect(models.get('via-anthropic')?.pricing).toMatchObject({
+      cache_write: 3.75,
+      cache_write_1h: 6,
+      tiers: [{ above_input_tokens: 200_000, input: 6, output: 22.5 }],
+    });
+    expect(models.get('via-anthropic')?.capabilities).toMatchObject({
+      reasoning: true,
+      reasoning_control: 'budget',
+      hosted_tools: ['messages'],
+    });
+    expect(models.get('via-gemini')).toMatchObject({
+      context_window: 1_048_576,
+      max_output_tokens: 65_536,
+      pricing: { tiers: [{ above_input_tokens: 200_000, input: 2.5 }] },
+    });
   });
 
   it('should show the config over the catalog', async () => {
     const priced = (await listed()).get('priced');
-    expect(priced).toMatchObject({ context_window: 100_000, max_output_tokens: 64_000, capabilities: { reasoning: false }, pricing: { input: 1, output: 2, source: 'config' } });
+    expect(priced).toMatchObject({
+      context_window: 100_000,
+      max_output_tokens: 64_000,
+      capabilities: { reasoning: false },
+      pricing: { input: 1, output: 2, source: 'config' },
+    });
     expect(priced?.pricing).not.toHaveProperty('cache_write');
     expect(priced?.pricing?.version).toMatch(/^config:[0-9a-f]{12}$/);
   });
@@ -94,7 +118,15 @@ describe('GET /v1/models with the catalog', () => {
     const client = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });
     const models = [];
     for await (const model of client.models.list()) models.push(model);
-    expect(models.map((model) => model.id)).toEqual(['via-chat', 'via-responses', 'via-anthropic', 'via-gemini', 'priced', 'unknown', 'mock']);
+    expect(models.map((model) => model.id)).toEqual([
+      'via-chat',
+      'via-responses',
+      'via-anthropic',
+      'via-gemini',
+      'priced',
+      'unknown',
+      'mock',
+    ]);
     const claude = models.find((model) => model.id === 'via-anthropic');
     expect(claude).toMatchObject({ type: 'model', display_name: 'via-anthropic', max_input_tokens: 200_000, max_tokens: 64_000 });
     expect(Number.isNaN(Date.parse(claude?.created_at ?? ''))).toBe(false);

@@ -39,7 +39,13 @@ const upstreamStream = sseText(
     { type: 'response.web_search_call.completed', output_index: 0, item_id: 'ws_1' },
     { type: 'response.output_item.done', output_index: 0, item: searchCall },
     { type: 'response.output_item.added', output_index: 1, item: { ...message, status: 'in_progress', content: [] } },
-    { type: 'response.content_part.added', output_index: 1, item_id: 'msg_1', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+    {
+      type: 'response.content_part.added',
+      output_index: 1,
+      item_id: 'msg_1',
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    },
     { type: 'response.output_text.delta', output_index: 1, item_id: 'msg_1', content_index: 0, delta: 'Sunny in Paris.' },
     { type: 'response.output_text.done', output_index: 1, item_id: 'msg_1', content_index: 0, text: 'Sunny in Paris.' },
     { type: 'response.output_item.done', output_index: 1, item: message },
@@ -70,7 +76,9 @@ describe('OpenAI hosted tools through the gateway', () => {
   it('should stream hosted-tool items (web_search_call) to a Responses client as OpenAI sent them', async () => {
     upstream.reply({ sse: upstreamStream, chunkBytes: 13 });
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const final = await client.responses.stream({ model: 'gpt', input: 'Weather in Paris?', tools: [{ type: 'web_search' }] }).finalResponse();
+    const final = await client.responses
+      .stream({ model: 'gpt', input: 'Weather in Paris?', tools: [{ type: 'web_search' }] })
+      .finalResponse();
     expect(final.output.map((item) => item.type)).toEqual(['web_search_call', 'message']);
     expect(final.output[0]).toMatchObject(searchCall);
     expect(final.output_text).toBe('Sunny in Paris.');

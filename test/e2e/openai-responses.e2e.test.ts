@@ -35,7 +35,12 @@ const sent = (index: number) => upstream.requests[index]?.body as Record<string,
 describe('openai-responses provider behind the gateway', () => {
   it('should let a Responses client replay OpenAI reasoning and item ids on its next turn', async () => {
     upstream.reply({ json: jsonFixture('responses', 'upstream-response') }, { json: jsonFixture('responses', 'upstream-incomplete') });
-    const first = await openai.responses.create({ model: 'smart', input: 'Weather in Paris?', reasoning: { effort: 'medium' }, store: false });
+    const first = await openai.responses.create({
+      model: 'smart',
+      input: 'Weather in Paris?',
+      reasoning: { effort: 'medium' },
+      store: false,
+    });
     const reasoning = first.output.find((item) => item.type === 'reasoning');
     expect(reasoning).toMatchObject({ id: 'rs_67ccd2bf', encrypted_content: 'gAAAAABoA1encryptedReasoningBlob==' });
 
@@ -65,7 +70,10 @@ describe('openai-responses provider behind the gateway', () => {
   });
 
   it('should let a streaming Responses client (Codex) replay OpenAI encrypted reasoning on its next turn', async () => {
-    upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 7 }, { json: jsonFixture('responses', 'upstream-incomplete') });
+    upstream.reply(
+      { sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 7 },
+      { json: jsonFixture('responses', 'upstream-incomplete') },
+    );
     const first = await openai.responses
       .stream({ model: 'smart', input: 'Weather in Paris?', reasoning: { effort: 'high' }, store: false })
       .finalResponse();
@@ -75,7 +83,11 @@ describe('openai-responses provider behind the gateway', () => {
     await openai.responses.create({
       model: 'smart',
       store: false,
-      input: [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'Thanks' }],
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+        { role: 'user', content: 'Thanks' },
+      ],
     });
     const replayed = (sent(1).input as Record<string, unknown>[]).find((item) => item.type === 'reasoning');
     expect(replayed).toMatchObject({ type: 'reasoning', id: 'rs_1', encrypted_content: 'gAAAAABoStreamedBlob==' });
@@ -109,7 +121,12 @@ describe('openai-responses provider behind the gateway', () => {
   it('should stream reasoning to an Anthropic client as thinking', async () => {
     upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 3 });
     const message = await anthropic.messages
-      .stream({ model: 'smart', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Hi' }] })
+      .stream({
+        model: 'smart',
+        max_tokens: 2048,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       .finalMessage();
     expect(sent(0)).toMatchObject({ reasoning: { effort: 'low', summary: 'auto' }, include: ['reasoning.encrypted_content'] });
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text']);

@@ -97,7 +97,8 @@ describe('bodies real clients send', () => {
       headers: {
         authorization: `Bearer ${TEST_KEY}`,
         'anthropic-version': '2023-06-01',
-        'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,prompt-caching-scope-2026-01-05,effort-2025-11-24',
+        'anthropic-beta':
+          'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,prompt-caching-scope-2026-01-05,effort-2025-11-24',
         'content-type': 'application/json',
         'x-app': 'cli',
       },

@@ -49,7 +49,8 @@ afterAll(async () => {
 });
 
 /** Everything a failed run said, for the assertion message. */
-const transcript = (run: CliRun) => `exit ${run.code}\n--- answer\n${run.answer}\n--- stdout\n${run.stdout.slice(-2000)}\n--- stderr\n${run.stderr.slice(-3000)}`;
+const transcript = (run: CliRun) =>
+  `exit ${run.code}\n--- answer\n${run.answer}\n--- stdout\n${run.stdout.slice(-2000)}\n--- stderr\n${run.stderr.slice(-3000)}`;
 
 for (const cli of clis) {
   const reason = whyCannotRun(cli.bin);
@@ -58,12 +59,20 @@ for (const cli of clis) {
   describe.skipIf(reason !== undefined).concurrent(`${cli.name} (the real CLI) through every kind of upstream`, () => {
     for (const kind of kinds) {
       it(`should answer a plain prompt through ${kind.provider}`, { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
-        const run = await cli.run({ gatewayRoot: running.root, key: TEST_KEY, model: kind.id, prompt: 'Say hello.', timeoutMs: RUN_TIMEOUT_MS });
+        const run = await cli.run({
+          gatewayRoot: running.root,
+          key: TEST_KEY,
+          model: kind.id,
+          prompt: 'Say hello.',
+          timeoutMs: RUN_TIMEOUT_MS,
+        });
         expect(run.answer, transcript(run)).toContain(`${PLAIN_ANSWER} ${kind.id}.`);
         expect(run.code, transcript(run)).toBe(0);
       });
 
-      it(`should run a shell tool the model calls and answer with its output through ${kind.provider}`, { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
+      it(`should run a shell tool the model calls and answer with its output through ${kind.provider}`, {
+        timeout: RUN_TIMEOUT_MS + 5_000,
+      }, async () => {
         const prompt = `${TOOL_LOOP_MARKER} to compute 6*7, then tell me what it printed.`;
         const run = await cli.run({ gatewayRoot: running.root, key: TEST_KEY, model: kind.id, prompt, timeoutMs: RUN_TIMEOUT_MS });
         expect(run.answer, transcript(run)).toContain(`The tool printed sw-42-ok, says ${kind.id}.`);

@@ -34,7 +34,12 @@ describe('requests refused before any provider call', () => {
     await openai.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hi' }] }).catch(() => undefined);
     await running.gateway.close();
     const { db } = database;
-    const rows = await db.selectFrom('usage_ledger').select(['attempt', 'status', 'error_code', 'billing', 'cost_nano_usd', 'input_tokens', 'model']).orderBy('at').orderBy('attempt').execute();
+    const rows = await db
+      .selectFrom('usage_ledger')
+      .select(['attempt', 'status', 'error_code', 'billing', 'cost_nano_usd', 'input_tokens', 'model'])
+      .orderBy('at')
+      .orderBy('attempt')
+      .execute();
     expect(rows).toEqual([
       expect.objectContaining({ attempt: 1, status: 200, billing: 'complete', model: 'mock' }),
       { attempt: 0, status: 429, error_code: 'RATE_LIMITED', billing: 'failed', cost_nano_usd: null, input_tokens: null, model: 'mock' },

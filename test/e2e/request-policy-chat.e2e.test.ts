@@ -20,7 +20,10 @@ let upstream: MockUpstream;
 const running: RunningGateway[] = [];
 
 /** A gateway whose models `gpt` (no policy of its own) and `gpt-open` (`open`) call the recording upstream. */
-async function serve(options: GatewayOptions = {}, open: NonNullable<GatewayOptions['models']>[number]['requestPolicy'] = {}): Promise<OpenAI> {
+async function serve(
+  options: GatewayOptions = {},
+  open: NonNullable<GatewayOptions['models']>[number]['requestPolicy'] = {},
+): Promise<OpenAI> {
   const gateway = await startGateway({
     providers: { openai: createOpenAIProvider({ apiKey: 'sk-upstream', baseURL: `${upstream.url}/v1` }) },
     models: [
@@ -46,7 +49,11 @@ beforeEach(() => {
 });
 
 const sent = () => upstream.requests.at(-1)?.body as Record<string, unknown>;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+  );
 
 describe('request policy on Chat Completions', () => {
   describe('the default policy', () => {
@@ -68,7 +75,13 @@ describe('request policy on Chat Completions', () => {
     it('should strip them on a stream too (same-protocol relay)', async () => {
       upstream.reply({ sse: sseFixture('chat-completions', 'upstream-text') });
       const client = await serve();
-      const stream = await client.chat.completions.create({ model: 'gpt', messages: hello, stream: true, service_tier: 'priority', store: true });
+      const stream = await client.chat.completions.create({
+        model: 'gpt',
+        messages: hello,
+        stream: true,
+        service_tier: 'priority',
+        store: true,
+      });
       for await (const _chunk of stream) {
         // drain
       }
@@ -105,7 +118,14 @@ describe('request policy on Chat Completions', () => {
   describe('allowing', () => {
     it('should let a model whose policy allows them pass the fields and up to its maxChoices, while another model keeps the default', async () => {
       const client = await serve({}, { fields: { service_tier: 'allow', store: 'allow', web_search_options: 'allow' }, maxChoices: 4 });
-      await client.chat.completions.create({ model: 'gpt-open', messages: hello, n: 4, service_tier: 'priority', store: true, web_search_options: {} });
+      await client.chat.completions.create({
+        model: 'gpt-open',
+        messages: hello,
+        n: 4,
+        service_tier: 'priority',
+        store: true,
+        web_search_options: {},
+      });
       expect(sent()).toMatchObject({ n: 4, service_tier: 'priority', store: true, web_search_options: {} });
 
       await client.chat.completions.create({ model: 'gpt', messages: hello, service_tier: 'priority' });
@@ -115,7 +135,10 @@ describe('request policy on Chat Completions', () => {
     });
 
     it('should let the gateway policy allow a field for every model', async () => {
-      const client = await serve({ requestPolicy: { fields: { service_tier: 'allow' }, maxChoices: 2 } }, { fields: { service_tier: 'strip' } });
+      const client = await serve(
+        { requestPolicy: { fields: { service_tier: 'allow' }, maxChoices: 2 } },
+        { fields: { service_tier: 'strip' } },
+      );
       await client.chat.completions.create({ model: 'gpt', messages: hello, n: 2, service_tier: 'flex' });
       expect(sent()).toMatchObject({ n: 2, service_tier: 'flex' });
       // The model's own policy wins over the gateway's.
@@ -124,7 +147,10 @@ describe('request policy on Chat Completions', () => {
     });
 
     it("should let a key's override (the keys from apiKeys are 'options') win over the model's policy", async () => {
-      const client = await serve({ requestPolicy: { keys: { options: { fields: { store: 'allow' } } } } }, { fields: { store: 'refuse', service_tier: 'refuse' } });
+      const client = await serve(
+        { requestPolicy: { keys: { options: { fields: { store: 'allow' } } } } },
+        { fields: { store: 'refuse', service_tier: 'refuse' } },
+      );
       await client.chat.completions.create({ model: 'gpt-open', messages: hello, store: true });
       expect(sent().store).toBe(true);
       // Field by field: what the key's override does not name, the model's policy still decides.

@@ -28,7 +28,11 @@ beforeEach(() => {
 
 const scratch = useScratch();
 const sent = () => upstream.requests.at(-1)?.body as Record<string, unknown>;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+  );
 
 /** A gateway with stored keys in `database` whose models `gpt` and `gpt-model` (with `modelPolicy`) call the recording upstream. */
 async function serve(
@@ -42,7 +46,12 @@ async function serve(
     providers: { openai: createOpenAIProvider({ apiKey: 'sk-upstream', baseURL: `${upstream.url}/v1` }) },
     models: [
       { id: 'gpt', provider: 'openai', upstreamModel: 'gpt-4o' },
-      { id: 'gpt-model', provider: 'openai', upstreamModel: 'gpt-4o', ...(modelPolicy === undefined ? {} : { requestPolicy: modelPolicy }) },
+      {
+        id: 'gpt-model',
+        provider: 'openai',
+        upstreamModel: 'gpt-4o',
+        ...(modelPolicy === undefined ? {} : { requestPolicy: modelPolicy }),
+      },
     ],
     requestPolicy,
   });
@@ -61,21 +70,34 @@ describe('request policy layers: built-in ← gateway ← model ← key', () => 
   it('should merge field by field, the most specific layer winning each field', async () => {
     const { client } = await serve(
       scratch.file('policy'),
-      { fields: { service_tier: 'refuse', store: 'allow' }, maxOutputTokens: 500, keys: { 'ci-bot': { fields: { service_tier: 'allow' }, maxChoices: 3 } } },
+      {
+        fields: { service_tier: 'refuse', store: 'allow' },
+        maxOutputTokens: 500,
+        keys: { 'ci-bot': { fields: { service_tier: 'allow' }, maxChoices: 3 } },
+      },
       { fields: { service_tier: 'strip' }, maxOutputTokens: 300 },
     );
     const ci = await client('ci-bot');
     const other = await client('someone-else');
 
     // ci-bot on gpt-model: its own service_tier and maxChoices; the model's cap; the gateway's store.
-    await ci.openai.chat.completions.create({ model: 'gpt-model', messages: hello, n: 3, service_tier: 'priority', store: true, max_completion_tokens: 4000 });
+    await ci.openai.chat.completions.create({
+      model: 'gpt-model',
+      messages: hello,
+      n: 3,
+      service_tier: 'priority',
+      store: true,
+      max_completion_tokens: 4000,
+    });
     expect(sent()).toMatchObject({ n: 3, service_tier: 'priority', store: true, max_completion_tokens: 300 });
 
     // Another key on gpt-model: the model strips service_tier; n is the built-in cap of 1.
     await other.openai.chat.completions.create({ model: 'gpt-model', messages: hello, service_tier: 'priority', store: true });
     expect(sent()).not.toHaveProperty('service_tier');
     expect(sent()).toMatchObject({ store: true, max_completion_tokens: 300 });
-    expect((await failureOf(other.openai.chat.completions.create({ model: 'gpt-model', messages: hello, n: 2 })))?.code).toBe('request_policy_over_cap');
+    expect((await failureOf(other.openai.chat.completions.create({ model: 'gpt-model', messages: hello, n: 2 })))?.code).toBe(
+      'request_policy_over_cap',
+    );
 
     // Another key on gpt: the gateway refuses service_tier and caps output at 500.
     const refused = await failureOf(other.openai.chat.completions.create({ model: 'gpt', messages: hello, service_tier: 'priority' }));
@@ -89,7 +111,9 @@ describe('request policy layers: built-in ← gateway ← model ← key', () => 
     const { client } = await serve(database, undefined);
     const batch = await client('batch');
     // Configured once the key exists: by its public id (store) and by its name (service_tier).
-    const { openai } = await serve(database, { keys: { batch: { fields: { service_tier: 'allow' } }, [batch.publicId]: { fields: { store: 'allow' } } } });
+    const { openai } = await serve(database, {
+      keys: { batch: { fields: { service_tier: 'allow' } }, [batch.publicId]: { fields: { store: 'allow' } } },
+    });
     await openai(batch.key).chat.completions.create({ model: 'gpt', messages: hello, service_tier: 'flex', store: true });
     expect(sent().store).toBe(true);
     expect(sent()).not.toHaveProperty('service_tier');

@@ -57,14 +57,20 @@ beforeEach(() => {
 
 const last = () => upstream.requests.at(-1)!;
 const sent = () => last().body as Record<string, unknown>;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof Anthropic.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof Anthropic.APIError>,
+  );
 const mcpServers = [{ type: 'url' as const, url: 'https://attacker.example/mcp', name: 'exfil' }];
 
 describe('request policy on Messages', () => {
   describe('the default policy', () => {
     it('should refuse mcp_servers with an Anthropic 400 that names it and says the operator can allow it', async () => {
       const { client } = await serve();
-      const error = await failureOf(client.beta.messages.create({ model: 'claude', max_tokens: 10, messages: hello, mcp_servers: mcpServers }));
+      const error = await failureOf(
+        client.beta.messages.create({ model: 'claude', max_tokens: 10, messages: hello, mcp_servers: mcpServers }),
+      );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       expect(error?.status).toBe(400);
       expect((error?.error as { error: { type: string } }).error.type).toBe('invalid_request_error');
@@ -76,7 +82,9 @@ describe('request policy on Messages', () => {
 
     it('should refuse container', async () => {
       const { client } = await serve();
-      const error = await failureOf(client.messages.create({ model: 'claude', max_tokens: 10, messages: hello, container: 'container_operator' } as never));
+      const error = await failureOf(
+        client.messages.create({ model: 'claude', max_tokens: 10, messages: hello, container: 'container_operator' } as never),
+      );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       expect(error?.message).toContain("'container'");
       expect(upstream.requests).toHaveLength(0);
@@ -97,12 +105,31 @@ describe('request policy on Messages', () => {
     it('should strip the web_search server tool and refuse web_fetch and code_execution', async () => {
       const { client } = await serve();
       const lookup = { name: 'lookup', input_schema: { type: 'object' as const, properties: {} } };
-      await client.messages.create({ model: 'claude', max_tokens: 10, messages: hello, tools: [lookup, { type: 'web_search_20250305', name: 'web_search' }] });
+      await client.messages.create({
+        model: 'claude',
+        max_tokens: 10,
+        messages: hello,
+        tools: [lookup, { type: 'web_search_20250305', name: 'web_search' }],
+      });
       expect(sent().tools).toEqual([lookup]);
 
-      const fetch = await failureOf(client.beta.messages.create({ model: 'claude', max_tokens: 10, messages: hello, tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }));
+      const fetch = await failureOf(
+        client.beta.messages.create({
+          model: 'claude',
+          max_tokens: 10,
+          messages: hello,
+          tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }],
+        }),
+      );
       expect(fetch?.message).toContain("'web_fetch_20250910' tool");
-      const code = await failureOf(client.beta.messages.create({ model: 'claude', max_tokens: 10, messages: hello, tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }));
+      const code = await failureOf(
+        client.beta.messages.create({
+          model: 'claude',
+          max_tokens: 10,
+          messages: hello,
+          tools: [{ type: 'code_execution_20250825', name: 'code_execution' }],
+        }),
+      );
       expect(code?.message).toContain("requestPolicy.tools['code_execution']");
       expect(upstream.requests).toHaveLength(1);
     });
@@ -120,7 +147,11 @@ describe('request policy on Messages', () => {
             metadata: { user_id: 'user_abc_account_def_session_ghi' },
             context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
           } as never,
-          { headers: { 'anthropic-beta': `${claudeCodeBetas},context-1m-2025-08-07,fast-mode-2026-02-01,oauth-2025-04-20,made-up-2030-01-01` } },
+          {
+            headers: {
+              'anthropic-beta': `${claudeCodeBetas},context-1m-2025-08-07,fast-mode-2026-02-01,oauth-2025-04-20,made-up-2030-01-01`,
+            },
+          },
         )
         .finalMessage();
       expect(last().headers['anthropic-beta']).toBe(claudeCodeBetas);
@@ -133,7 +164,10 @@ describe('request policy on Messages', () => {
 
     it('should send no anthropic-beta at all when every value the caller sent is stripped', async () => {
       const { client } = await serve();
-      await client.messages.create({ model: 'claude', max_tokens: 10, messages: hello }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
+      await client.messages.create(
+        { model: 'claude', max_tokens: 10, messages: hello },
+        { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } },
+      );
       expect(last().headers).not.toHaveProperty('anthropic-beta');
     });
   });
@@ -151,7 +185,12 @@ describe('request policy on Messages', () => {
 
     it('should answer 400 for a beta the operator refuses', async () => {
       const { client } = await serve({ requestPolicy: { anthropicBetas: { 'files-api-*': 'refuse' } } });
-      const error = await failureOf(client.messages.create({ model: 'claude', max_tokens: 10, messages: hello }, { headers: { 'anthropic-beta': 'files-api-2025-04-14' } }));
+      const error = await failureOf(
+        client.messages.create(
+          { model: 'claude', max_tokens: 10, messages: hello },
+          { headers: { 'anthropic-beta': 'files-api-2025-04-14' } },
+        ),
+      );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       expect(error?.message).toContain("anthropic-beta 'files-api-2025-04-14'");
       expect(upstream.requests).toHaveLength(0);
@@ -159,7 +198,10 @@ describe('request policy on Messages', () => {
 
     it("should let a key's override allow every beta with '*', but not the priced ones named in the default", async () => {
       const { client } = await serve({ requestPolicy: { keys: { options: { anthropicBetas: { '*': 'allow' } } } } });
-      await client.messages.create({ model: 'claude', max_tokens: 10, messages: hello }, { headers: { 'anthropic-beta': 'made-up-2030-01-01,context-1m-2025-08-07' } });
+      await client.messages.create(
+        { model: 'claude', max_tokens: 10, messages: hello },
+        { headers: { 'anthropic-beta': 'made-up-2030-01-01,context-1m-2025-08-07' } },
+      );
       expect(last().headers['anthropic-beta']).toBe('made-up-2030-01-01');
     });
   });
@@ -168,7 +210,9 @@ describe('request policy on Messages', () => {
     it('should lower max_tokens to the cap and scale a thinking budget with it, so the provider is never asked for more', async () => {
       upstream.reply({ sse: sseFixture('messages', 'upstream-text') });
       const { client } = await serve({ requestPolicy: { maxOutputTokens: 16000 } });
-      await client.messages.stream({ model: 'claude', max_tokens: 32000, thinking: { type: 'enabled', budget_tokens: 31999 }, messages: hello }).finalMessage();
+      await client.messages
+        .stream({ model: 'claude', max_tokens: 32000, thinking: { type: 'enabled', budget_tokens: 31999 }, messages: hello })
+        .finalMessage();
       expect(sent().max_tokens).toBe(16000);
       expect(sent().thinking).toEqual({ type: 'enabled', budget_tokens: 15999 });
     });

@@ -8,10 +8,21 @@ import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-ga
 
 /** Shaped like Codex CLI: a function tool and the hosted web_search, store:false. */
 const codexTools = [
-  { type: 'function' as const, name: 'shell', description: 'Runs a command', strict: false, parameters: { type: 'object', properties: {} } },
+  {
+    type: 'function' as const,
+    name: 'shell',
+    description: 'Runs a command',
+    strict: false,
+    parameters: { type: 'object', properties: {} },
+  },
   { type: 'web_search' as const },
 ];
-const mcpTool = { type: 'mcp' as const, server_label: 'exfil', server_url: 'https://attacker.example/mcp', require_approval: 'never' as const };
+const mcpTool = {
+  type: 'mcp' as const,
+  server_label: 'exfil',
+  server_url: 'https://attacker.example/mcp',
+  require_approval: 'never' as const,
+};
 
 let upstream: MockUpstream;
 const running: RunningGateway[] = [];
@@ -39,7 +50,11 @@ beforeEach(() => {
 });
 
 const sent = () => upstream.requests.at(-1)?.body as Record<string, unknown>;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+  );
 
 describe('request policy on Responses', () => {
   describe('the default policy', () => {
@@ -63,7 +78,15 @@ describe('request policy on Responses', () => {
       upstream.reply({ sse: sseFixture('responses', 'upstream-text') });
       const client = await serve();
       const final = await client.responses
-        .stream({ model: 'gpt', input: 'Fix the test', tools: codexTools, tool_choice: 'auto', parallel_tool_calls: true, store: false, include: ['reasoning.encrypted_content'] })
+        .stream({
+          model: 'gpt',
+          input: 'Fix the test',
+          tools: codexTools,
+          tool_choice: 'auto',
+          parallel_tool_calls: true,
+          store: false,
+          include: ['reasoning.encrypted_content'],
+        })
         .finalResponse();
       expect(final.status).toBe('completed');
       expect((sent().tools as Array<{ type: string }>).map((tool) => tool.type)).toEqual(['function']);
@@ -92,7 +115,12 @@ describe('request policy on Responses', () => {
     it('should refuse a tool_choice that forces a stripped hosted tool', async () => {
       const client = await serve();
       const error = await failureOf(
-        client.responses.create({ model: 'gpt', input: 'Hi', tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } }),
+        client.responses.create({
+          model: 'gpt',
+          input: 'Hi',
+          tools: [{ type: 'web_search_preview' }],
+          tool_choice: { type: 'web_search_preview' },
+        }),
       );
       expect(error?.code).toBe('request_policy_refused');
       expect(error?.param).toBe('tool_choice');
@@ -101,9 +129,13 @@ describe('request policy on Responses', () => {
 
     it('should refuse code_interpreter and file_search', async () => {
       const client = await serve();
-      const interpreter = await failureOf(client.responses.create({ model: 'gpt', input: 'Hi', tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] }));
+      const interpreter = await failureOf(
+        client.responses.create({ model: 'gpt', input: 'Hi', tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] }),
+      );
       expect(interpreter?.message).toContain("'code_interpreter' tool");
-      const search = await failureOf(client.responses.create({ model: 'gpt', input: 'Hi', tools: [{ type: 'file_search', vector_store_ids: ['vs_operator'] }] }));
+      const search = await failureOf(
+        client.responses.create({ model: 'gpt', input: 'Hi', tools: [{ type: 'file_search', vector_store_ids: ['vs_operator'] }] }),
+      );
       expect(search?.message).toContain("'file_search' tool");
       expect(upstream.requests).toHaveLength(0);
     });
@@ -112,9 +144,19 @@ describe('request policy on Responses', () => {
   describe('allowing', () => {
     it('should pass web_search, mcp, background, store and service_tier on when the gateway allows them, and only then', async () => {
       const client = await serve({
-        requestPolicy: { tools: { web_search: 'allow', mcp: 'allow' }, fields: { background: 'allow', store: 'allow', service_tier: 'allow' } },
+        requestPolicy: {
+          tools: { web_search: 'allow', mcp: 'allow' },
+          fields: { background: 'allow', store: 'allow', service_tier: 'allow' },
+        },
       });
-      await client.responses.create({ model: 'gpt', input: 'Hi', tools: [...codexTools, mcpTool], background: true, store: true, service_tier: 'priority' });
+      await client.responses.create({
+        model: 'gpt',
+        input: 'Hi',
+        tools: [...codexTools, mcpTool],
+        background: true,
+        store: true,
+        service_tier: 'priority',
+      });
       expect(sent()).toMatchObject({ background: true, store: true, service_tier: 'priority' });
       expect((sent().tools as Array<{ type: string }>).map((tool) => tool.type)).toEqual(['function', 'web_search', 'mcp']);
 

@@ -42,19 +42,29 @@ async function streamEvents(model = 'smart'): Promise<OpenAI.Responses.ResponseS
 function cutTextStream(): string {
   const lines = chunkLinesFixture('responses', 'upstream-text');
   const cut = lines.findIndex((line) => line.includes('"response.output_text.done"'));
-  return sseText(lines.slice(0, cut).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown })));
+  return sseText(
+    lines.slice(0, cut).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown })),
+  );
 }
 
 describe('a Responses stream passed through from an OpenAI Responses upstream', () => {
   it.each([
-    ['cut off', '{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"lo'],
+    [
+      'cut off',
+      '{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"lo',
+    ],
     ['not JSON', 'garbage'],
   ])('should end a stream whose upstream sent a delta that is %s with the in-band error the client raises', async (_, broken) => {
     const lines = chunkLinesFixture('responses', 'upstream-text');
     const frames = lines.map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
     const first = frames.findIndex((frame) => frame.event === 'response.output_text.delta');
     // The first delta as the upstream wrote it, then one that no client can parse, then the rest.
-    upstream.reply({ sse: sseText(frames.slice(0, first + 1)) + sseText([{ event: 'response.output_text.delta', data: broken }]) + sseText(frames.slice(first + 1)) });
+    upstream.reply({
+      sse:
+        sseText(frames.slice(0, first + 1)) +
+        sseText([{ event: 'response.output_text.delta', data: broken }]) +
+        sseText(frames.slice(first + 1)),
+    });
     const failure = await streamEvents().catch((error: unknown) => error);
     // The SDK's own error for an in-band error event (not a SyntaxError from parsing the broken delta).
     expect(failure).toBeInstanceOf(OpenAI.APIError);
@@ -72,7 +82,7 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
     expect(completed.response.output).toEqual([expect.objectContaining({ id: 'msg_1', type: 'message', status: 'completed' })]);
   });
 
-  it('should give the client\'s stream helper its final response', async () => {
+  it("should give the client's stream helper its final response", async () => {
     upstream.reply({ sse: sseFixture('responses', 'upstream-text'), chunkBytes: 3 });
     const final = await client.responses.stream({ model: 'smart', input: 'Hi' }).finalResponse();
     expect(final).toMatchObject({ id: 'resp_1', model: 'smart', status: 'completed', output_text: 'Bonjour — café ☀️!' });
@@ -87,13 +97,27 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
   });
 
   it('should pass on events the gateway has no use for', async () => {
-    const lines = chunkLinesFixture('responses', 'upstream-text').map((line) => JSON.parse(line) as { type: string; sequence_number: number });
+    const lines = chunkLinesFixture('responses', 'upstream-text').map(
+      (line) => JSON.parse(line) as { type: string; sequence_number: number },
+    );
     const at = lines.findIndex((line) => line.type === 'response.output_text.done');
-    const annotation = { type: 'response.output_text.annotation.added', item_id: 'msg_1', output_index: 0, content_index: 0, annotation_index: 0, annotation: { type: 'url_citation', url: 'https://example.com', title: 'Example', start_index: 0, end_index: 3 } };
-    const frames = [...lines.slice(0, at), annotation, ...lines.slice(at)].map((data, index) => ({ event: data.type, data: { ...data, sequence_number: index } }));
+    const annotation = {
+      type: 'response.output_text.annotation.added',
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      annotation_index: 0,
+      annotation: { type: 'url_citation', url: 'https://example.com', title: 'Example', start_index: 0, end_index: 3 },
+    };
+    const frames = [...lines.slice(0, at), annotation, ...lines.slice(at)].map((data, index) => ({
+      event: data.type,
+      data: { ...data, sequence_number: index },
+    }));
     upstream.reply({ sse: sseText(frames) });
     const events = await streamEvents();
-    expect(events.find((event) => event.type === 'response.output_text.annotation.added')).toMatchObject({ annotation: { url: 'https://example.com' } });
+    expect(events.find((event) => event.type === 'response.output_text.annotation.added')).toMatchObject({
+      annotation: { url: 'https://example.com' },
+    });
   });
 
   it('should end a stream the upstream cut short with response.failed, continuing its numbering, and record the error', async () => {
@@ -117,7 +141,9 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
       if (event.response !== undefined) event.response = { ...event.response, instructions };
       return { event: event.type, data: event as unknown };
     });
-    const sent = frames.filter((frame) => frame.event.endsWith('.delta')).reduce((sum, frame) => sum + (frame.data as { delta: string }).delta.length, 0);
+    const sent = frames
+      .filter((frame) => frame.event.endsWith('.delta'))
+      .reduce((sum, frame) => sum + (frame.data as { delta: string }).delta.length, 0);
     // In many reads: the deltas after the first output come in batches of their own.
     upstream.reply({ sse: sseText(frames), chunkBytes: 400, delayMs: 2 });
     await streamEvents();
@@ -127,7 +153,10 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
 
   it('should answer a failure before any output with an HTTP error in the OpenAI shape', async () => {
     const lines = chunkLinesFixture('responses', 'upstream-failed');
-    const failedFirst = [lines[0]!, lines.at(-1)!].map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: JSON.parse(line) as unknown }));
+    const failedFirst = [lines[0]!, lines.at(-1)!].map((line) => ({
+      event: (JSON.parse(line) as { type: string }).type,
+      data: JSON.parse(line) as unknown,
+    }));
     upstream.reply({ sse: sseText(failedFirst) });
     const failure = (await streamEvents().catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
     expect(failure).toBeInstanceOf(OpenAI.APIError);
@@ -147,7 +176,9 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
 
     const closed = upstream.closedConnections;
     records.length = 0;
-    const firstEvents = chunkLinesFixture('responses', 'upstream-text').slice(0, 5).map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: line }));
+    const firstEvents = chunkLinesFixture('responses', 'upstream-text')
+      .slice(0, 5)
+      .map((line) => ({ event: (JSON.parse(line) as { type: string }).type, data: line }));
     upstream.reply({ hang: true, sse: sseText(firstEvents) });
     const controller = new AbortController();
     const stream = await client.responses.create({ model: 'smart', input: 'Hi', stream: true }, { signal: controller.signal });
@@ -162,7 +193,12 @@ describe('a Responses stream passed through from an OpenAI Responses upstream', 
     upstream.reply({ sse: sseFixture('responses', 'upstream-text') });
     upstream.requests.length = 0;
     await streamEvents();
-    expect(upstream.requests[0]?.body).toMatchObject({ model: 'gpt-5', stream: true, store: false, input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }] });
+    expect(upstream.requests[0]?.body).toMatchObject({
+      model: 'gpt-5',
+      stream: true,
+      store: false,
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }],
+    });
   });
 });
 
@@ -178,8 +214,16 @@ describe('a Responses answer passed through from an OpenAI Responses upstream', 
   });
 
   it('should answer a failed upstream answer with an HTTP error in the OpenAI shape', async () => {
-    upstream.reply({ json: { ...jsonFixture('responses', 'upstream-response'), status: 'failed', error: { code: 'server_error', message: 'The model crashed.' } } });
-    const failure = (await client.responses.create({ model: 'smart', input: 'Hi' }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    upstream.reply({
+      json: {
+        ...jsonFixture('responses', 'upstream-response'),
+        status: 'failed',
+        error: { code: 'server_error', message: 'The model crashed.' },
+      },
+    });
+    const failure = (await client.responses.create({ model: 'smart', input: 'Hi' }).catch((error: unknown) => error)) as InstanceType<
+      typeof OpenAI.APIError
+    >;
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(failure.status).toBeGreaterThanOrEqual(500);
     expect(records[0]).toMatchObject({ status: failure.status, usage: undefined });

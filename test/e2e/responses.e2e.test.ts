@@ -34,9 +34,7 @@ const functionCalls = (response: Response) =>
 
 describe('POST /v1/responses with the openai SDK', () => {
   it('should answer a plain request with output text, status and usage', async () => {
-    const { data, response } = await client.responses
-      .create({ model: 'mock', input: 'Hello', instructions: 'Be brief.' })
-      .withResponse();
+    const { data, response } = await client.responses.create({ model: 'mock', input: 'Hello', instructions: 'Be brief.' }).withResponse();
     expect(data.output_text).toBe(DEFAULT_MOCK_REPLY);
     expect(data.status).toBe('completed');
     expect(data.id).toMatch(/^resp_/);
@@ -116,7 +114,9 @@ describe('POST /v1/responses with the openai SDK', () => {
     for (const [name, body] of Object.entries(cases)) {
       it(`should match for ${name}`, async () => {
         const plain = (await client.responses.create({ ...body, stream: false })) as Response;
-        const folded = await client.responses.stream({ ...body, stream: true } as Parameters<OpenAI['responses']['stream']>[0]).finalResponse();
+        const folded = await client.responses
+          .stream({ ...body, stream: true } as Parameters<OpenAI['responses']['stream']>[0])
+          .finalResponse();
         const view = (response: Response) => ({
           text: response.output_text,
           calls: functionCalls(response),

@@ -30,7 +30,16 @@ const options = (): GatewayOptions => ({
   retries: { attempts: 1, baseDelayMs: 5, maxDelayMs: 10 },
   cooldowns: { failures: 2, windowMs: 30_000, cooldownMs: COOLDOWN_MS },
   // East is drawn first whenever it is in service.
-  models: [{ id: 'pair', deployments: [{ provider: 'east', weight: 1_000_000 }, { provider: 'west', weight: 1 }], upstreamModel: 'gpt-pair' }],
+  models: [
+    {
+      id: 'pair',
+      deployments: [
+        { provider: 'east', weight: 1_000_000 },
+        { provider: 'west', weight: 1 },
+      ],
+      upstreamModel: 'gpt-pair',
+    },
+  ],
 });
 
 beforeAll(async () => {
@@ -50,7 +59,10 @@ afterAll(async () => {
 });
 
 const ask = (running: RunningGateway) =>
-  new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'pair', messages: [{ role: 'user', content: 'Hi' }] });
+  new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
+    model: 'pair',
+    messages: [{ role: 'user', content: 'Hi' }],
+  });
 
 describe('cooldowns shared through Redis', () => {
   it('should take a failing deployment out on every instance, then let one trial request bring it back', async () => {

@@ -31,7 +31,14 @@ const options = (refused: string): GatewayOptions => ({
   cooldowns: { failures: 100, windowMs: 60_000, cooldownMs: 60_000 },
   models: [
     // East is picked first whenever it is in service (its weight makes the other all but never drawn first).
-    { id: 'pair', deployments: [{ provider: 'east', weight: 1_000_000 }, { provider: 'west', weight: 1 }], upstreamModel: 'gpt-pair' },
+    {
+      id: 'pair',
+      deployments: [
+        { provider: 'east', weight: 1_000_000 },
+        { provider: 'west', weight: 1 },
+      ],
+      upstreamModel: 'gpt-pair',
+    },
     { id: 'solo', provider: 'east', upstreamModel: 'gpt-solo' },
     { id: 'solo-west', provider: 'west', upstreamModel: 'gpt-solo-west' },
     { id: 'unreachable-first', deployments: [{ provider: 'gone', weight: 1_000_000 }, { provider: 'west' }], upstreamModel: 'gpt-u' },
@@ -74,9 +81,17 @@ function watchAttempts(): void {
 const chat = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'Hi' }] });
 const chatStream = (model: string) => ({ ...chat(model), stream: true as const });
 type ApiError = Error & { status?: number; headers?: Headers; code?: string | null };
-const failureOf = (work: Promise<unknown>) => work.then(() => expect.unreachable('the call should fail'), (error: unknown) => error as ApiError);
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => expect.unreachable('the call should fail'),
+    (error: unknown) => error as ApiError,
+  );
 const script = (upstream: FaultUpstream, ...faults: Fault[]) => upstream.script(...faults);
-const status = (code: number, retryAfter?: string): Fault => ({ kind: 'status', status: code, ...(retryAfter === undefined ? {} : { retryAfter }) });
+const status = (code: number, retryAfter?: string): Fault => ({
+  kind: 'status',
+  status: code,
+  ...(retryAfter === undefined ? {} : { retryAfter }),
+});
 const ok: Fault = { kind: 'ok' };
 
 describe('a burst of 5xx from the only deployment', () => {

@@ -39,7 +39,12 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger of a retried request 
       retries: { attempts: 1, baseDelayMs: 5, maxDelayMs: 10 },
       models: [
         { id: 'primary', provider: 'east', upstreamModel: 'gpt-east', fallbacks: ['backup'], price: { input: 1, output: 2 } },
-        { id: 'backup', deployments: [{ provider: 'west', name: 'west-backup' }], upstreamModel: 'gpt-west', price: { input: 10, output: 20 } },
+        {
+          id: 'backup',
+          deployments: [{ provider: 'west', name: 'west-backup' }],
+          upstreamModel: 'gpt-west',
+          price: { input: 10, output: 20 },
+        },
       ],
       ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
     });
@@ -56,7 +61,18 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger of a retried request 
     await running.gateway.close();
     const rows = await ledgerRows(database);
     const retried = rows.filter((row) => row.request_id === completion._request_id);
-    expect(retried.map((row) => [row.attempt, row.model, row.deployment, row.provider, row.upstream_model, row.status, row.error_code, row.billing])).toEqual([
+    expect(
+      retried.map((row) => [
+        row.attempt,
+        row.model,
+        row.deployment,
+        row.provider,
+        row.upstream_model,
+        row.status,
+        row.error_code,
+        row.billing,
+      ]),
+    ).toEqual([
       [1, 'primary', 'east/gpt-east', 'east', 'gpt-east', 503, 'UPSTREAM_ERROR', 'failed'],
       [2, 'primary', 'east/gpt-east', 'east', 'gpt-east', 502, 'UPSTREAM_ERROR', 'failed'],
       [3, 'backup', 'west-backup', 'west', 'gpt-west', 200, null, 'complete'],
@@ -107,7 +123,10 @@ describe('a fallback the key may not call', () => {
     expect(refused.status).toBe(503);
     expect(west.calls).toHaveLength(0);
 
-    const served = await new OpenAI({ apiKey: open, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'primary', messages: [{ role: 'user', content: 'Hi' }] });
+    const served = await new OpenAI({ apiKey: open, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
+      model: 'primary',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(served.choices[0]?.message.content).toBe('Hello from the upstream');
     expect(west.calls).toHaveLength(1);
   });

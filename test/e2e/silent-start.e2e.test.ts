@@ -5,7 +5,15 @@ import { streamText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
-import { anthropicPing, chatFrames, messagesFrames, responsesFrames, startTimedUpstream, type TimedStep, type TimedUpstream } from '../helpers/timed-upstream.js';
+import {
+  anthropicPing,
+  chatFrames,
+  messagesFrames,
+  responsesFrames,
+  startTimedUpstream,
+  type TimedStep,
+  type TimedUpstream,
+} from '../helpers/timed-upstream.js';
 
 // A stream whose first token is slow: its headers are held for the failover window (150 ms here),
 // then sent with the protocol's opening events, and keep-alives follow (every 100 ms here) until
@@ -82,7 +90,11 @@ async function rawStream(path: string, body: unknown, token: RegExp) {
   return { status: response.status, text, before: (marker: string) => text.slice(0, text.search(token)).split(marker).length - 1 };
 }
 
-const errorOf = async (promise: Promise<unknown>) => promise.then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+const errorOf = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('should have failed'),
+    (error: unknown) => error,
+  );
 const count = (text: string, marker: string) => text.split(marker).length - 1;
 
 describe('a slow first token', () => {
@@ -101,7 +113,11 @@ describe('a slow first token', () => {
     expect(order).toEqual(['headers', 'upstream token', 'token']);
     expect(text).toBe('Hello world');
 
-    const raw = await rawStream('/v1/chat/completions', { model: 'chat-model', stream: true, messages: [{ role: 'user', content: 'Hi' }] }, /"content":"Hello"/);
+    const raw = await rawStream(
+      '/v1/chat/completions',
+      { model: 'chat-model', stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      /"content":"Hello"/,
+    );
     expect(raw.before(': keep-alive\n\n')).toBeGreaterThanOrEqual(3);
     expect(raw.text.endsWith('data: [DONE]\n\n')).toBe(true);
   });
@@ -109,7 +125,12 @@ describe('a slow first token', () => {
   it('should pass a Messages stream through with one message_start and pings while waiting', async () => {
     const order: string[] = [];
     upstream.script(slowMessages(order), slowMessages());
-    const stream = await anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await anthropic.messages.create({
+      model: 'claude-model',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     order.push('headers');
     let text = '';
     for await (const event of stream) {
@@ -121,7 +142,11 @@ describe('a slow first token', () => {
     expect(order).toEqual(['headers', 'upstream token', 'token']);
     expect(text).toBe('Hello world');
 
-    const raw = await rawStream('/v1/messages', { model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, /text_delta/);
+    const raw = await rawStream(
+      '/v1/messages',
+      { model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      /text_delta/,
+    );
     expect(count(raw.text, 'event: message_start')).toBe(1);
     expect(raw.before('event: ping\n')).toBeGreaterThanOrEqual(3);
     // The message names the caller's model, as the upstream's own message_start did once renamed.
@@ -129,16 +154,26 @@ describe('a slow first token', () => {
   });
 
   it('should give a Messages client of a Chat upstream a valid message_start of its own, then the text', async () => {
-    const late: TimedStep[] = [{ waitMs: 1_000 }, ...slowChat().slice(0, 2), { write: chatFrames.deltas('Hello') + chatFrames.deltas(' world') + chatFrames.closing }];
+    const late: TimedStep[] = [
+      { waitMs: 1_000 },
+      ...slowChat().slice(0, 2),
+      { write: chatFrames.deltas('Hello') + chatFrames.deltas(' world') + chatFrames.closing },
+    ];
     upstream.script(late, late);
-    const message = await anthropic.messages.stream({ model: 'chat-model', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage();
+    const message = await anthropic.messages
+      .stream({ model: 'chat-model', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] })
+      .finalMessage();
     expect(message.content).toMatchObject([{ type: 'text', text: 'Hello world' }]);
     expect(message.id).toMatch(/^msg_/);
     expect(message.model).toBe('chat-model');
     expect(message.usage.output_tokens).toBe(3);
 
     // The gateway's message_start went out at the commit, before the upstream even answered; pings followed.
-    const raw = await rawStream('/v1/messages', { model: 'chat-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, /text_delta/);
+    const raw = await rawStream(
+      '/v1/messages',
+      { model: 'chat-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      /text_delta/,
+    );
     expect(raw.text.startsWith('event: message_start\n')).toBe(true);
     expect(count(raw.text, 'event: message_start')).toBe(1);
     expect(raw.before('event: ping\n')).toBeGreaterThanOrEqual(3);
@@ -159,7 +194,11 @@ describe('a slow first token', () => {
   });
 
   it('should give a Responses client of a Chat upstream its opening events at the commit, then keep-alives', async () => {
-    const late: TimedStep[] = [{ waitMs: 1_000 }, ...slowChat().slice(0, 2), { write: chatFrames.deltas('Hello') + chatFrames.deltas(' world') + chatFrames.closing }];
+    const late: TimedStep[] = [
+      { waitMs: 1_000 },
+      ...slowChat().slice(0, 2),
+      { write: chatFrames.deltas('Hello') + chatFrames.deltas(' world') + chatFrames.closing },
+    ];
     upstream.script(late, late);
     const final = await openai.responses.stream({ model: 'chat-model', input: 'Hi' }).finalResponse();
     expect(final.output_text).toBe('Hello world');
@@ -173,9 +212,17 @@ describe('a slow first token', () => {
 
   it('should stream through the AI SDK (OpenAI Chat and Anthropic) while keep-alives are written', async () => {
     upstream.script(slowChat(), slowMessages());
-    const chat = streamText({ model: createOpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL }).chat('chat-model'), prompt: 'Hi', maxRetries: 0 });
+    const chat = streamText({
+      model: createOpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL }).chat('chat-model'),
+      prompt: 'Hi',
+      maxRetries: 0,
+    });
     expect(await chat.text).toBe('Hello world');
-    const claude = streamText({ model: createAnthropic({ apiKey: TEST_KEY, baseURL: `${running.root}/v1` })('claude-model'), prompt: 'Hi', maxRetries: 0 });
+    const claude = streamText({
+      model: createAnthropic({ apiKey: TEST_KEY, baseURL: `${running.root}/v1` })('claude-model'),
+      prompt: 'Hi',
+      maxRetries: 0,
+    });
     expect(await claude.text).toBe('Hello world');
   });
 });
@@ -185,18 +232,27 @@ describe('an upstream error before the first token', () => {
 
   it('should still get its real status inside the failover window', async () => {
     upstream.script([{ headers: true }, { write: messagesFrames.opening + overloaded }]);
-    const error = await errorOf(anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }));
+    const error = await errorOf(
+      anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    );
     expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(529);
   });
 
   it('should be the in-band error once the window passed', async () => {
     upstream.script([{ headers: true }, { write: messagesFrames.opening }, { waitMs: 400 }, { write: overloaded }]);
-    const stream = await anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-    const failure = await errorOf((async () => {
-      for await (const _ of stream) {
-        // message_start, then the error
-      }
-    })());
+    const stream = await anthropic.messages.create({
+      model: 'claude-model',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const failure = await errorOf(
+      (async () => {
+        for await (const _ of stream) {
+          // message_start, then the error
+        }
+      })(),
+    );
     expect((failure as Error).message).toContain('overloaded_error');
   });
 });
@@ -207,7 +263,10 @@ describe('a failure after the headers went out', () => {
     const stream = await openai.chat.completions.create({ model: 'gives-up', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
     const failure = await (async () => {
       for await (const _ of stream) expect.unreachable('no chunk before the error');
-    })().then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+    })().then(
+      () => expect.unreachable('should have failed'),
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as Error).message).toContain('timeouts.firstTokenMs');
     await upstream.closedEarlyAtLeast(closedBefore + 1);
@@ -215,16 +274,28 @@ describe('a failure after the headers went out', () => {
 
   it('should end a Messages stream with message_start, pings, then event: error', async () => {
     upstream.script([{ hang: true }], [{ headers: true }, { write: messagesFrames.opening }, { hang: true }]);
-    const stream = await anthropic.messages.create({ model: 'claude-gives-up', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await anthropic.messages.create({
+      model: 'claude-gives-up',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     const seen: string[] = [];
     const failure = await (async () => {
       for await (const event of stream) seen.push(event.type);
-    })().then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+    })().then(
+      () => expect.unreachable('should have failed'),
+      (error: unknown) => error,
+    );
     expect(seen).toEqual(['message_start']);
     expect((failure as Error).message).toContain('timeout_error');
 
     // Passed through: the upstream's own message_start, then the gateway's pings and its error event.
-    const raw = await rawStream('/v1/messages', { model: 'claude-gives-up', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, /event: error/);
+    const raw = await rawStream(
+      '/v1/messages',
+      { model: 'claude-gives-up', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      /event: error/,
+    );
     expect(raw.status).toBe(200);
     expect(count(raw.text, 'event: message_start')).toBe(1);
     expect(raw.text).toContain('"id":"msg_up"');

@@ -111,7 +111,10 @@ const calls: Record<string, Call> = {
   },
   async chatStream({ openai }, signal, first) {
     const model = random() < 0.5 ? 'pair' : 'slow-chat';
-    const stream = await openai.chat.completions.create({ model, messages: prompt, stream: true, stream_options: { include_usage: true } }, { signal });
+    const stream = await openai.chat.completions.create(
+      { model, messages: prompt, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
     let finished = false;
     for await (const chunk of stream) {
       first();
@@ -124,7 +127,18 @@ const calls: Record<string, Call> = {
     return response.output_text.length > 0 ? 'answer' : 'truncated';
   },
   async responsesStream({ openai }, signal, first) {
-    const stream = await openai.responses.create({ model: pick([[1, 'pair'], [1, 'claude'], [1, 'slow-chat']]), input: 'Hi', stream: true }, { signal });
+    const stream = await openai.responses.create(
+      {
+        model: pick([
+          [1, 'pair'],
+          [1, 'claude'],
+          [1, 'slow-chat'],
+        ]),
+        input: 'Hi',
+        stream: true,
+      },
+      { signal },
+    );
     let end: 'answer' | 'in-band-error' | 'truncated' = 'truncated';
     for await (const event of stream) {
       first();
@@ -134,11 +148,18 @@ const calls: Record<string, Call> = {
     return end;
   },
   async messages({ anthropic }, signal) {
-    const message = await anthropic.messages.create({ model: random() < 0.5 ? 'claude' : 'pair', max_tokens: 50, messages: prompt }, { signal });
+    const message = await anthropic.messages.create(
+      { model: random() < 0.5 ? 'claude' : 'pair', max_tokens: 50, messages: prompt },
+      { signal },
+    );
     return message.content.length > 0 ? 'answer' : 'truncated';
   },
   async messagesStream({ anthropic }, signal, first) {
-    const model = pick([[2, 'claude'], [1, 'pair'], [2, 'slow-claude']]);
+    const model = pick([
+      [2, 'claude'],
+      [1, 'pair'],
+      [2, 'slow-claude'],
+    ]);
     const stream = await anthropic.messages.create({ model, max_tokens: 50, messages: prompt, stream: true }, { signal });
     let finished = false;
     for await (const event of stream) {
@@ -154,15 +175,27 @@ function kindOf(error: unknown, aborted: boolean, hung: boolean): Outcome {
   if (hung) return 'hang';
   if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return aborted ? 'aborted' : 'other';
   if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) return 'connection-error';
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) return error.status === undefined ? 'in-band-error' : 'api-error';
+  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError)
+    return error.status === undefined ? 'in-band-error' : 'api-error';
   if (aborted && error instanceof Error && error.name === 'AbortError') return 'aborted';
   return 'other';
 }
 
 /** One request: some callers leave early (before the answer, or after its first event). */
 async function oneRequest(clients: Clients, record: (name: string, outcome: Outcome, detail?: string) => void): Promise<void> {
-  const name = pick<string>([[3, 'chat'], [4, 'chatStream'], [2, 'responses'], [3, 'responsesStream'], [2, 'messages'], [4, 'messagesStream']]);
-  const leave = pick<'stay' | 'early' | 'after-first'>([[85, 'stay'], [7, 'early'], [8, 'after-first']]);
+  const name = pick<string>([
+    [3, 'chat'],
+    [4, 'chatStream'],
+    [2, 'responses'],
+    [3, 'responsesStream'],
+    [2, 'messages'],
+    [4, 'messagesStream'],
+  ]);
+  const leave = pick<'stay' | 'early' | 'after-first'>([
+    [85, 'stay'],
+    [7, 'early'],
+    [8, 'after-first'],
+  ]);
   const controller = new AbortController();
   let aborted = false;
   let hung = false;
@@ -216,7 +249,12 @@ function handles(): Record<string, number> {
  * it fires or is cleared, an interval until it is cleared.
  */
 function trackTimers(): { live(): number; all(): number; restore(): void } {
-  const { setTimeout: realSetTimeout, setInterval: realSetInterval, clearTimeout: realClearTimeout, clearInterval: realClearInterval } = globalThis;
+  const {
+    setTimeout: realSetTimeout,
+    setInterval: realSetInterval,
+    clearTimeout: realClearTimeout,
+    clearInterval: realClearInterval,
+  } = globalThis;
   const live = new Set<unknown>();
   const pooled = new Set<unknown>();
   const wrap = (real: typeof setTimeout, once: boolean) =>
@@ -242,11 +280,22 @@ function trackTimers(): { live(): number; all(): number; restore(): void } {
     pooled.delete(timer);
     real(timer);
   };
-  Object.assign(globalThis, { setTimeout: wrap(realSetTimeout, true), setInterval: wrap(realSetInterval as typeof setTimeout, false), clearTimeout: clear(realClearTimeout), clearInterval: clear(realClearInterval) });
+  Object.assign(globalThis, {
+    setTimeout: wrap(realSetTimeout, true),
+    setInterval: wrap(realSetInterval as typeof setTimeout, false),
+    clearTimeout: clear(realClearTimeout),
+    clearInterval: clear(realClearInterval),
+  });
   return {
     live: () => live.size,
     all: () => live.size + pooled.size,
-    restore: () => Object.assign(globalThis, { setTimeout: realSetTimeout, setInterval: realSetInterval, clearTimeout: realClearTimeout, clearInterval: realClearInterval }),
+    restore: () =>
+      Object.assign(globalThis, {
+        setTimeout: realSetTimeout,
+        setInterval: realSetInterval,
+        clearTimeout: realClearTimeout,
+        clearInterval: realClearInterval,
+      }),
   };
 }
 
@@ -273,7 +322,9 @@ function metric(text: string, name: string): number {
   return sum;
 }
 
-it('should leave no sockets, timers, slots, open requests or listeners behind after a minute of faulty mixed traffic', { timeout: 180_000 }, async () => {
+it('should leave no sockets, timers, slots, open requests or listeners behind after a minute of faulty mixed traffic', {
+  timeout: 180_000,
+}, async () => {
   const before = { handles: handles(), listeners: processListeners() };
   const timers = trackTimers();
 
@@ -352,7 +403,10 @@ it('should leave no sockets, timers, slots, open requests or listeners behind af
     expect(counted.aborted ?? 0).toBeGreaterThan(0);
 
     // The gateway settled: nothing open, nothing queued, every ledger row written, no client connection left.
-    const text = await settle(metrics, (value) => metric(value, 'switchyard_open_requests') === 0 && metric(value, 'switchyard_ledger_backlog_rows') === 0);
+    const text = await settle(
+      metrics,
+      (value) => metric(value, 'switchyard_open_requests') === 0 && metric(value, 'switchyard_ledger_backlog_rows') === 0,
+    );
     expect(metric(text, 'switchyard_open_requests')).toBe(0);
     expect(metric(text, 'switchyard_open_streams')).toBe(0);
     expect(metric(text, 'switchyard_limit_waiting_requests')).toBe(0);
@@ -369,7 +423,11 @@ it('should leave no sockets, timers, slots, open requests or listeners behind af
     // No slot leaked: CONCURRENCY requests are admitted at once, and one more is refused.
     const probe = clientsFor(running);
     const holders = Array.from({ length: CONCURRENCY }, () => new AbortController());
-    const held = await Promise.allSettled(holders.map((holder) => probe.openai.chat.completions.create({ model: 'held', messages: prompt, stream: true }, { signal: holder.signal })));
+    const held = await Promise.allSettled(
+      holders.map((holder) =>
+        probe.openai.chat.completions.create({ model: 'held', messages: prompt, stream: true }, { signal: holder.signal }),
+      ),
+    );
     expect(held.map((result) => result.status)).toEqual(holders.map(() => 'fulfilled'));
     const refused = await probe.openai.chat.completions.create({ model: 'held', messages: prompt, stream: true }).then(
       () => undefined,
@@ -387,7 +445,11 @@ it('should leave no sockets, timers, slots, open requests or listeners behind af
     // whatever the traffic (the ledger's flush, the key cache's writer, lease renewals) come and go;
     // 10 covers them, while a timer leaked per request would be hundreds after thousands. (undici's
     // checks on idle pooled connections are counted apart: they last as long as the connections.)
-    const runningTimers = await settle(() => timers.live(), (count) => count <= warmTimers + 10, 10_000);
+    const runningTimers = await settle(
+      () => timers.live(),
+      (count) => count <= warmTimers + 10,
+      10_000,
+    );
     expect(runningTimers).toBeLessThanOrEqual(warmTimers + 10);
     // Heap: what a minute of traffic left, after full collections; generous, as heaps are noisy.
     const growth = (await heapUsed()) - warmHeap;
@@ -398,11 +460,18 @@ it('should leave no sockets, timers, slots, open requests or listeners behind af
     await running.close();
     await running.gateway.close();
     closed = true;
-    const sockets = await settle(() => handles().TCPSocketWrap ?? 0, (count) => count <= (before.handles.TCPSocketWrap ?? 0));
+    const sockets = await settle(
+      () => handles().TCPSocketWrap ?? 0,
+      (count) => count <= (before.handles.TCPSocketWrap ?? 0),
+    );
     expect(sockets).toBe(before.handles.TCPSocketWrap ?? 0);
     expect(faults.map((upstream) => upstream.openConnections())).toEqual([0, 0, 0]);
     // A closed gateway keeps no timer at all (the tolerance: undici's own timer wheel, stopping a second after its last use).
-    const closedTimers = await settle(() => timers.all(), (count) => count <= 1, 10_000);
+    const closedTimers = await settle(
+      () => timers.all(),
+      (count) => count <= 1,
+      10_000,
+    );
     console.info('timers', { warmTimers, runningTimers, closedTimers });
     expect(closedTimers).toBeLessThanOrEqual(1);
   } finally {

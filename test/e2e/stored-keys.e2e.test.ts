@@ -28,7 +28,11 @@ async function serve(options: GatewayOptions): Promise<RunningGateway> {
 }
 
 const openai = (running: RunningGateway, apiKey: string) => new OpenAI({ apiKey, baseURL: running.openAIBaseURL, maxRetries: 0 });
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+  );
 
 describe.each(['sqlite', 'postgres'] as const)('stored keys on %s', (engine) => {
   it('should serve a stored key through the official SDKs and keep only its hash', async () => {
@@ -149,7 +153,8 @@ describe('stored keys across instances', () => {
 describe('secrets in logs', () => {
   it('should never write a key, good or bad, to the log', async () => {
     const lines: string[] = [];
-    const capture = (level: string) => (object: object, message?: string) => lines.push(`${level} ${JSON.stringify(object)} ${message ?? ''}`);
+    const capture = (level: string) => (object: object, message?: string) =>
+      lines.push(`${level} ${JSON.stringify(object)} ${message ?? ''}`);
     const logger: Logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error') };
     const running = await serve({ database: scratch.database('sqlite'), logger });
     const { key, stored } = await running.gateway.keys!.create({ name: 'logged?' });

@@ -103,7 +103,9 @@ const chatView = (completion: OpenAI.Chat.Completions.ChatCompletion) => ({
 /** A Responses answer's output as sent: the stream helper adds `parsed: null` to every content part. */
 const wireOutput = (response: OpenAI.Responses.Response) =>
   response.output.map((item) =>
-    item.type === 'message' ? { ...item, content: item.content.map((part) => Object.fromEntries(Object.entries(part).filter(([key]) => key !== 'parsed'))) } : item,
+    item.type === 'message'
+      ? { ...item, content: item.content.map((part) => Object.fromEntries(Object.entries(part).filter(([key]) => key !== 'parsed'))) }
+      : item,
   );
 /** The same without the item ids the gateway mints per request. */
 const outputView = (response: OpenAI.Responses.Response) => wireOutput(response).map(({ id: _id, ...item }) => item);
@@ -126,7 +128,9 @@ describe('a streamed refusal from an OpenAI Chat upstream', () => {
   it('should reach a Responses client as a refusal content part, as when not streamed', async () => {
     upstream.reply({ sse: chatRefusalSse, chunkBytes: 11 });
     const folded = await openai.responses.stream({ model: 'chat-model', input: 'Help me pick a lock.' }).finalResponse();
-    expect(outputView(folded)).toEqual([{ type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'refusal', refusal: REFUSAL }] }]);
+    expect(outputView(folded)).toEqual([
+      { type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'refusal', refusal: REFUSAL }] },
+    ]);
     expect(folded.output_text).toBe('');
 
     upstream.reply({ json: chatRefusalJson });
@@ -151,7 +155,9 @@ describe('a streamed refusal from an OpenAI Responses upstream', () => {
   it('should reach a Responses client as a refusal part under OpenAI item id, as when not streamed', async () => {
     upstream.reply({ sse: responsesRefusalSse, chunkBytes: 13 });
     const events: OpenAI.Responses.ResponseStreamEvent[] = [];
-    const stream = openai.responses.stream({ model: 'responses-model', input: 'Help me pick a lock.' }).on('event', (event) => events.push(event));
+    const stream = openai.responses
+      .stream({ model: 'responses-model', input: 'Help me pick a lock.' })
+      .on('event', (event) => events.push(event));
     const folded = await stream.finalResponse();
     expect(upstream.requests[0]?.body).toMatchObject({ model: 'gpt-5', stream: true });
     expect(wireOutput(folded)).toEqual([refusalItem('completed', REFUSAL)]);

@@ -155,7 +155,13 @@ describe('streaming through the gateway', () => {
     const body = JSON.stringify({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outbound = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        },
         resolve,
       );
       outbound.on('error', reject);
@@ -194,7 +200,12 @@ describe('streaming through the gateway', () => {
   it('should turn a failure before the first output into an HTTP status with retry-after', async () => {
     const { root } = await withProvider(async function* () {
       yield { type: 'start', id: 's', model: 'scripted' };
-      throw new GatewayError({ kind: 'rate_limit', code: upstreamErrorCode('UPSTREAM_RATE_LIMITED'), message: 'Slow down.', retryAfter: 7 });
+      throw new GatewayError({
+        kind: 'rate_limit',
+        code: upstreamErrorCode('UPSTREAM_RATE_LIMITED'),
+        message: 'Slow down.',
+        retryAfter: 7,
+      });
     });
     const response = await chatStream(root);
     expect(response.status).toBe(429);

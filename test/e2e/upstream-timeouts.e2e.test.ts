@@ -46,8 +46,13 @@ beforeEach(() => {
   closedBefore = upstream.closedEarly;
 });
 
-const chatStream = (model = 'chat-model') => openai.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-const errorOf = async (promise: Promise<unknown>) => promise.then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+const chatStream = (model = 'chat-model') =>
+  openai.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+const errorOf = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('should have failed'),
+    (error: unknown) => error,
+  );
 
 describe('a timeout before the first byte reached the client', () => {
   it('should answer a hang before headers with a 504 naming the first-token limit, and close the upstream', async () => {
@@ -64,7 +69,9 @@ describe('a timeout before the first byte reached the client', () => {
 
   it('should answer a hang after the headers (Messages, passed through) with a Messages 504 timeout_error', async () => {
     upstream.script([{ headers: true }, { write: messagesFrames.opening }, { hang: true }]);
-    const error = await errorOf(anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }));
+    const error = await errorOf(
+      anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    );
     expect(error).toBeInstanceOf(Anthropic.APIError);
     const apiError = error as InstanceType<typeof Anthropic.APIError>;
     expect(apiError.status).toBe(504);
@@ -96,7 +103,9 @@ describe('a timeout before the first byte reached the client', () => {
     upstream.script([{ hang: true }]);
     const first = new AbortController();
     // Holds the provider's only connection.
-    const holding = openai.chat.completions.create({ model: 'one-connection', stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { signal: first.signal }).catch(() => undefined);
+    const holding = openai.chat.completions
+      .create({ model: 'one-connection', stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { signal: first.signal })
+      .catch(() => undefined);
     const requestsBefore = upstream.requests;
     while (upstream.requests === requestsBefore) await new Promise((resolve) => setTimeout(resolve, 10));
 
@@ -118,7 +127,10 @@ describe('a stream that began', () => {
     const pieces: string[] = [];
     const failure = await (async () => {
       for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta.content ?? '');
-    })().then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+    })().then(
+      () => expect.unreachable('should have failed'),
+      (error: unknown) => error,
+    );
     expect(pieces.join('')).toBe('Hello');
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as Error).message).toContain('timeouts.idleMs');
@@ -127,11 +139,20 @@ describe('a stream that began', () => {
 
   it('should end a quiet Messages stream with event: error after its text', async () => {
     upstream.script([{ headers: true }, { write: messagesFrames.opening + messagesFrames.deltas('Hel') }, { hang: true }]);
-    const stream = await anthropic.messages.create({ model: 'claude-model', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await anthropic.messages.create({
+      model: 'claude-model',
+      max_tokens: 50,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     let text = '';
     const failure = await (async () => {
-      for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
-    })().then(() => expect.unreachable('should have failed'), (error: unknown) => error);
+      for await (const event of stream)
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    })().then(
+      () => expect.unreachable('should have failed'),
+      (error: unknown) => error,
+    );
     expect(text).toBe('Hel');
     expect((failure as Error).message).toContain('timeout_error');
     await upstream.closedEarlyAtLeast(closedBefore + 1);
@@ -140,7 +161,12 @@ describe('a stream that began', () => {
   it('should let a slow drip that stays under the idle limit finish', async () => {
     const pieces = ['a', 'b', 'c', 'd', 'e', 'f'];
     // Six gaps of 150 ms: longer than the idle limit in total, never in one gap.
-    upstream.script([{ headers: true }, { write: chatFrames.opening }, ...pieces.flatMap((piece) => [{ waitMs: 150 }, { write: chatFrames.deltas(piece) }]), { write: chatFrames.closing }]);
+    upstream.script([
+      { headers: true },
+      { write: chatFrames.opening },
+      ...pieces.flatMap((piece) => [{ waitMs: 150 }, { write: chatFrames.deltas(piece) }]),
+      { write: chatFrames.closing },
+    ]);
     const stream = await chatStream();
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';

@@ -37,7 +37,8 @@ function variantOf(request: RecordedRequest): Variant {
 function replyFor(upstream: MatrixUpstream, request: RecordedRequest): MockReply {
   const stream = upstream.isStream(request);
   const variant = variantOf(request);
-  if (variant === 'error') return { status: 503, json: { error: { message: 'overloaded, try later', type: 'server_error', code: 'overloaded' } } };
+  if (variant === 'error')
+    return { status: 503, json: { error: { message: 'overloaded, try later', type: 'server_error', code: 'overloaded' } } };
   if (variant === 'tools') return upstream.reply({ toolCalls: [MATRIX.toolArguments] }, stream);
   if (variant === 'reasoning') return upstream.reply({ reasoning: true, text: MATRIX.text }, stream);
   const reply = upstream.reply({ text: MATRIX.text.repeat(variant === 'cut' ? 20 : 1) }, stream);
@@ -50,10 +51,18 @@ async function leaveMidStream(running: RunningGateway, inbound: Inbound, model: 
   const question = `#cut# ${MATRIX.question}`;
   const [path, body, headers] =
     inbound === 'chat'
-      ? ['/v1/chat/completions', { model, stream: true, messages: [{ role: 'user', content: question }] }, { authorization: `Bearer ${TEST_KEY}` }]
+      ? [
+          '/v1/chat/completions',
+          { model, stream: true, messages: [{ role: 'user', content: question }] },
+          { authorization: `Bearer ${TEST_KEY}` },
+        ]
       : inbound === 'responses'
         ? ['/v1/responses', { model, stream: true, input: question }, { authorization: `Bearer ${TEST_KEY}` }]
-        : ['/v1/messages', { model, stream: true, max_tokens: 1024, messages: [{ role: 'user', content: question }] }, { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' }];
+        : [
+            '/v1/messages',
+            { model, stream: true, max_tokens: 1024, messages: [{ role: 'user', content: question }] },
+            { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+          ];
   const controller = new AbortController();
   const response = await fetch(`${running.root}${path}`, {
     method: 'POST',
@@ -136,7 +145,11 @@ describe.each(['sqlite', 'postgres'] as const)('usage accuracy on %s', (engine) 
     running = await startGateway({
       database,
       providers,
-      models: MATRIX_UPSTREAMS.map((upstream) => ({ id: `${upstream.name}-model`, provider: upstream.name, upstreamModel: upstream.upstreamModel })),
+      models: MATRIX_UPSTREAMS.map((upstream) => ({
+        id: `${upstream.name}-model`,
+        provider: upstream.name,
+        upstreamModel: upstream.upstreamModel,
+      })),
       ledger: { outbox: file('outbox'), intervalMs: 20 },
       // One attempt per request, so rows match runs one to one (rows of retried requests: routing-ledger.e2e).
       retries: { attempts: 0 },
@@ -184,7 +197,11 @@ describe.each(['sqlite', 'postgres'] as const)('usage accuracy on %s', (engine) 
         stream: run.stream ? 1 : 0,
       });
       if (run.variant === 'error') {
-        expect({ billing: row?.billing, input: row?.input_tokens, output: row?.output_tokens }, where).toEqual({ billing: 'failed', input: null, output: null });
+        expect({ billing: row?.billing, input: row?.input_tokens, output: row?.output_tokens }, where).toEqual({
+          billing: 'failed',
+          input: null,
+          output: null,
+        });
         expect(row?.status, where).toBeGreaterThanOrEqual(500);
       } else if (run.variant === 'cut') {
         expect({ billing: row?.billing, source: row?.usage_source }, where).toEqual({ billing: 'partial', source: 'estimated' });
@@ -199,10 +216,17 @@ describe.each(['sqlite', 'postgres'] as const)('usage accuracy on %s', (engine) 
           output: MATRIX.usage.output,
         };
         expect(
-          { billing: row?.billing, source: row?.usage_source, input: row?.input_tokens, cached: row?.cached_input_tokens, output: row?.output_tokens },
+          {
+            billing: row?.billing,
+            source: row?.usage_source,
+            input: row?.input_tokens,
+            cached: row?.cached_input_tokens,
+            output: row?.output_tokens,
+          },
           where,
         ).toEqual(reported);
-        if (run.variant === 'reasoning' && run.upstream.supports.reasoningTokens) expect(row?.reasoning_tokens, where).toBe(MATRIX.usage.reasoning);
+        if (run.variant === 'reasoning' && run.upstream.supports.reasoningTokens)
+          expect(row?.reasoning_tokens, where).toBe(MATRIX.usage.reasoning);
       }
     }
   });

@@ -10,7 +10,10 @@ import { useScratch } from '../helpers/scratch.js';
 const scratch = useScratch();
 
 /** A gateway over the mock model (and a slow one, for clients that leave), keeping its ledger in `database`. */
-async function serve(database: { url: string; schema?: string }, interruptedStreams?: 'estimate' | 'reported-only'): Promise<RunningGateway> {
+async function serve(
+  database: { url: string; schema?: string },
+  interruptedStreams?: 'estimate' | 'reported-only',
+): Promise<RunningGateway> {
   const running = await startGateway({
     database,
     providers: { slow: createMockProvider({ chunkDelayMs: 30 }) },
@@ -40,7 +43,12 @@ describe.each(['sqlite', 'postgres'] as const)('the usage ledger on %s', (engine
     const database = scratch.database(engine);
     const running = await serve(database);
     const { key, stored } = await running.gateway.keys!.create({ name: 'ledger' });
-    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0, defaultHeaders: { 'user-agent': 'ledger-test/1' } });
+    const openai = new OpenAI({
+      apiKey: key,
+      baseURL: running.openAIBaseURL,
+      maxRetries: 0,
+      defaultHeaders: { 'user-agent': 'ledger-test/1' },
+    });
     const anthropic = new Anthropic({ apiKey: key, baseURL: running.root, maxRetries: 0 });
 
     const chat = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Count me' }] });
@@ -53,7 +61,9 @@ describe.each(['sqlite', 'postgres'] as const)('the usage ledger on %s', (engine
     let streamedUsage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of chatStream) streamedUsage = chunk.usage ?? streamedUsage;
     const message = await anthropic.messages.create({ model: 'mock', max_tokens: 100, messages: [{ role: 'user', content: 'And me' }] });
-    const refused = await openai.chat.completions.create({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'nope', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
 
     await running.gateway.close();

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, type Usage, upstreamErrorCode } from '../../src/canonical/index.js';
 import type { RequestStages } from '../../src/endpoints/stages.js';
 import type { AdmissionRequest } from '../../src/limits/admit-stage.js';
-import { silentLogger } from '../../src/logger.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
 import { ENDPOINT_KEY, serveEndpoint, tracingStages, type ServedEndpoint } from '../helpers/serve-endpoint.js';
 import { createMockProvider } from '../../src/providers/mock/index.js';
@@ -24,7 +23,7 @@ async function serveChat(stages: (defaults: RequestStages, seen: string[]) => Pa
 const hello = [{ role: 'user' as const, content: 'Hello' }];
 
 describe('createGenerationEndpoint', () => {
-  it('should run authenticate, admit, call, release and record in order, with the answer\'s usage', async () => {
+  it("should run authenticate, admit, call, release and record in order, with the answer's usage", async () => {
     const records: RequestRecord[] = [];
     const releases: (Usage | undefined)[] = [];
     const admitted: AdmissionRequest[] = [];
@@ -57,12 +56,17 @@ describe('createGenerationEndpoint', () => {
     expect(records.map((record) => record.adaptations)).toEqual([['reasoning'], undefined]);
   });
 
-  it('should record a stream\'s usage from its finish event', async () => {
+  it("should record a stream's usage from its finish event", async () => {
     const records: RequestRecord[] = [];
     const releases: (Usage | undefined)[] = [];
     const { client, seen } = await serveChat(tracingStages(records, releases, []));
 
-    const stream = await client.chat.completions.create({ model: 'mock', messages: hello, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'mock',
+      messages: hello,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let outputTokens: number | undefined;
     for await (const chunk of stream) outputTokens = chunk.usage?.completion_tokens ?? outputTokens;
     await expect.poll(() => records.length).toBe(1);
@@ -73,7 +77,7 @@ describe('createGenerationEndpoint', () => {
     expect(releases).toEqual([records[0]?.usage]);
   });
 
-  it('should answer an admit refusal as a 429 in the caller\'s protocol without calling the provider', async () => {
+  it("should answer an admit refusal as a 429 in the caller's protocol without calling the provider", async () => {
     const records: RequestRecord[] = [];
     const { client, seen } = await serveChat((defaults, seen) => ({
       ...tracingStages(records, [], [])(defaults, seen),
@@ -101,8 +105,10 @@ describe('createGenerationEndpoint', () => {
     const { client } = await serveChat((defaults, seen) => ({
       ...tracingStages(records, releases, [])(defaults, seen),
       call: {
-        generate: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
-        stream: () => Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
+        generate: () =>
+          Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
+        stream: () =>
+          Promise.reject(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'busy' })),
       },
     }));
 

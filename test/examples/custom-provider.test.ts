@@ -11,7 +11,11 @@ import { checkStreamEvents } from '../../src/testing/index.js';
 import { cleanEnv, projectRoot, spawnProcess } from '../server/spawn-cli.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 
-const canonical = (text: string): CanonicalRequest => ({ model: 'shout', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+const canonical = (text: string): CanonicalRequest => ({
+  model: 'shout',
+  stream: true,
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+});
 const context = { signal: new AbortController().signal, requestId: 'req_1', gatewayModel: 'shout', logger: silentLogger };
 
 describe('examples/custom-provider', () => {

@@ -50,7 +50,10 @@ describe('examples/guardrail', () => {
       () => openai.responses.create({ model: 'gpt', stream: true, input: content }),
       () => anthropic.messages.create({ model: 'gpt', max_tokens: 64, messages: [{ role: 'user', content }] }),
     ]) {
-      const error = await ask().then(() => undefined, (caught: unknown) => caught);
+      const error = await ask().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(Error);
       expect(error).toMatchObject({ status: 400 });
       expect(String((error as Error).message)).toContain('payment card number');
@@ -60,9 +63,12 @@ describe('examples/guardrail', () => {
     expect(answer.choices[0]?.message.content).toBe('ok');
   });
 
-  it('should say which error in the caller\'s protocol: OpenAI code, Anthropic error type', async () => {
+  it("should say which error in the caller's protocol: OpenAI code, Anthropic error type", async () => {
     const running = await serve('refuse');
-    const chat = await request(running.root).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send({ model: 'gpt', messages: [{ role: 'user', content: CARD }] });
+    const chat = await request(running.root)
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'gpt', messages: [{ role: 'user', content: CARD }] });
     expect(chat.status).toBe(400);
     expect(chat.body.error).toMatchObject({ code: 'card_number_in_input', type: 'invalid_request_error' });
     const messages = await request(running.root)
@@ -85,7 +91,13 @@ describe('examples/guardrail', () => {
     const running = await serve('redact');
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const answer = await openai.chat.completions
-      .create({ model: 'gpt', messages: [{ role: 'system', content: `Card on file: ${CARD}` }, { role: 'user', content: `Use ${CARD.replaceAll(' ', '-')}` }] })
+      .create({
+        model: 'gpt',
+        messages: [
+          { role: 'system', content: `Card on file: ${CARD}` },
+          { role: 'user', content: `Use ${CARD.replaceAll(' ', '-')}` },
+        ],
+      })
       .withResponse();
     expect(answer.data.choices[0]?.message.content).toBe('ok');
     expect(answer.response.headers.get('x-guardrail-redacted')).toBe('2');

@@ -50,7 +50,9 @@ describe('examples/openai-anthropic-ollama', () => {
         headers,
         body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] }),
       });
-      expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+      expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+        DEFAULT_MOCK_REPLY,
+      );
     } finally {
       expect((await child.stop()).code).toBe(0);
     }

@@ -112,13 +112,16 @@ describe('examples/response-cache', () => {
     expect(upstream.requests.length - before).toBe(2);
   });
 
-  it('should keep one key\'s answers from another key', async () => {
+  it("should keep one key's answers from another key", async () => {
     const { running } = await serve();
     const { key } = await running.gateway.keys!.create({ name: 'other' });
     const content = question();
     const before = upstream.requests.length;
     for (const apiKey of [TEST_KEY, key, key]) {
-      await new OpenAI({ apiKey, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'gpt', messages: [{ role: 'user', content }] });
+      await new OpenAI({ apiKey, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
+        model: 'gpt',
+        messages: [{ role: 'user', content }],
+      });
     }
     expect(upstream.requests.length - before).toBe(2);
   });
@@ -151,7 +154,10 @@ describe('examples/response-cache', () => {
     const content = question();
     const before = upstream.requests.length;
     for (const { running } of [one, two]) {
-      await new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'gpt', messages: [{ role: 'user', content }] });
+      await new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
+        model: 'gpt',
+        messages: [{ role: 'user', content }],
+      });
     }
     expect(upstream.requests.length - before).toBe(1);
   });
@@ -159,7 +165,10 @@ describe('examples/response-cache', () => {
   it('should run as the example app', async () => {
     const app = createApp({ apiKeys: ['sk-cache-example'], logger: silentLogger });
     const ask = () =>
-      request(app).post('/v1/chat/completions').set('authorization', 'Bearer sk-cache-example').send({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
+      request(app)
+        .post('/v1/chat/completions')
+        .set('authorization', 'Bearer sk-cache-example')
+        .send({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
     expect((await ask()).headers[CACHE_HEADER]).toBe('miss');
     const hit = await ask();
     expect(hit.status).toBe(200);

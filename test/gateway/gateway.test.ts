@@ -28,11 +28,16 @@ async function startChatUpstream() {
   const sockets = new Set<Socket>();
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({
-      id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    }));
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -62,20 +67,25 @@ describe('gateway', () => {
 
     it('should close every provider once, used by a model or not, even when one fails to close', async () => {
       const closed: string[] = [];
-      const closable = (id: string, fails = false): ProviderAdapter => ({
-        ...createMockProvider(),
-        id,
-        close: async () => {
-          closed.push(id);
-          if (fails) throw new Error('already closed');
-        },
-      } as ProviderAdapter);
+      const closable = (id: string, fails = false): ProviderAdapter =>
+        ({
+          ...createMockProvider(),
+          id,
+          close: async () => {
+            closed.push(id);
+            if (fails) throw new Error('already closed');
+          },
+        }) as ProviderAdapter;
       const shared = closable('shared');
       const handle = gateway({
         logger: silentLogger,
         requireApiKey: false,
         providers: { a: shared, b: closable('broken', true), unused: closable('unused') },
-        models: [{ id: 'one', provider: 'a' }, { id: 'two', provider: 'a' }, { id: 'three', provider: 'b' }],
+        models: [
+          { id: 'one', provider: 'a' },
+          { id: 'two', provider: 'a' },
+          { id: 'three', provider: 'b' },
+        ],
       });
       await handle.close();
       expect(closed.sort()).toEqual(['broken', 'shared', 'unused']);

@@ -24,7 +24,7 @@ describe('resolveOptions', () => {
     expect(resolved.bodyLimit).toBe(32 * 1024 * 1024);
   });
 
-  it('should leave the caller\'s object unchanged', () => {
+  it("should leave the caller's object unchanged", () => {
     const options: GatewayOptions = { apiKeys: ['k'], models: [{ id: 'a', provider: 'mock' }], logger: silentLogger };
     const copy = structuredClone({ ...options, logger: undefined });
     resolveOptions(options);
@@ -93,8 +93,12 @@ describe('resolveOptions', () => {
     it('should refuse a rate limit burst above its limit or below 1', () => {
       expect(configErrorCode({ limits: { perKey: { requestsPerMinute: 50, burst: { requests: 1 } } } })).toBeUndefined();
       expect(configErrorCode({ limits: { perKey: { requestsPerMinute: 50, burst: { requests: 51 } } } })).toBe('CONFIG_INVALID');
-      expect(configErrorCode({ limits: { perKey: { perModel: { m: { tokensPerMinute: 100, burst: { tokens: 101 } } } } } })).toBe('CONFIG_INVALID');
-      expect(configErrorCode({ models: [{ id: 'm', provider: 'mock', limits: { requestsPerMinute: 10, burst: { requests: 0 } } }] })).toBe('CONFIG_INVALID');
+      expect(configErrorCode({ limits: { perKey: { perModel: { m: { tokensPerMinute: 100, burst: { tokens: 101 } } } } } })).toBe(
+        'CONFIG_INVALID',
+      );
+      expect(configErrorCode({ models: [{ id: 'm', provider: 'mock', limits: { requestsPerMinute: 10, burst: { requests: 0 } } }] })).toBe(
+        'CONFIG_INVALID',
+      );
     });
 
     it('should refuse a request policy with an unknown action, field or cap, at the gateway, a key or a model', () => {
@@ -113,7 +117,9 @@ describe('resolveOptions', () => {
   describe('config error messages', () => {
     it('should say a key read from an unset environment variable is undefined, and ask about the variable', () => {
       // The README's Express snippet: gateway({ apiKeys: [process.env.SWITCHYARD_API_KEY] }) with the variable unset.
-      const error = gatewayErrorOf(() => resolveOptions({ logger: silentLogger, apiKeys: [process.env.SWITCHYARD_TEST_UNSET_VARIABLE as string] }));
+      const error = gatewayErrorOf(() =>
+        resolveOptions({ logger: silentLogger, apiKeys: [process.env.SWITCHYARD_TEST_UNSET_VARIABLE as string] }),
+      );
       expect(error).toMatchObject({ code: 'CONFIG_INVALID', param: 'apiKeys[0]' });
       expect(error.message).toBe(
         'Invalid gateway option: apiKeys[0] is undefined — is the environment variable you read it from (e.g. SWITCHYARD_API_KEY) set?',
@@ -152,7 +158,9 @@ describe('resolveOptions', () => {
       const checked = checkOptions({ logger: silentLogger, database: '/nonexistent/dir/switchyard.db', adminKey: 'a'.repeat(16) });
       expect(checked.modelList.map((model) => model.id)).toEqual(['mock']);
       expect(checked.requireApiKey).toBe(true);
-      expect(gatewayErrorOf(() => checkOptions({ logger: silentLogger, adminKey: 'a'.repeat(16) })).code).toBe('CONFIG_ADMIN_NEEDS_DATABASE');
+      expect(gatewayErrorOf(() => checkOptions({ logger: silentLogger, adminKey: 'a'.repeat(16) })).code).toBe(
+        'CONFIG_ADMIN_NEEDS_DATABASE',
+      );
     });
   });
 

@@ -45,8 +45,14 @@ function protocolOf(path: string): Protocol | undefined {
 
 /** The text of every tool result in the request. */
 function toolResults(protocol: Protocol, body: Json): string[] {
-  if (protocol === 'chat') return asArray(body.messages).filter((m) => (m as Json).role === 'tool').map((m) => text((m as Json).content));
-  if (protocol === 'responses') return asArray(body.input).filter((i) => (i as Json).type === 'function_call_output').map((i) => text((i as Json).output));
+  if (protocol === 'chat')
+    return asArray(body.messages)
+      .filter((m) => (m as Json).role === 'tool')
+      .map((m) => text((m as Json).content));
+  if (protocol === 'responses')
+    return asArray(body.input)
+      .filter((i) => (i as Json).type === 'function_call_output')
+      .map((i) => text((i as Json).output));
   if (protocol === 'messages') {
     return asArray(body.messages)
       .flatMap((m) => asArray((m as Json).content))
@@ -78,7 +84,12 @@ function decide(protocol: Protocol, body: Json, label: string): Turn {
   const results = toolResults(protocol, body);
   if (results.length > 0) {
     const printed = results.map((result) => TOOL_OUTPUT.exec(result)?.[0]).find(Boolean);
-    return { kind: 'text', text: printed ? `The tool printed ${printed}, says ${label}.` : `The tool printed nothing useful: ${results.join(' | ').slice(0, 200)}` };
+    return {
+      kind: 'text',
+      text: printed
+        ? `The tool printed ${printed}, says ${label}.`
+        : `The tool printed nothing useful: ${results.join(' | ').slice(0, 200)}`,
+    };
   }
   if (JSON.stringify(body).includes(TOOL_LOOP_MARKER)) {
     const call = shellCall(toolNames(protocol, body));
@@ -89,15 +100,23 @@ function decide(protocol: Protocol, body: Json, label: string): Turn {
 }
 
 const sse = (frames: Array<{ event?: string; data: unknown }>) =>
-  frames.map(({ event, data }) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join('');
+  frames
+    .map(({ event, data }) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+    .join('');
 
 function chatAnswer(turn: Turn, stream: boolean): string | Json {
   const base = { id: 'chatcmpl-1', created: 1, model: 'up' };
   const usage = { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 };
-  const call = turn.kind === 'tool' ? [{ index: 0, id: 'call_1', type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.arguments) } }] : undefined;
+  const call =
+    turn.kind === 'tool'
+      ? [{ index: 0, id: 'call_1', type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.arguments) } }]
+      : undefined;
   const finish = turn.kind === 'tool' ? 'tool_calls' : 'stop';
   if (!stream) {
-    const message = turn.kind === 'tool' ? { role: 'assistant', content: null, tool_calls: call!.map(({ index: _index, ...rest }) => rest) } : { role: 'assistant', content: turn.text };
+    const message =
+      turn.kind === 'tool'
+        ? { role: 'assistant', content: null, tool_calls: call!.map(({ index: _index, ...rest }) => rest) }
+        : { role: 'assistant', content: turn.text };
     return { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage };
   }
   const delta = turn.kind === 'tool' ? { role: 'assistant', tool_calls: call } : { role: 'assistant', content: turn.text };
@@ -112,9 +131,30 @@ function chatAnswer(turn: Turn, stream: boolean): string | Json {
 function responsesAnswer(turn: Turn, stream: boolean): string | Json {
   const item =
     turn.kind === 'tool'
-      ? { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: turn.name, arguments: JSON.stringify(turn.arguments) }
-      : { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] };
-  const response = { id: 'resp_1', object: 'response', created_at: 1, model: 'up', status: 'completed', output: [item], usage: { input_tokens: 20, output_tokens: 5, total_tokens: 25 } };
+      ? {
+          id: 'fc_1',
+          type: 'function_call',
+          status: 'completed',
+          call_id: 'call_1',
+          name: turn.name,
+          arguments: JSON.stringify(turn.arguments),
+        }
+      : {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+        };
+  const response = {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1,
+    model: 'up',
+    status: 'completed',
+    output: [item],
+    usage: { input_tokens: 20, output_tokens: 5, total_tokens: 25 },
+  };
   if (!stream) return response;
   const started = { ...response, status: 'in_progress', output: [], usage: null };
   const frames: Json[] = [{ type: 'response.created', sequence_number: 0, response: started }];
@@ -128,10 +168,22 @@ function responsesAnswer(turn: Turn, stream: boolean): string | Json {
     const words = turn.kind === 'text' ? turn.text : '';
     frames.push(
       { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
-      { type: 'response.content_part.added', output_index: 0, item_id: item.id, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+      {
+        type: 'response.content_part.added',
+        output_index: 0,
+        item_id: item.id,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      },
       { type: 'response.output_text.delta', output_index: 0, item_id: item.id, content_index: 0, delta: words },
       { type: 'response.output_text.done', output_index: 0, item_id: item.id, content_index: 0, text: words },
-      { type: 'response.content_part.done', output_index: 0, item_id: item.id, content_index: 0, part: { type: 'output_text', text: words, annotations: [] } },
+      {
+        type: 'response.content_part.done',
+        output_index: 0,
+        item_id: item.id,
+        content_index: 0,
+        part: { type: 'output_text', text: words, annotations: [] },
+      },
     );
   }
   frames.push({ type: 'response.output_item.done', output_index: 0, item }, { type: 'response.completed', response });
@@ -139,11 +191,24 @@ function responsesAnswer(turn: Turn, stream: boolean): string | Json {
 }
 
 function messagesAnswer(turn: Turn, stream: boolean): string | Json {
-  const block = turn.kind === 'tool' ? { type: 'tool_use', id: 'toolu_1', name: turn.name, input: turn.arguments } : { type: 'text', text: turn.text };
+  const block =
+    turn.kind === 'tool' ? { type: 'tool_use', id: 'toolu_1', name: turn.name, input: turn.arguments } : { type: 'text', text: turn.text };
   const stopReason = turn.kind === 'tool' ? 'tool_use' : 'end_turn';
-  const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'up', content: [block], stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 5 } };
+  const message = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'up',
+    content: [block],
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: { input_tokens: 20, output_tokens: 5 },
+  };
   if (!stream) return message;
-  const delta = turn.kind === 'tool' ? { type: 'input_json_delta', partial_json: JSON.stringify(turn.arguments) } : { type: 'text_delta', text: turn.text };
+  const delta =
+    turn.kind === 'tool'
+      ? { type: 'input_json_delta', partial_json: JSON.stringify(turn.arguments) }
+      : { type: 'text_delta', text: turn.text };
   const start = turn.kind === 'tool' ? { ...block, input: {} } : { type: 'text', text: '' };
   return sse(
     [
@@ -174,7 +239,13 @@ function answer(protocol: Protocol, turn: Turn, stream: boolean): string | Json 
   return geminiAnswer(turn, stream);
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, raw: string, label: string, upstream: { paths: string[]; problems: string[] }): void {
+function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+  label: string,
+  upstream: { paths: string[]; problems: string[] },
+): void {
   const path = req.url ?? '';
   upstream.paths.push(path);
   const protocol = protocolOf(path);

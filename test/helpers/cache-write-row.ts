@@ -20,4 +20,8 @@ export const cacheWriteRow: UsageLedgerRow = {
 
 /** The cache-write columns the ledger holds for that row. */
 export const cacheWriteColumns = (database: Database) =>
-  database.db.selectFrom('usage_ledger').select(['cache_write_tokens', 'cache_write_1h_tokens']).where('request_id', '=', cacheWriteRow.request_id).executeTakeFirstOrThrow();
+  database.db
+    .selectFrom('usage_ledger')
+    .select(['cache_write_tokens', 'cache_write_1h_tokens'])
+    .where('request_id', '=', cacheWriteRow.request_id)
+    .executeTakeFirstOrThrow();

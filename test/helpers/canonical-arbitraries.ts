@@ -31,7 +31,10 @@ const tool: fc.Arbitrary<FunctionTool> = fc.record({
 
 const user: fc.Arbitrary<UserMessage> = fc.record({
   role: fc.constant('user' as const),
-  content: fc.array(text.map((value) => ({ type: 'text' as const, text: value })), { minLength: 1, maxLength: 2 }),
+  content: fc.array(
+    text.map((value) => ({ type: 'text' as const, text: value })),
+    { minLength: 1, maxLength: 2 },
+  ),
 });
 
 /** An assistant turn with text and/or calls, and the tool turn answering its calls. */
@@ -64,9 +67,7 @@ const assistantTurn: fc.Arbitrary<CanonicalMessage[]> = fc
 /** Alternating turns ending with a user (or tool) turn, as every protocol accepts. */
 const conversation: fc.Arbitrary<CanonicalMessage[]> = fc
   .array(fc.tuple(user, assistantTurn), { maxLength: 3 })
-  .chain((turns) =>
-    user.map((last) => [...turns.flatMap(([question, answer]) => [question, ...answer]), last]),
-  );
+  .chain((turns) => user.map((last) => [...turns.flatMap(([question, answer]) => [question, ...answer]), last]));
 
 export interface ArbitraryRequestOptions {
   /** Whether the protocol has stop sequences (Responses has none). */
@@ -77,11 +78,17 @@ export interface ArbitraryRequestOptions {
 export function arbitraryCanonicalRequest(options: ArbitraryRequestOptions): fc.Arbitrary<CanonicalRequest> {
   return fc
     .record({
-      system: fc.option(text.map((value) => [{ type: 'text' as const, text: value }]), { nil: undefined }),
+      system: fc.option(
+        text.map((value) => [{ type: 'text' as const, text: value }]),
+        { nil: undefined },
+      ),
       messages: conversation,
       tools: fc.option(fc.uniqueArray(tool, { minLength: 1, maxLength: 2, selector: (item) => item.name }), { nil: undefined }),
       maxOutputTokens: fc.integer({ min: 1, max: 8192 }),
-      temperature: fc.option(fc.integer({ min: 0, max: 10 }).map((tenths) => tenths / 10), { nil: undefined }),
+      temperature: fc.option(
+        fc.integer({ min: 0, max: 10 }).map((tenths) => tenths / 10),
+        { nil: undefined },
+      ),
       stopSequences: options.stopSequences
         ? fc.option(fc.array(fc.stringMatching(/^[A-Z]{1,5}$/), { minLength: 1, maxLength: 3 }), { nil: undefined })
         : fc.constant(undefined),

@@ -19,7 +19,11 @@ export interface ConsoleGatewayInstance {
 }
 
 /** Starts a gateway with its console mounted at /console; the scratch closes both after the test. */
-export async function serveWithConsole(scratch: Scratch, options: GatewayOptions, consoleOptions: Omit<ConsoleOptions, 'gateway'> = {}): Promise<ConsoleGatewayInstance> {
+export async function serveWithConsole(
+  scratch: Scratch,
+  options: GatewayOptions,
+  consoleOptions: Omit<ConsoleOptions, 'gateway'> = {},
+): Promise<ConsoleGatewayInstance> {
   const api = gateway({ logger: silentLogger, ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, ...options });
   const app = express();
   app.use('/console', switchyardConsole({ gateway: api, logger: silentLogger, ...consoleOptions }));

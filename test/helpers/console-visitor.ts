@@ -30,12 +30,21 @@ export class ConsoleVisitor {
 
   /** Posts a form with a token read before (to send many at once). */
   async postWith(csrf: string, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.send('POST', path, new URLSearchParams({ csrf, ...form }).toString(), { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin, ...headers });
+    return this.send('POST', path, new URLSearchParams({ csrf, ...form }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: this.origin,
+      ...headers,
+    });
   }
 
   async send(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(`${this.origin}${path}`, { method, redirect: 'manual', headers: { ...headers, ...(cookie ? { cookie } : {}) }, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${this.origin}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { ...headers, ...(cookie ? { cookie } : {}) },
+      ...(body === undefined ? {} : { body }),
+    });
     this.lastSetCookie = response.headers.getSetCookie();
     for (const line of this.lastSetCookie) {
       const [pair = ''] = line.split(';');

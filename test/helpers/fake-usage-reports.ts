@@ -56,7 +56,10 @@ export async function startFakeUsageReports(options: {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    const authorized = provider === 'openai' ? req.headers.authorization === `Bearer ${adminKey}` : req.headers['x-api-key'] === adminKey && req.headers['anthropic-version'] !== undefined;
+    const authorized =
+      provider === 'openai'
+        ? req.headers.authorization === `Bearer ${adminKey}`
+        : req.headers['x-api-key'] === adminKey && req.headers['anthropic-version'] !== undefined;
     if (!authorized) {
       return send(
         401,
@@ -68,14 +71,21 @@ export async function startFakeUsageReports(options: {
     if (rateLimited < (options.rateLimitFirst ?? 0)) {
       rateLimited += 1;
       res.setHeader('retry-after', '0');
-      return send(429, provider === 'openai' ? { error: { message: 'Rate limit reached', type: 'rate_limit_error' } } : { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } });
+      return send(
+        429,
+        provider === 'openai'
+          ? { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }
+          : { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } },
+      );
     }
     const report = routes[url.pathname];
     if (report === undefined) return send(404, { error: { message: `no route ${url.pathname}` } });
-    const start = provider === 'openai' ? Number(url.searchParams.get('start_time')) * 1000 : Date.parse(url.searchParams.get('starting_at') ?? '');
+    const start =
+      provider === 'openai' ? Number(url.searchParams.get('start_time')) * 1000 : Date.parse(url.searchParams.get('starting_at') ?? '');
     const endText = provider === 'openai' ? url.searchParams.get('end_time') : url.searchParams.get('ending_at');
     const end = endText === null ? start + 7 * DAY_MS : provider === 'openai' ? Number(endText) * 1000 : Date.parse(endText);
-    if (!Number.isFinite(start) || !Number.isFinite(end) || url.searchParams.get('bucket_width') !== '1d') return send(400, { error: { message: 'bad range or bucket_width' } });
+    if (!Number.isFinite(start) || !Number.isFinite(end) || url.searchParams.get('bucket_width') !== '1d')
+      return send(400, { error: { message: 'bad range or bucket_width' } });
     const limit = Math.min(Number(url.searchParams.get('limit') ?? 7), perPage);
     const page = url.searchParams.get('page');
     const first = page === null ? start : Number(Buffer.from(page, 'base64url').toString());
@@ -86,12 +96,21 @@ export async function startFakeUsageReports(options: {
       buckets.push(
         provider === 'openai'
           ? { object: 'bucket', start_time: at / 1000, end_time: (at + DAY_MS) / 1000, results }
-          : { starting_at: new Date(at).toISOString().replace('.000Z', 'Z'), ending_at: new Date(at + DAY_MS).toISOString().replace('.000Z', 'Z'), results },
+          : {
+              starting_at: new Date(at).toISOString().replace('.000Z', 'Z'),
+              ending_at: new Date(at + DAY_MS).toISOString().replace('.000Z', 'Z'),
+              results,
+            },
       );
     }
     const more = at < end;
     const next = more ? Buffer.from(String(at)).toString('base64url') : null;
-    return send(200, provider === 'openai' ? { object: 'page', data: buckets, has_more: more, next_page: next } : { data: buckets, has_more: more, next_page: next });
+    return send(
+      200,
+      provider === 'openai'
+        ? { object: 'page', data: buckets, has_more: more, next_page: next }
+        : { data: buckets, has_more: more, next_page: next },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -40,7 +40,8 @@ export interface FaultUpstream {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sse = (event: string | undefined, data: unknown) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+const sse = (event: string | undefined, data: unknown) =>
+  `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 
 function chatAnswer(model: string, text: string, stream: boolean): string {
   if (!stream) {
@@ -53,12 +54,25 @@ function chatAnswer(model: string, text: string, stream: boolean): string {
       usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
     });
   }
-  const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-fault', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: object, finish: string | null) => ({
+    id: 'chatcmpl-fault',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   return (
     sse(undefined, chunk({ role: 'assistant', content: '' }, null)) +
     sse(undefined, chunk({ content: text }, null)) +
     sse(undefined, chunk({}, 'stop')) +
-    sse(undefined, { id: 'chatcmpl-fault', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } }) +
+    sse(undefined, {
+      id: 'chatcmpl-fault',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [],
+      usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+    }) +
     'data: [DONE]\n\n'
   );
 }
@@ -67,7 +81,16 @@ function messagesStart(model: string): string {
   return (
     sse('message_start', {
       type: 'message_start',
-      message: { id: 'msg_fault', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } },
+      message: {
+        id: 'msg_fault',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 11, output_tokens: 1 },
+      },
     }) + sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
   );
 }
@@ -96,11 +119,20 @@ function messagesAnswer(model: string, text: string, stream: boolean): string {
 
 function errorBody(messages: boolean, status: number, message: string): string {
   if (messages) {
-    const type = status === 429 ? 'rate_limit_error' : status === 529 || status === 503 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+    const type =
+      status === 429
+        ? 'rate_limit_error'
+        : status === 529 || status === 503
+          ? 'overloaded_error'
+          : status >= 500
+            ? 'api_error'
+            : 'invalid_request_error';
     return JSON.stringify({ type: 'error', error: { type, message } });
   }
   const type = status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return JSON.stringify({ error: { message, type, param: null, code: status === 400 && message.includes('context') ? 'context_length_exceeded' : null } });
+  return JSON.stringify({
+    error: { message, type, param: null, code: status === 400 && message.includes('context') ? 'context_length_exceeded' : null },
+  });
 }
 
 async function answer(fault: Fault, req: IncomingMessage, res: ServerResponse, body: { model?: string; stream?: boolean }): Promise<void> {
@@ -119,12 +151,17 @@ async function answer(fault: Fault, req: IncomingMessage, res: ServerResponse, b
     }
     case 'status': {
       if (fault.delayMs !== undefined) await sleep(fault.delayMs);
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }) });
+      res.writeHead(fault.status, {
+        'content-type': 'application/json',
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+      });
       res.end(errorBody(messages, fault.status, `Injected fault: HTTP ${fault.status}`));
       return;
     }
     case 'context-overflow': {
-      const message = messages ? 'prompt is too long: 250000 tokens > 200000 maximum' : "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.";
+      const message = messages
+        ? 'prompt is too long: 250000 tokens > 200000 maximum'
+        : "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.";
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(errorBody(messages, 400, message));
       return;
@@ -136,7 +173,19 @@ async function answer(fault: Fault, req: IncomingMessage, res: ServerResponse, b
       streamHead();
       res.end(
         messages
-          ? sse('message_start', { type: 'message_start', message: { id: 'msg_fault', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }) +
+          ? sse('message_start', {
+              type: 'message_start',
+              message: {
+                id: 'msg_fault',
+                type: 'message',
+                role: 'assistant',
+                model,
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 11, output_tokens: 1 },
+              },
+            }) +
               sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Injected fault: overloaded inside the stream' } })
           : sse(undefined, { error: { message: 'Injected fault: server error inside the stream', type: 'server_error', code: null } }),
       );
@@ -144,8 +193,15 @@ async function answer(fault: Fault, req: IncomingMessage, res: ServerResponse, b
     case 'reset-after-output': {
       streamHead();
       const output = messages
-        ? messagesStart(model) + sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial answer' } })
-        : sse(undefined, { id: 'chatcmpl-fault', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Partial answer' }, finish_reason: null }] });
+        ? messagesStart(model) +
+          sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial answer' } })
+        : sse(undefined, {
+            id: 'chatcmpl-fault',
+            object: 'chat.completion.chunk',
+            created: 1,
+            model,
+            choices: [{ index: 0, delta: { role: 'assistant', content: 'Partial answer' }, finish_reason: null }],
+          });
       res.write(output);
       await sleep(30);
       req.socket.destroy();

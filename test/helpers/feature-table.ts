@@ -102,7 +102,10 @@ export function renderFeatureTable(upstreams: readonly MatrixUpstream[]): string
   const lines = [
     `| ${header.map(escapeCell).join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
-    ...ROWS.map((row) => `| ${[row.label, clientsCell(row), ...upstreams.map((upstream) => upstreamCell(row, upstream))].map(escapeCell).join(' | ')} |`),
+    ...ROWS.map(
+      (row) =>
+        `| ${[row.label, clientsCell(row), ...upstreams.map((upstream) => upstreamCell(row, upstream))].map(escapeCell).join(' | ')} |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -110,6 +110,9 @@ export async function startMockUpstream(): Promise<MockUpstream> {
 /** SSE text from a list of `{event?, data}` frames (data objects are JSON-encoded). */
 export function sseText(frames: Array<{ event?: string; data: unknown }>): string {
   return frames
-    .map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+    .map(
+      ({ event, data }) =>
+        `${event === undefined ? '' : `event: ${event}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+    )
     .join('');
 }

@@ -55,12 +55,20 @@ export async function startPacedChatUpstream(options: PacedChatOptions = {}): Pr
         if (!request.stream) {
           await sleep(delayMs * chunks);
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'tok '.repeat(chunks) }, finish_reason: 'stop' }], usage }));
+          res.end(
+            JSON.stringify({
+              ...base,
+              object: 'chat.completion',
+              choices: [{ index: 0, message: { role: 'assistant', content: 'tok '.repeat(chunks) }, finish_reason: 'stop' }],
+              usage,
+            }),
+          );
           end();
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const send = (data: unknown) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...(data as object) })}\n\n`);
+        const send = (data: unknown) =>
+          res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...(data as object) })}\n\n`);
         send({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
         for (let i = 0; i < chunks; i += 1) {
           await sleep(delayMs);

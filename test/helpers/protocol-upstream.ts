@@ -25,7 +25,15 @@ export const responsesAnswer = {
   created_at: 1,
   status: 'completed',
   model: 'up',
-  output: [{ id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }],
+  output: [
+    {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'ok', annotations: [] }],
+    },
+  ],
   usage: { input_tokens: 5, output_tokens: 1, total_tokens: 6 },
 };
 export const geminiAnswer = {
@@ -36,15 +44,32 @@ export const geminiAnswer = {
 
 /** "ok" as a Chat stream, with usage. */
 const chatStream = sseText([
-  { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] } },
-  { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } },
+  {
+    data: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'up',
+      choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }],
+    },
+  },
+  {
+    data: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'up',
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+    },
+  },
   { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [], usage: chatAnswer.usage } },
   { data: '[DONE]' },
 ]);
 
 /** "ok" in the protocol the request's path speaks: Chat (streamed or not), Responses, Messages or Gemini. */
 export function answerFor(request: RecordedRequest) {
-  if (request.url.includes('/chat/completions')) return (request.body as { stream?: boolean }).stream ? { sse: chatStream } : { json: chatAnswer };
+  if (request.url.includes('/chat/completions'))
+    return (request.body as { stream?: boolean }).stream ? { sse: chatStream } : { json: chatAnswer };
   if (request.url.includes('/responses')) return { json: responsesAnswer };
   if (request.url.includes('/messages')) return { json: messagesAnswer };
   return { json: geminiAnswer };

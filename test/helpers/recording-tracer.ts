@@ -1,5 +1,15 @@
 import { trace } from '@opentelemetry/api';
-import type { Attributes, AttributeValue, Context, Span, SpanContext, SpanOptions, SpanStatus, TimeInput, Tracer } from '@opentelemetry/api';
+import type {
+  Attributes,
+  AttributeValue,
+  Context,
+  Span,
+  SpanContext,
+  SpanOptions,
+  SpanStatus,
+  TimeInput,
+  Tracer,
+} from '@opentelemetry/api';
 
 /** A span as the recording tracer kept it. */
 export interface RecordedSpan {
@@ -24,7 +34,17 @@ export function createRecordingTracer(): Tracer & { spans: RecordedSpan[] } {
   const startSpan = (name: string, options: SpanOptions = {}, parent?: Context): Span => {
     const spanId = (spans.length + 1).toString(16).padStart(16, '0');
     const parentSpanId = parent === undefined ? undefined : trace.getSpan(parent)?.spanContext().spanId;
-    const recorded: RecordedSpan = { name, kind: options.kind, attributes: { ...options.attributes }, startTime: options.startTime, endTime: undefined, status: undefined, ended: false, spanId, parentSpanId };
+    const recorded: RecordedSpan = {
+      name,
+      kind: options.kind,
+      attributes: { ...options.attributes },
+      startTime: options.startTime,
+      endTime: undefined,
+      status: undefined,
+      ended: false,
+      spanId,
+      parentSpanId,
+    };
     spans.push(recorded);
     const spanContext: SpanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId, traceFlags: 1 };
     const span: Span = {

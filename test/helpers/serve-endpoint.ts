@@ -34,7 +34,11 @@ export async function serveEndpoint(
 ): Promise<ServedEndpoint> {
   const resolved = resolveOptions({ apiKeys: [ENDPOINT_KEY], logger: silentLogger, ...options });
   const seen: string[] = [];
-  const endpoint = createGenerationEndpoint(codec, { ...resolved, stages: { ...resolved.stages, ...stages(resolved.stages, seen) } }, rules);
+  const endpoint = createGenerationEndpoint(
+    codec,
+    { ...resolved, stages: { ...resolved.stages, ...stages(resolved.stages, seen) } },
+    rules,
+  );
   const server: Server = createServer((req, res) => void endpoint(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -110,14 +110,27 @@ export interface UpstreamFrames {
 
 const frame = (data: unknown, event?: string) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 const chunk = (delta: unknown, finish: string | null = null) =>
-  frame({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta, finish_reason: finish }] });
+  frame({
+    id: 'chatcmpl-up',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'up',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 export const chatFrames: UpstreamFrames = {
   opening: chunk({ role: 'assistant', content: '' }),
   deltas: (text) => chunk({ content: text }),
   closing:
     chunk({}, 'stop') +
-    frame({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } }) +
+    frame({
+      id: 'chatcmpl-up',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'up',
+      choices: [],
+      usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+    }) +
     'data: [DONE]\n\n',
 };
 
@@ -128,12 +141,24 @@ export const messagesFrames: UpstreamFrames = {
   opening:
     named({
       type: 'message_start',
-      message: { id: 'msg_up', type: 'message', role: 'assistant', model: 'up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } },
-    } as { type: string }) + named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } as { type: string }),
+      message: {
+        id: 'msg_up',
+        type: 'message',
+        role: 'assistant',
+        model: 'up',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 5, output_tokens: 1 },
+      },
+    } as { type: string }) +
+    named({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } as { type: string }),
   deltas: (text) => named({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } } as { type: string }),
   closing:
     named({ type: 'content_block_stop', index: 0 } as { type: string }) +
-    named({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } } as { type: string }) +
+    named({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } } as {
+      type: string;
+    }) +
     named({ type: 'message_stop' }),
 };
 
@@ -147,7 +172,8 @@ const responseObject = (status: string, output: unknown[], usage: unknown) => ({
   usage,
 });
 let sequence = 0;
-const responsesEvent = (data: Record<string, unknown> & { type: string }) => named({ ...data, sequence_number: sequence++ } as { type: string });
+const responsesEvent = (data: Record<string, unknown> & { type: string }) =>
+  named({ ...data, sequence_number: sequence++ } as { type: string });
 
 /** Responses frames; `deltas` numbers its events after the opening's (call `responsesFrames()` per answer). */
 export function responsesFrames(): UpstreamFrames {
@@ -157,7 +183,13 @@ export function responsesFrames(): UpstreamFrames {
     responsesEvent({ type: 'response.created', response: responseObject('in_progress', [], null) }) +
     responsesEvent({ type: 'response.in_progress', response: responseObject('in_progress', [], null) }) +
     responsesEvent({ type: 'response.output_item.added', output_index: 0, item }) +
-    responsesEvent({ type: 'response.content_part.added', item_id: 'msg_up', output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    responsesEvent({
+      type: 'response.content_part.added',
+      item_id: 'msg_up',
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
   let text = '';
   return {
     opening,
@@ -170,7 +202,10 @@ export function responsesFrames(): UpstreamFrames {
       return (
         responsesEvent({ type: 'response.output_text.done', item_id: 'msg_up', output_index: 0, content_index: 0, text }) +
         responsesEvent({ type: 'response.output_item.done', output_index: 0, item: done }) +
-        responsesEvent({ type: 'response.completed', response: responseObject('completed', [done], { input_tokens: 5, output_tokens: 3, total_tokens: 8 }) })
+        responsesEvent({
+          type: 'response.completed',
+          response: responseObject('completed', [done], { input_tokens: 5, output_tokens: 3, total_tokens: 8 }),
+        })
       );
     },
   };

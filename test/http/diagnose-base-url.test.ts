@@ -9,13 +9,23 @@ describe('diagnoseBaseUrl', () => {
   describe('status per protocol', () => {
     it('should be a 404 in the OpenAI protocols, whose clients show its message', () => {
       for (const protocol of ['chat', 'responses'] as const) {
-        expect(diagnoseBaseUrl(request(), '/v1/v1/chat/completions', root, protocol)).toMatchObject({ code: 'DOUBLE_V1_PATH', status: 404 });
+        expect(diagnoseBaseUrl(request(), '/v1/v1/chat/completions', root, protocol)).toMatchObject({
+          code: 'DOUBLE_V1_PATH',
+          status: 404,
+        });
       }
     });
 
     it('should be a 400 invalid request in Messages: Claude Code reads a 404 there as a missing model', () => {
-      expect(diagnoseBaseUrl(request(), '/v1/v1/messages', root, 'messages')).toMatchObject({ code: 'DOUBLE_V1_PATH', status: 400, kind: 'invalid_request' });
-      expect(diagnoseBaseUrl(request({ 'x-api-key': 'k' }), '/messages', root, 'messages')).toMatchObject({ code: 'MISSING_V1_PATH', status: 400 });
+      expect(diagnoseBaseUrl(request(), '/v1/v1/messages', root, 'messages')).toMatchObject({
+        code: 'DOUBLE_V1_PATH',
+        status: 400,
+        kind: 'invalid_request',
+      });
+      expect(diagnoseBaseUrl(request({ 'x-api-key': 'k' }), '/messages', root, 'messages')).toMatchObject({
+        code: 'MISSING_V1_PATH',
+        status: 400,
+      });
     });
   });
 
@@ -28,13 +38,22 @@ describe('diagnoseBaseUrl', () => {
     const get = (headers: Record<string, string> = {}) => ({ method: 'GET', headers }) as unknown as HttpRequest;
 
     it('should explain /models without /v1 asked for with a key: an OpenAI client whose base URL is the API root', () => {
-      expect(diagnoseBaseUrl(get({ authorization: 'Bearer k' }), '/models', root, 'chat')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
-      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k' }), '/models/mock', root, 'chat')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
+      expect(diagnoseBaseUrl(get({ authorization: 'Bearer k' }), '/models', root, 'chat')).toMatchObject({
+        code: 'MISSING_V1_PATH',
+        status: 404,
+      });
+      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k' }), '/models/mock', root, 'chat')).toMatchObject({
+        code: 'MISSING_V1_PATH',
+        status: 404,
+      });
       // An Anthropic client's too: a 404 is what sends it (and `switchyard check`) to another base URL.
-      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }), '/models', root, 'messages')).toMatchObject({ code: 'MISSING_V1_PATH', status: 404 });
+      expect(diagnoseBaseUrl(get({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }), '/models', root, 'messages')).toMatchObject({
+        code: 'MISSING_V1_PATH',
+        status: 404,
+      });
     });
 
-    it('should leave /models without a key, with a browser\'s Basic credentials, or posted to, to the host app', () => {
+    it("should leave /models without a key, with a browser's Basic credentials, or posted to, to the host app", () => {
       expect(diagnoseBaseUrl(get(), '/models', root, 'chat')).toBeUndefined();
       expect(diagnoseBaseUrl(get({ authorization: 'Basic dTpw' }), '/models', root, 'chat')).toBeUndefined();
       expect(diagnoseBaseUrl(request({ authorization: 'Bearer k' }), '/models', root, 'chat')).toBeUndefined();

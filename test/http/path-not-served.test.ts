@@ -24,7 +24,9 @@ describe('pathNotServed', () => {
     for (const path of ['/', '/v1', '/v1/embeddingsx', '/embeddings', '/v2/chat']) {
       const error = pathNotServed('GET', path, served);
       expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-      expect(error.message).toBe(`Nothing is served at GET ${path}. This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`);
+      expect(error.message).toBe(
+        `Nothing is served at GET ${path}. This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`,
+      );
     }
   });
 
@@ -36,7 +38,9 @@ describe('pathNotServed', () => {
     ]) {
       const error = pathNotServed('POST', path ?? '', served);
       expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-      expect(error.message).toBe(`Nothing is served at POST ${path}. Did you mean ${meant}? This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`);
+      expect(error.message).toBe(
+        `Nothing is served at POST ${path}. Did you mean ${meant}? This gateway serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models.`,
+      );
     }
   });
 });

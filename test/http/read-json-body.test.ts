@@ -26,14 +26,20 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function post(body: Buffer | string, headers: Record<string, string> = {}): Promise<{ body?: unknown; failure?: { code: string; status?: number } }> {
+function post(
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+): Promise<{ body?: unknown; failure?: { code: string; status?: number } }> {
   return new Promise((resolve, reject) => {
-    const outbound = httpRequest({ port, host: '127.0.0.1', method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (answer) => {
-      let text = '';
-      answer.setEncoding('utf8');
-      answer.on('data', (chunk: string) => (text += chunk));
-      answer.on('end', () => resolve(JSON.parse(text)));
-    });
+    const outbound = httpRequest(
+      { port, host: '127.0.0.1', method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
     outbound.on('error', reject);
     outbound.end(body);
   });
@@ -57,7 +63,10 @@ describe('createJsonBodyReader', () => {
 
   it('should refuse an unknown encoding or a non-UTF-8 charset with 415', async () => {
     expect((await post(json, { 'content-encoding': 'zstd' })).failure).toEqual({ code: 'UNSUPPORTED_ENCODING', status: 415 });
-    expect((await post(json, { 'content-type': 'application/json; charset=latin1' })).failure).toEqual({ code: 'UNSUPPORTED_ENCODING', status: 415 });
+    expect((await post(json, { 'content-type': 'application/json; charset=latin1' })).failure).toEqual({
+      code: 'UNSUPPORTED_ENCODING',
+      status: 415,
+    });
   });
 
   it('should refuse a body over the limit with 413, declared or streamed, and count inflated bytes', async () => {

@@ -32,10 +32,22 @@ describe('sendError', () => {
   describe.each(codecs)('x-should-retry in %s', (_name, codec) => {
     it.each([
       ['false', 'a wrong key (401)', new GatewayError({ kind: 'authentication', code: 'INVALID_API_KEY', message: 'no' })],
-      ['false', "the provider refusing the gateway's credentials (502)", new GatewayError({ kind: 'upstream', code: 'UPSTREAM_AUTHENTICATION_FAILED', status: 502, retryable: false, message: 'no' })],
+      [
+        'false',
+        "the provider refusing the gateway's credentials (502)",
+        new GatewayError({ kind: 'upstream', code: 'UPSTREAM_AUTHENTICATION_FAILED', status: 502, retryable: false, message: 'no' }),
+      ],
       ['false', 'a spent budget', new GatewayError({ kind: 'quota', code: 'BUDGET_EXCEEDED', retryable: false, message: 'no' })],
-      ['false', 'a request larger than a token limit (429)', new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', retryable: false, message: 'no' })],
-      ['true', 'a rate limit with retry-after', new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', retryAfter: 2, message: 'wait' })],
+      [
+        'false',
+        'a request larger than a token limit (429)',
+        new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', retryable: false, message: 'no' }),
+      ],
+      [
+        'true',
+        'a rate limit with retry-after',
+        new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', retryAfter: 2, message: 'wait' }),
+      ],
       ['true', 'the gateway shutting down', new GatewayError({ kind: 'overloaded', code: 'SHUTTING_DOWN', message: 'retry' })],
     ])('should send %s for %s', (expected, _what, error) => {
       const { res, written } = fakeResponse();
@@ -48,6 +60,12 @@ describe('sendError', () => {
     const { res, written } = fakeResponse();
     sendError(res, messagesCodec, new GatewayError({ kind: 'not_found', code: 'UNKNOWN_MODEL', message: 'no' }), 'req_2');
     expect(readAnswerNote(res)).toEqual({ requestId: 'req_2', errorCode: 'UNKNOWN_MODEL', model: undefined, recorded: false });
-    expect(Object.keys(written.headers ?? {}).sort()).toEqual(['Content-Length', 'Content-Type', 'request-id', 'x-request-id', 'x-should-retry']);
+    expect(Object.keys(written.headers ?? {}).sort()).toEqual([
+      'Content-Length',
+      'Content-Type',
+      'request-id',
+      'x-request-id',
+      'x-should-retry',
+    ]);
   });
 });

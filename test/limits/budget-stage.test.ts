@@ -61,7 +61,13 @@ describe('budget settlement of a stream cut short', () => {
     });
     const first = await stage.admit(request('a'));
     // 20 characters sent, none of them reasoning: 5 output tokens, 5 cents.
-    first.release(undefined, { clientLeft: true, request: {} as CanonicalRequest, startUsage: { inputTokens: 10 }, outputChars: 20, reasoningChars: 0 });
+    first.release(undefined, {
+      clientLeft: true,
+      request: {} as CanonicalRequest,
+      startUsage: { inputTokens: 10 },
+      outputChars: 20,
+      reasoningChars: 0,
+    });
     // With the $0.60 reservation kept, $0.40 would be left: too little for the next one.
     await expect(Promise.resolve(stage.admit(request('b')))).resolves.toBeDefined();
   });

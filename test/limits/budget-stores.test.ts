@@ -24,11 +24,17 @@ const holdOf = (reservation: Reservation): Hold => {
 /** Settles are not awaited: the next reservation reads what they left once they ran (Redis runs calls in order). */
 const stores: Array<[string, () => BudgetStore]> = [
   ['memory', () => new MemoryBudgetStore()],
-  ['Redis', () => new RedisBudgetStore(redis, `test:${randomBytes(6).toString('hex')}:`, (error) => { throw error; })],
+  [
+    'Redis',
+    () =>
+      new RedisBudgetStore(redis, `test:${randomBytes(6).toString('hex')}:`, (error) => {
+        throw error;
+      }),
+  ],
 ];
 
 describe.each(stores)('budget store rules (%s)', (_name, createStore) => {
-  it("should let in a reservation that does not fit only when it may run alone and something is left", async () => {
+  it('should let in a reservation that does not fit only when it may run alone and something is left', async () => {
     const store = createStore();
     const budget = account(100, 40);
     expect((await store.reserve(budget, 70, 'fit')).ok).toBe(false);
@@ -57,6 +63,7 @@ describe.each(stores)('budget store rules (%s)', (_name, createStore) => {
   it('should refuse a reservation of any rule once nothing is left', async () => {
     const store = createStore();
     const budget = account(100, 100);
-    for (const rule of ['fit', 'fit-or-alone', 'alone'] as const) expect(await store.reserve(budget, 1, rule)).toEqual({ ok: false, spentNanoUsd: 100, heldNanoUsd: 0 });
+    for (const rule of ['fit', 'fit-or-alone', 'alone'] as const)
+      expect(await store.reserve(budget, 1, rule)).toEqual({ ok: false, spentNanoUsd: 100, heldNanoUsd: 0 });
   });
 });

@@ -49,25 +49,29 @@ describe('gcra', () => {
 
   it('never lets more than the limit plus what refilled through any window, even across window edges', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 180_000 }), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (raw, limit) => {
-        const times = [...raw].sort((a, b) => a - b);
-        const periodMs = 60_000;
-        // In any span of length d, at most limit + d / interval requests pass.
-        let tat: number | undefined;
-        const passed: number[] = [];
-        for (const at of times) {
-          const outcome = gcra(tat, at, limit, periodMs, 1);
-          if (outcome.allowed) {
-            tat = outcome.tat;
-            passed.push(at);
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 180_000 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 50 }),
+        (raw, limit) => {
+          const times = [...raw].sort((a, b) => a - b);
+          const periodMs = 60_000;
+          // In any span of length d, at most limit + d / interval requests pass.
+          let tat: number | undefined;
+          const passed: number[] = [];
+          for (const at of times) {
+            const outcome = gcra(tat, at, limit, periodMs, 1);
+            if (outcome.allowed) {
+              tat = outcome.tat;
+              passed.push(at);
+            }
           }
-        }
-        for (let i = 0; i < passed.length; i += 1) {
-          for (let j = i; j < passed.length; j += 1) {
-            expect(j - i + 1).toBeLessThanOrEqual(limit + Math.floor((passed[j]! - passed[i]!) / (periodMs / limit)));
+          for (let i = 0; i < passed.length; i += 1) {
+            for (let j = i; j < passed.length; j += 1) {
+              expect(j - i + 1).toBeLessThanOrEqual(limit + Math.floor((passed[j]! - passed[i]!) / (periodMs / limit)));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -96,11 +100,21 @@ describe('gcra', () => {
 
   it('with a burst, never lets more than limit + burst - 1 through in any window of one period', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 180_000 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 50 }), (raw, limit, rawBurst) => {
-        const burst = Math.min(rawBurst, limit);
-        const passed = passedAt([...raw].sort((a, b) => a - b), limit, 60_000, burst);
-        expect(mostInAnyWindow(passed, 60_000)).toBeLessThanOrEqual(limit + burst - 1);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 180_000 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 50 }),
+        (raw, limit, rawBurst) => {
+          const burst = Math.min(rawBurst, limit);
+          const passed = passedAt(
+            [...raw].sort((a, b) => a - b),
+            limit,
+            60_000,
+            burst,
+          );
+          expect(mostInAnyWindow(passed, 60_000)).toBeLessThanOrEqual(limit + burst - 1);
+        },
+      ),
       { numRuns: 300 },
     );
   });

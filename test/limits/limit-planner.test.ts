@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { LimitPlanner } from '../../src/limits/limit-planner.js';
 import { limitsFor, type LimitRules } from '../../src/limits/limit-rules.js';
 
-const rules: LimitRules = { perKey: { requestsPerMinute: 60, tokensPerMinute: 10_000, concurrency: 2 }, models: { m: { tokensPerMinute: 50_000 } } };
+const rules: LimitRules = {
+  perKey: { requestsPerMinute: 60, tokensPerMinute: 10_000, concurrency: 2 },
+  models: { m: { tokensPerMinute: 50_000 } },
+};
 
 describe('LimitPlanner', () => {
   it('gives what limitsFor gives, with each request’s own token estimate', () => {
@@ -27,6 +30,8 @@ describe('LimitPlanner', () => {
     const planner = new LimitPlanner({ keys: { vip: { concurrency: 9 } } });
     expect(planner.plan({ keyId: 'pub_k', limits: { concurrency: 1 } }, 'm', () => 0).checks.map((check) => check.limit)).toEqual([1]);
     expect(planner.plan({ keyId: 'pub_k', limits: { concurrency: 3 } }, 'm', () => 0).checks.map((check) => check.limit)).toEqual([3]);
-    expect(planner.plan({ keyId: 'pub_k', keyName: 'vip', limits: { concurrency: 3 } }, 'm', () => 0).checks.map((check) => check.limit)).toEqual([9]);
+    expect(
+      planner.plan({ keyId: 'pub_k', keyName: 'vip', limits: { concurrency: 3 } }, 'm', () => 0).checks.map((check) => check.limit),
+    ).toEqual([9]);
   });
 });

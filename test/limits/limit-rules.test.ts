@@ -34,7 +34,10 @@ describe('limitsFor', () => {
   it('lists the key’s, the key-on-model’s and the model’s limits, counting tokens at the estimate once', () => {
     let estimated = 0;
     const applied = limitsFor(
-      { perKey: { requestsPerMinute: 60, tokensPerMinute: 10_000, perModel: { m: { concurrency: 2 } } }, models: { m: { tokensPerMinute: 50_000 } } },
+      {
+        perKey: { requestsPerMinute: 60, tokensPerMinute: 10_000, perModel: { m: { concurrency: 2 } } },
+        models: { m: { tokensPerMinute: 50_000 } },
+      },
       { keyId: 'pub_k' },
       'm',
       () => {

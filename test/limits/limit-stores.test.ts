@@ -42,7 +42,10 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(retryAfterMs).toBeGreaterThan(19_000);
     expect(retryAfterMs).toBeLessThanOrEqual(20_000);
     // Nothing of the refused request was taken: the other limits are untouched.
-    expect(await store.acquire([rate('other', 10), slots('s', 5)], 'next', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 9 }, { remaining: 4 }] });
+    expect(await store.acquire([rate('other', 10), slots('s', 5)], 'next', 60_000)).toMatchObject({
+      ok: true,
+      readings: [{ remaining: 9 }, { remaining: 4 }],
+    });
   });
 
   it('says a request costing more than the whole limit can never fit', async () => {
@@ -70,7 +73,11 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
       store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: -150.5 }], ['s'], 'ended-1'),
       store.finish([{ key: 'tpm', limit: 1_000, periodMs: 60_000, delta: 100 }], [], 'ended-2'),
     ];
-    const asking = [store.acquire([rate('tpm', 1_000, 1), slots('s', 1)], 'ask-1', 60_000), store.acquire([slots('s', 1)], 'ask-2', 60_000), store.acquire([rate('tpm', 1_000, 600)], 'ask-3', 60_000)];
+    const asking = [
+      store.acquire([rate('tpm', 1_000, 1), slots('s', 1)], 'ask-1', 60_000),
+      store.acquire([slots('s', 1)], 'ask-2', 60_000),
+      store.acquire([rate('tpm', 1_000, 600)], 'ask-3', 60_000),
+    ];
     await Promise.all(ended);
     const [first, second, third] = await Promise.all(asking);
     // 1000 − 300 − 200 + 150.5 − 100 = 550.5 left (floored: 550); the first asker takes 1 and the freed slot.
@@ -134,7 +141,9 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(900);
     expect((results[1] as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(1_000);
     // Tokens: a request costing more than the burst can never fit.
-    expect(await store.acquire([{ key: 'tpm', kind: 'rate', limit: 1_000, periodMs: 60_000, cost: 101, burst: 100 }], 'big', 60_000)).toMatchObject({ ok: false, retryAfterMs: Infinity });
+    expect(
+      await store.acquire([{ key: 'tpm', kind: 'rate', limit: 1_000, periodMs: 60_000, cost: 101, burst: 100 }], 'big', 60_000),
+    ).toMatchObject({ ok: false, retryAfterMs: Infinity });
   });
 
   it('gives a slot back by itself when its lease runs out, unless the lease is renewed', async () => {
@@ -221,9 +230,18 @@ describe('Redis limit store deadline', () => {
       const store = new RedisLimitStore(own, 'test:silent:', 150);
       const startedAt = Date.now();
       const outcomes = await Promise.all([
-        Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000)).then(() => 'answered', (error: Error) => error.message),
-        Promise.resolve(store.acquire([rate('rpm', 5)], 'b', 60_000)).then(() => 'answered', (error: Error) => error.message),
-        Promise.resolve(store.finish([], ['slots'], 'c')).then(() => 'answered', (error: Error) => error.message),
+        Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000)).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+        Promise.resolve(store.acquire([rate('rpm', 5)], 'b', 60_000)).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+        Promise.resolve(store.finish([], ['slots'], 'c')).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
       ]);
       const tookMs = Date.now() - startedAt;
       expect(outcomes).toEqual(Array(3).fill('the limits store did not answer within 150 ms'));
@@ -255,7 +273,10 @@ describe('Redis limit store across a lost connection', () => {
       const startedAt = Date.now();
       let outcome: unknown;
       do {
-        outcome = await Promise.resolve(store.acquire([slots('s', 1)], 'b', 60_000)).then((result) => result.ok, (error: Error) => error.message);
+        outcome = await Promise.resolve(store.acquire([slots('s', 1)], 'b', 60_000)).then(
+          (result) => result.ok,
+          (error: Error) => error.message,
+        );
         if (outcome !== true) await sleep(50);
       } while (outcome !== true && Date.now() - startedAt < 10_000);
       // The slot 'a' held came back (not after its 60 s lease), and the limit holds: 'b' has it now.

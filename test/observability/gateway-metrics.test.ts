@@ -81,7 +81,10 @@ describe('createGatewayMetrics', () => {
   });
 
   it('should add to the cost only what was priced', async () => {
-    const metrics = createGatewayMetrics({ ...idle, price: (record) => (record.model === 'm' ? { nanoUsd: 1_500_000_000, priceVersion: 'v' } : undefined) });
+    const metrics = createGatewayMetrics({
+      ...idle,
+      price: (record) => (record.model === 'm' ? { nanoUsd: 1_500_000_000, priceVersion: 'v' } : undefined),
+    });
     metrics.stage.record(recordFor(undefined));
     metrics.stage.record(recordFor(undefined, { model: 'unpriced' }));
     const text = await metrics.registry.metrics();

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('metricsHandler', () => {
-  it('should serve a mounted gateway\'s registry on a route of the host app', async () => {
+  it("should serve a mounted gateway's registry on a route of the host app", async () => {
     running = await startGateway({ metrics: true }, '/llm');
     running.app.get('/metrics', metricsHandler(running.gateway.metrics!));
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
@@ -27,7 +27,11 @@ describe('metricsHandler', () => {
     const plain = gateway({ logger: silentLogger });
     expect(plain.metrics).toBeUndefined();
     await plain.close();
-    expect(() => gateway({ logger: silentLogger, requestLog: { prompts: 'all' as 'text' } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
-    expect(() => gateway({ logger: silentLogger, metrics: { keyLabels: -1 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => gateway({ logger: silentLogger, requestLog: { prompts: 'all' as 'text' } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID' }),
+    );
+    expect(() => gateway({ logger: silentLogger, metrics: { keyLabels: -1 } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID' }),
+    );
   });
 });

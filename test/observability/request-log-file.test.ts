@@ -28,11 +28,21 @@ describe('requestLog: { file }', () => {
   it('should append one line per request to the file, in batches, all of them by the time close() resolves', async () => {
     dir = await mkdtemp(join(tmpdir(), 'switchyard-log-'));
     const path = join(dir, 'logs', 'requests.log');
-    const handle = gateway({ apiKeys: [KEY], logger: silentLogger, providers: { mock: { type: 'mock' } }, models: [{ id: 'mock', provider: 'mock' }], requestLog: { file: path } });
+    const handle = gateway({
+      apiKeys: [KEY],
+      logger: silentLogger,
+      providers: { mock: { type: 'mock' } },
+      models: [{ id: 'mock', provider: 'mock' }],
+      requestLog: { file: path },
+    });
     server = createServer(handle).listen(0, '127.0.0.1');
     await new Promise((resolve) => server!.once('listening', resolve));
     const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => client.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: `Hi ${index}` }] }).withResponse()));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        client.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: `Hi ${index}` }] }).withResponse(),
+      ),
+    );
     await handle.close();
     const lines = await linesOf(path);
     expect(lines.map((line) => line.requestId).sort()).toEqual(answers.map(({ response }) => response.headers.get('x-request-id')).sort());

@@ -102,11 +102,37 @@ describe('requestLineText', () => {
   // Records that take every branch: unknown fields, odd characters, a token caller, odd numbers.
   const variants: Array<[string, RequestRecord]> = [
     ['full', record],
-    ['refused before a model', { ...record, caller: undefined, model: undefined, deployment: undefined, provider: undefined, usage: undefined, status: 401, errorCode: 'INVALID_API_KEY', attempts: 0, firstOutputMs: undefined, overheadMs: undefined, adaptations: undefined, userAgent: undefined }],
+    [
+      'refused before a model',
+      {
+        ...record,
+        caller: undefined,
+        model: undefined,
+        deployment: undefined,
+        provider: undefined,
+        usage: undefined,
+        status: 401,
+        errorCode: 'INVALID_API_KEY',
+        attempts: 0,
+        firstOutputMs: undefined,
+        overheadMs: undefined,
+        adaptations: undefined,
+        userAgent: undefined,
+      },
+    ],
     ['provider only, counts missing', { ...record, deployment: undefined, usage: { inputTokens: 5 }, adaptations: [] }],
     ['no counts at all', { ...record, usage: {} }],
     ['a browser token', { ...record, caller: { keyId: 'key_2', keyName: 'web', token: { id: 'tok_9' } } as RequestRecord['caller'] }],
-    ['text that needs escaping', { ...record, requestId: 'req_"quoted"\\back', model: 'modèle/ü', userAgent: 'agent\n\u0001\u2028 \ud800', adaptations: ['tools."x"', 'reasoning'] }],
+    [
+      'text that needs escaping',
+      {
+        ...record,
+        requestId: 'req_"quoted"\\back',
+        model: 'modèle/ü',
+        userAgent: 'agent\n\u0001\u2028 \ud800',
+        adaptations: ['tools."x"', 'reasoning'],
+      },
+    ],
     ['fractions and oddities', { ...record, durationMs: 0.1 + 0.2, overheadMs: 1e-7, firstOutputMs: Number.NaN }],
   ];
 
@@ -158,7 +184,11 @@ describe('the request log through the gateway', () => {
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });
     await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'the secret prompt' }] });
-    const stream = await openai.chat.completions.create({ model: 'mock', stream: true, messages: [{ role: 'user', content: 'the secret prompt' }] });
+    const stream = await openai.chat.completions.create({
+      model: 'mock',
+      stream: true,
+      messages: [{ role: 'user', content: 'the secret prompt' }],
+    });
     for await (const chunk of stream) void chunk;
     await anthropic.messages.create({ model: 'mock', max_tokens: 50, messages: [{ role: 'user', content: 'the secret prompt' }] });
     await openai.chat.completions.create({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }).catch(() => undefined);
@@ -190,7 +220,7 @@ describe('the request log through the gateway', () => {
     expect(text).not.toContain('secret prompt');
   });
 
-  it('should write JSON lines to a stream given as its destination, in the format of the gateway\'s other lines', async () => {
+  it("should write JSON lines to a stream given as its destination, in the format of the gateway's other lines", async () => {
     const chunks: string[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -200,12 +230,25 @@ describe('the request log through the gateway', () => {
     });
     running = await startGateway({ requestLog: { destination, prompts: 'lengths' } });
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'the secret prompt' }] }).withResponse();
+    const answer = await openai.chat.completions
+      .create({ model: 'mock', messages: [{ role: 'user', content: 'the secret prompt' }] })
+      .withResponse();
     for (let attempt = 0; attempt < 100 && chunks.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(chunks.every((chunk) => chunk.endsWith('\n'))).toBe(true);
-    const lines = chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'info', requestId: answer.response.headers.get('x-request-id'), protocol: 'chat', status: 200, prompt: [{ role: 'user', chars: 17 }], msg: 'request' }),
+      expect.objectContaining({
+        level: 'info',
+        requestId: answer.response.headers.get('x-request-id'),
+        protocol: 'chat',
+        status: 200,
+        prompt: [{ role: 'user', chars: 17 }],
+        msg: 'request',
+      }),
     ]);
     expect(Object.keys(lines[0]!).slice(0, 3)).toEqual(['level', 'time', 'requestId']);
     expect(Object.keys(lines[0]!).at(-1)).toBe('msg');

@@ -22,8 +22,19 @@ describe('createTraceStage through the gateway', () => {
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: running.root, maxRetries: 0 });
     const before = Date.now();
-    await openai.chat.completions.create({ model: 'small', max_tokens: 100, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'Hello' }] });
-    const stream = await anthropic.messages.create({ model: 'small', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
+    await openai.chat.completions.create({
+      model: 'small',
+      max_tokens: 100,
+      temperature: 0.2,
+      top_p: 0.9,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    const stream = await anthropic.messages.create({
+      model: 'small',
+      max_tokens: 64,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
     for await (const event of stream) void event;
     await openai.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
 
@@ -58,7 +69,10 @@ describe('createTraceStage through the gateway', () => {
     });
     expect(chat!.startTime as number).toBeGreaterThanOrEqual(before);
     expect(chat!.endTime as number).toBeGreaterThanOrEqual(chat!.startTime as number);
-    expect(messages).toMatchObject({ name: 'chat small', attributes: { 'switchyard.protocol': 'messages', 'switchyard.stream': true, 'switchyard.first_token_ms': expect.any(Number) } });
+    expect(messages).toMatchObject({
+      name: 'chat small',
+      attributes: { 'switchyard.protocol': 'messages', 'switchyard.stream': true, 'switchyard.first_token_ms': expect.any(Number) },
+    });
     expect(missing).toMatchObject({ name: 'chat', attributes: { 'error.type': 'UNKNOWN_MODEL', 'http.response.status_code': 404 } });
     // A caller's mistake is not the gateway's error.
     expect(missing!.status).toBeUndefined();
@@ -85,8 +99,13 @@ describe('createTraceStage through the gateway', () => {
     expect(requests).toHaveLength(1);
     // Each attempt (the first and the router's retries) is a child span of the request's.
     expect(tracer.spans.length).toBeGreaterThan(1);
-    expect(tracer.spans.filter((span) => span.kind !== SpanKind.SERVER).every((span) => span.parentSpanId === requests[0]!.spanId)).toBe(true);
-    expect(requests[0]).toMatchObject({ status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' }, attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 } });
+    expect(tracer.spans.filter((span) => span.kind !== SpanKind.SERVER).every((span) => span.parentSpanId === requests[0]!.spanId)).toBe(
+      true,
+    );
+    expect(requests[0]).toMatchObject({
+      status: { code: SpanStatusCode.ERROR, message: 'UPSTREAM_ERROR' },
+      attributes: { 'error.type': 'UPSTREAM_ERROR', 'http.response.status_code': 502 },
+    });
   });
 
   it('should use the registered tracer provider with tracing: true, and make no spans by default', async () => {
@@ -134,11 +153,27 @@ const finished: RequestRecord = {
 };
 
 describe('createTraceStage with the attempts the router reports', () => {
-  it('should make each timed attempt a client span, child of its request\'s span', () => {
+  it("should make each timed attempt a client span, child of its request's span", () => {
     const tracer = createRecordingTracer();
     const stage = createTraceStage(tracer);
-    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'rate_limited', retry: false, status: 429, startedAt: 1_010, durationMs: 40 });
-    stage.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-west/gpt-5', outcome: 'ok', retry: true, status: 200, startedAt: 1_300, durationMs: 500 });
+    stage.upstreamAttempt({
+      requestId: 'req_a',
+      deployment: 'openai-east/gpt-5',
+      outcome: 'rate_limited',
+      retry: false,
+      status: 429,
+      startedAt: 1_010,
+      durationMs: 40,
+    });
+    stage.upstreamAttempt({
+      requestId: 'req_a',
+      deployment: 'openai-west/gpt-5',
+      outcome: 'ok',
+      retry: true,
+      status: 200,
+      startedAt: 1_300,
+      durationMs: 500,
+    });
     stage.upstreamAttempt({ requestId: 'req_other', deployment: 'x/y', outcome: 'ok', retry: false, startedAt: 1, durationMs: 1 });
     // Without a request id and timing an attempt is counted by the metrics but not traced.
     stage.upstreamAttempt({ deployment: 'openai-east/gpt-5', outcome: 'ok', retry: false });
@@ -146,7 +181,11 @@ describe('createTraceStage with the attempts the router reports', () => {
 
     expect(tracer.spans).toHaveLength(3);
     const [request, first, second] = tracer.spans;
-    expect(request).toMatchObject({ name: 'chat gpt', kind: SpanKind.SERVER, attributes: { 'switchyard.attempts': 2, 'switchyard.deployment': 'openai-west/gpt-5' } });
+    expect(request).toMatchObject({
+      name: 'chat gpt',
+      kind: SpanKind.SERVER,
+      attributes: { 'switchyard.attempts': 2, 'switchyard.deployment': 'openai-west/gpt-5' },
+    });
     expect(first).toMatchObject({
       name: 'chat openai-east/gpt-5',
       kind: SpanKind.CLIENT,
@@ -154,17 +193,38 @@ describe('createTraceStage with the attempts the router reports', () => {
       startTime: 1_010,
       endTime: 1_050,
       status: { code: SpanStatusCode.ERROR, message: 'rate_limited' },
-      attributes: { 'switchyard.retry': false, 'error.type': 'rate_limited', 'http.response.status_code': 429, 'gen_ai.request.model': 'gpt' },
+      attributes: {
+        'switchyard.retry': false,
+        'error.type': 'rate_limited',
+        'http.response.status_code': 429,
+        'gen_ai.request.model': 'gpt',
+      },
     });
-    expect(second).toMatchObject({ name: 'chat openai-west/gpt-5', parentSpanId: request!.spanId, startTime: 1_300, endTime: 1_800, status: undefined, attributes: { 'switchyard.retry': true } });
+    expect(second).toMatchObject({
+      name: 'chat openai-west/gpt-5',
+      parentSpanId: request!.spanId,
+      startTime: 1_300,
+      endTime: 1_800,
+      status: undefined,
+      attributes: { 'switchyard.retry': true },
+    });
   });
 
   it('should tell both the metrics and the traces of an attempt through the resolved observer', async () => {
     const tracer = createRecordingTracer();
     const resolved = resolveObservability({ metrics: true, tracing: { tracer } }, { open: () => ({ requests: 0, streams: 0 }) });
-    resolved.upstream.upstreamAttempt({ requestId: 'req_a', deployment: 'openai-east/gpt-5', outcome: 'server_error', retry: false, startedAt: 1_010, durationMs: 40 });
+    resolved.upstream.upstreamAttempt({
+      requestId: 'req_a',
+      deployment: 'openai-east/gpt-5',
+      outcome: 'server_error',
+      retry: false,
+      startedAt: 1_010,
+      durationMs: 40,
+    });
     for (const stage of resolved.stages) stage.record(finished);
-    expect(await resolved.metrics!.registry.metrics()).toContain('switchyard_upstream_attempts_total{deployment="openai-east/gpt-5",outcome="server_error"} 1');
+    expect(await resolved.metrics!.registry.metrics()).toContain(
+      'switchyard_upstream_attempts_total{deployment="openai-east/gpt-5",outcome="server_error"} 1',
+    );
     expect(tracer.spans.map((span) => span.name)).toEqual(['chat gpt', 'chat openai-east/gpt-5']);
   });
 });

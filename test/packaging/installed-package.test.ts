@@ -23,7 +23,8 @@ const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'u
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.toLowerCase().startsWith('npm_') || ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name)) env[name] = value;
+    if (!name.toLowerCase().startsWith('npm_') || ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name))
+      env[name] = value;
   }
   for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'SWITCHYARD_API_KEY', 'NODE_OPTIONS']) delete env[name];
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
@@ -135,7 +136,9 @@ import('${manifest.name}').then((module) => {
   });
 
   // The other side, on the same Node: require(esm) turned off where it is on by default, or on where it is off.
-  const flag = (process.features as { require_module?: boolean }).require_module ? '--no-experimental-require-module' : '--experimental-require-module';
+  const flag = (process.features as { require_module?: boolean }).require_module
+    ? '--no-experimental-require-module'
+    : '--experimental-require-module';
   it.runIf(process.allowedNodeEnvironmentFlags.has(flag))(`should behave as documented with ${flag}`, async () => {
     const loaded = await runScript<Loaded>('load-flagged.cjs', script, [flag]);
     expect(loaded.requireModule).toBe(flag === '--experimental-require-module');
@@ -151,7 +154,10 @@ describe('the bin', () => {
 
   it('should start the server through npx with the package name, serve a request, and stop on SIGTERM', async () => {
     // No database (better-sqlite3 was installed without its native build); the port is picked free.
-    await writeFile(join(app, 'switchyard.json'), JSON.stringify({ database: false, server: { port: 0 }, apiKeys: ['sk-packaged-0123456789'] }));
+    await writeFile(
+      join(app, 'switchyard.json'),
+      JSON.stringify({ database: false, server: { port: 0 }, apiKeys: ['sk-packaged-0123456789'] }),
+    );
     const server = spawnProcess('npx', ['--no', '--', manifest.name, '--config', 'switchyard.json'], npmEnv(), app);
     try {
       const [, root] = await server.waitForOutput(/(http:\/\/127\.0\.0\.1:\d+)/, 30_000);
@@ -161,7 +167,9 @@ describe('the bin', () => {
         body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }),
       });
       expect(answer.status).toBe(200);
-      expect(((await answer.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+      expect(((await answer.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+        DEFAULT_MOCK_REPLY,
+      );
       // The guide at /docs is the installed package's docs/, found from dist/.
       const docsFiles = packed.filter((path) => path.startsWith('package/docs/')).map((path) => path.slice('package/docs/'.length));
       const home = await fetch(`${root}/docs`);
@@ -177,7 +185,10 @@ describe('the bin', () => {
       const deadline = Date.now() + 5_000;
       let listening = true;
       while (listening && Date.now() < deadline) {
-        listening = await fetch(`${root}/health`).then(() => true, () => false);
+        listening = await fetch(`${root}/health`).then(
+          () => true,
+          () => false,
+        );
         if (listening) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(listening).toBe(false);

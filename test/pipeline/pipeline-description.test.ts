@@ -11,8 +11,16 @@ const description = readFileSync(join(import.meta.dirname, '../../src/pipeline/R
 
 describe('src/pipeline/README.md', () => {
   it('should give the order the pipeline compiles, every feature on', () => {
-    const order = /^\s*order: (.+)$/m.exec(description)?.[1]?.split(' | ').map((part) => part.split(' '));
-    const resolved = resolveOptions({ apiKeys: ['sk-order-test-0123456789'], logger: silentLogger, requestLog: { logger: silentLogger as never }, limits: { keys: { options: { requestsPerMinute: 10 } } } });
+    const order = /^\s*order: (.+)$/m
+      .exec(description)?.[1]
+      ?.split(' | ')
+      .map((part) => part.split(' '));
+    const resolved = resolveOptions({
+      apiKeys: ['sk-order-test-0123456789'],
+      logger: silentLogger,
+      requestLog: { logger: silentLogger as never },
+      limits: { keys: { options: { requestsPerMinute: 10 } } },
+    });
     const own: Stage = { name: 'own' };
     const pipeline = compilePipeline(
       { services: resolved.stages, requestPolicy: resolved.requestPolicy, logger: silentLogger, userStages: [own] },

@@ -22,7 +22,11 @@ describe('the status probe', () => {
     const asked: string[] = [];
     const { probe, seen } = probeWith(
       [
-        { name: 'for-probes', endpoints: ['generation', 'probe'], before: (context) => void asked.push(`for-probes ${context.endpoint} ${context.caller.keyId}`) },
+        {
+          name: 'for-probes',
+          endpoints: ['generation', 'probe'],
+          before: (context) => void asked.push(`for-probes ${context.endpoint} ${context.caller.keyId}`),
+        },
         { name: 'for-callers', before: () => void asked.push('for-callers') },
       ],
       tracingStages(records),
@@ -32,11 +36,17 @@ describe('the status probe', () => {
     expect(asked).toEqual(['for-probes probe probe']);
     // No key, no admission: the gateway itself is the caller.
     expect(seen).toEqual(['call', 'record']);
-    expect(records[0]).toMatchObject({ caller: { keyId: 'probe' }, model: 'mock', status: 200, userAgent: 'switchyard-probe', attempts: 1 });
+    expect(records[0]).toMatchObject({
+      caller: { keyId: 'probe' },
+      model: 'mock',
+      status: 200,
+      userAgent: 'switchyard-probe',
+      attempts: 1,
+    });
     expect(records[0]?.usage?.outputTokens).toBeGreaterThan(0);
   });
 
-  it('should report a stage\'s refusal as the probe\'s error, without calling the provider', async () => {
+  it("should report a stage's refusal as the probe's error, without calling the provider", async () => {
     const records: RequestRecord[] = [];
     const refusing: Stage = {
       name: 'refusing',
@@ -52,7 +62,7 @@ describe('the status probe', () => {
     expect(records[0]).toMatchObject({ status: 400, errorCode: 'REQUEST_POLICY_REFUSED' });
   });
 
-  it('should end a probe that outlives its timeout as the upstream\'s timeout, the provider cancelled', async () => {
+  it("should end a probe that outlives its timeout as the upstream's timeout, the provider cancelled", async () => {
     const records: RequestRecord[] = [];
     let cancelled = false;
     const { probe } = probeWith([], (defaults, seen) => ({

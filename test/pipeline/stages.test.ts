@@ -42,7 +42,7 @@ async function settled(seen: string[], last: string): Promise<void> {
 }
 
 describe('the stage pipeline', () => {
-  it('should run before-parts in order around the built-ins, and after-parts in reverse, users\' stages where they are placed', async () => {
+  it("should run before-parts in order around the built-ins, and after-parts in reverse, users' stages where they are placed", async () => {
     const { client, seen } = await serve((log) => [
       traced('inner', log),
       traced('after-auth', log, { position: { after: 'authenticate' } }),
@@ -68,7 +68,7 @@ describe('the stage pipeline', () => {
     ]);
   });
 
-  it('should answer a stage\'s refusal in the caller\'s protocol, skip what comes after it, and still run the after-parts of what ran', async () => {
+  it("should answer a stage's refusal in the caller's protocol, skip what comes after it, and still run the after-parts of what ran", async () => {
     const refuse = (log: () => string[]) =>
       traced('guard', log, {
         position: { before: 'admit' },
@@ -77,12 +77,23 @@ describe('the stage pipeline', () => {
           throw new GatewayError({ kind: 'invalid_request', code: customErrorCode('not_allowed_here'), status: 400, message: 'Not here.' });
         },
       });
-    const { client, seen, records } = await serve((log) => [traced('early', log, { position: { after: 'authenticate' } }), refuse(log), traced('inner', log)]);
+    const { client, seen, records } = await serve((log) => [
+      traced('early', log, { position: { after: 'authenticate' } }),
+      refuse(log),
+      traced('inner', log),
+    ]);
     const error = await client.chat.completions.create({ model: 'mock', messages: hello }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'not_allowed_here', message: expect.stringContaining('Not here.') });
     await settled(seen, 'record');
-    expect(seen).toEqual(['authenticate', 'early.before', 'guard.before', 'guard.after 400 not_allowed_here', 'early.after 400 not_allowed_here', 'record']);
+    expect(seen).toEqual([
+      'authenticate',
+      'early.before',
+      'guard.before',
+      'guard.after 400 not_allowed_here',
+      'early.after 400 not_allowed_here',
+      'record',
+    ]);
     expect(records[0]).toMatchObject({ status: 400, errorCode: 'not_allowed_here', attempts: 0 });
   });
 
@@ -132,7 +143,13 @@ describe('the stage pipeline', () => {
     const answer: Stage = {
       name: 'canned',
       before: () => ({
-        response: { id: 'canned_1', model: 'mock', content: [{ type: 'text', text: 'from the stage' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: 1, outputTokens: 3 } },
+        response: {
+          id: 'canned_1',
+          model: 'mock',
+          content: [{ type: 'text', text: 'from the stage' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: { inputTokens: 1, outputTokens: 3 },
+        },
       }),
     };
     const { client, seen, records } = await serve(() => [answer]);
@@ -150,13 +167,14 @@ describe('the stage pipeline', () => {
     ]);
   });
 
-  it('should let a stage watch a stream\'s events as they go out, and run its after-part when the client leaves mid-stream', async () => {
+  it("should let a stage watch a stream's events as they go out, and run its after-part when the client leaves mid-stream", async () => {
     const watched: CanonicalStreamEvent['type'][] = [];
     const ends: Array<{ status: number; cut: boolean; streaming: boolean }> = [];
     const watcher: Stage = {
       name: 'watcher',
       watch: (_context, event) => void watched.push(event.type),
-      after: (context: StageContext) => void ends.push({ status: context.status, cut: context.usage === undefined, streaming: context.streaming }),
+      after: (context: StageContext) =>
+        void ends.push({ status: context.status, cut: context.usage === undefined, streaming: context.streaming }),
     };
     const { client, seen } = await serve(() => [watcher], {
       providers: { slow: createMockProvider({ reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 40 }) },
@@ -181,11 +199,13 @@ describe('the stage pipeline', () => {
     expect(ends[1]).toEqual({ status: 200, cut: true, streaming: true });
   });
 
-  it('should refuse stages whose names clash or whose position is not a built-in\'s', () => {
+  it("should refuse stages whose names clash or whose position is not a built-in's", () => {
     const named = (name: string): Stage => ({ name });
     expect(() => gateway({ logger: silentLogger, stages: [named('a'), named('a')] })).toThrow(/used twice/);
     expect(() => gateway({ logger: silentLogger, stages: [named('admit')] })).toThrow(/built-in/);
-    expect(() => gateway({ logger: silentLogger, stages: [{ name: 'x', position: { before: 'authenticate' } } as unknown as Stage] })).toThrow(/before/);
+    expect(() =>
+      gateway({ logger: silentLogger, stages: [{ name: 'x', position: { before: 'authenticate' } } as unknown as Stage] }),
+    ).toThrow(/before/);
     expect(() => gateway({ logger: silentLogger, stages: [{ name: 'x', before: 'nope' } as unknown as Stage] })).toThrow(/function/);
   });
   it('should leave a feature that is off out of the compiled list', async () => {

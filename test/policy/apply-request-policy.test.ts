@@ -7,18 +7,28 @@ import type { RequestPolicy } from '../../src/policy/request-policy.js';
 
 const policyOf = (...layers: RequestPolicy[]) => compileRequestPolicy(mergeRequestPolicies([defaultRequestPolicy, ...layers]));
 const plain: CanonicalRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false };
-const webSearch = { type: 'provider-defined' as const, protocol: 'responses' as const, kind: 'web_search', definition: { type: 'web_search' } };
+const webSearch = {
+  type: 'provider-defined' as const,
+  protocol: 'responses' as const,
+  kind: 'web_search',
+  definition: { type: 'web_search' },
+};
 const shell = { type: 'function' as const, name: 'shell', parameters: { type: 'object' } };
 
 describe('applyRequestPolicy', () => {
   it('should return the request itself when it carries nothing the policy polices', () => {
-    const request: CanonicalRequest = { ...plain, tools: [shell], maxOutputTokens: 100, extensions: { chat: { logit_bias: { 1: 2 }, n: 1 } } };
+    const request: CanonicalRequest = {
+      ...plain,
+      tools: [shell],
+      maxOutputTokens: 100,
+      extensions: { chat: { logit_bias: { 1: 2 }, n: 1 } },
+    };
     expect(applyRequestPolicy(policyOf(), request, 'chat')).toBe(request);
     expect(applyRequestPolicy(policyOf(), plain, 'messages')).toBe(plain);
   });
 
   describe('pass-through fields', () => {
-    it('should strip the fields the policy strips, leaving the caller\'s request unchanged', () => {
+    it("should strip the fields the policy strips, leaving the caller's request unchanged", () => {
       const request: CanonicalRequest = { ...plain, extensions: { chat: { service_tier: 'priority', store: true, logit_bias: { 1: 2 } } } };
       const policed = applyRequestPolicy(policyOf(), request, 'chat');
       expect(policed.extensions).toEqual({ chat: { logit_bias: { 1: 2 } } });
@@ -30,14 +40,16 @@ describe('applyRequestPolicy', () => {
       expect(policed).not.toHaveProperty('extensions');
     });
 
-    it('should police only the caller\'s protocol bag', () => {
+    it("should police only the caller's protocol bag", () => {
       const request: CanonicalRequest = { ...plain, extensions: { chat: { service_tier: 'priority' } } };
       expect(applyRequestPolicy(policyOf(), request, 'messages')).toBe(request);
     });
 
     it('should refuse a refused field with REQUEST_POLICY_REFUSED naming it', () => {
       const request: CanonicalRequest = { ...plain, extensions: { messages: { mcp_servers: [] } } };
-      expect(() => applyRequestPolicy(policyOf(), request, 'messages')).toThrow(expect.objectContaining({ code: 'REQUEST_POLICY_REFUSED', param: 'mcp_servers', status: 400 }));
+      expect(() => applyRequestPolicy(policyOf(), request, 'messages')).toThrow(
+        expect.objectContaining({ code: 'REQUEST_POLICY_REFUSED', param: 'mcp_servers', status: 400 }),
+      );
     });
 
     it("should apply '*' and prefix entries to fields no exact entry names", () => {
@@ -50,7 +62,9 @@ describe('applyRequestPolicy', () => {
   describe('n', () => {
     it('should refuse n over the cap with REQUEST_POLICY_OVER_CAP, and let it through within', () => {
       const request: CanonicalRequest = { ...plain, extensions: { chat: { n: 3 } } };
-      expect(() => applyRequestPolicy(policyOf(), request, 'chat')).toThrow(expect.objectContaining({ code: 'REQUEST_POLICY_OVER_CAP', param: 'n' }));
+      expect(() => applyRequestPolicy(policyOf(), request, 'chat')).toThrow(
+        expect.objectContaining({ code: 'REQUEST_POLICY_OVER_CAP', param: 'n' }),
+      );
       expect(applyRequestPolicy(policyOf({ maxChoices: 3 }), request, 'chat')).toBe(request);
     });
   });
@@ -63,21 +77,38 @@ describe('applyRequestPolicy', () => {
     });
 
     it('should drop the tool choice and parallel_tool_calls when no tool is left', () => {
-      const policed = applyRequestPolicy(policyOf(), { ...plain, tools: [webSearch], toolChoice: { type: 'required' }, parallelToolCalls: true }, 'responses');
+      const policed = applyRequestPolicy(
+        policyOf(),
+        { ...plain, tools: [webSearch], toolChoice: { type: 'required' }, parallelToolCalls: true },
+        'responses',
+      );
       expect(policed).not.toHaveProperty('tools');
       expect(policed).not.toHaveProperty('toolChoice');
       expect(policed).not.toHaveProperty('parallelToolCalls');
     });
 
     it('should refuse a canonical tool choice naming a stripped server tool', () => {
-      const server = { type: 'provider-defined' as const, protocol: 'messages' as const, kind: 'web_search_20250305', name: 'web_search', definition: {} };
+      const server = {
+        type: 'provider-defined' as const,
+        protocol: 'messages' as const,
+        kind: 'web_search_20250305',
+        name: 'web_search',
+        definition: {},
+      };
       const request: CanonicalRequest = { ...plain, tools: [shell, server], toolChoice: { type: 'tool', name: 'web_search' } };
       expect(() => applyRequestPolicy(policyOf(), request, 'messages')).toThrow(expect.objectContaining({ param: 'tool_choice' }));
     });
 
     it('should refuse a refused hosted tool, and let an allowed one through', () => {
-      const mcp = { type: 'provider-defined' as const, protocol: 'responses' as const, kind: 'mcp', definition: { server_url: 'https://x.example' } };
-      expect(() => applyRequestPolicy(policyOf(), { ...plain, tools: [mcp] }, 'responses')).toThrow(expect.objectContaining({ param: 'tools' }));
+      const mcp = {
+        type: 'provider-defined' as const,
+        protocol: 'responses' as const,
+        kind: 'mcp',
+        definition: { server_url: 'https://x.example' },
+      };
+      expect(() => applyRequestPolicy(policyOf(), { ...plain, tools: [mcp] }, 'responses')).toThrow(
+        expect.objectContaining({ param: 'tools' }),
+      );
       const request = { ...plain, tools: [mcp, webSearch] };
       expect(applyRequestPolicy(policyOf({ tools: { mcp: 'allow', web_search: 'allow' } }), request, 'responses')).toBe(request);
     });

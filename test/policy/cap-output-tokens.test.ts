@@ -16,7 +16,11 @@ describe('capOutputTokens', () => {
   });
 
   it('should scale a thinking budget that would take the output past the cap, keeping its share', () => {
-    const capped = capOutputTokens(16000, { ...plain, maxOutputTokens: 32000, reasoning: { mode: 'enabled', budgetTokens: 24000 } }, 'messages');
+    const capped = capOutputTokens(
+      16000,
+      { ...plain, maxOutputTokens: 32000, reasoning: { mode: 'enabled', budgetTokens: 24000 } },
+      'messages',
+    );
     expect(capped).toMatchObject({ maxOutputTokens: 16000, reasoning: { mode: 'enabled', budgetTokens: 12000 } });
   });
 

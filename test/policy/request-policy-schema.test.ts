@@ -27,7 +27,9 @@ models:
   });
 
   it('should refuse an unknown action or key, naming its path', () => {
-    expect(() => parse('requestPolicy: { fields: { store: maybe } }')).toThrow(expect.objectContaining({ code: 'CONFIG_FILE_INVALID', message: expect.stringContaining('requestPolicy.fields.store') }));
+    expect(() => parse('requestPolicy: { fields: { store: maybe } }')).toThrow(
+      expect.objectContaining({ code: 'CONFIG_FILE_INVALID', message: expect.stringContaining('requestPolicy.fields.store') }),
+    );
     expect(() => parse('requestPolicy: { maxTokens: 5 }')).toThrow(expect.objectContaining({ code: 'CONFIG_FILE_INVALID' }));
   });
 });

@@ -7,7 +7,7 @@ describe('policyFor', () => {
     [{ id: 'big', requestPolicy: { maxOutputTokens: 8000 } }, { id: 'plain' }],
   );
 
-  it('should give a key without an override the model\'s policy, else the gateway\'s', () => {
+  it("should give a key without an override the model's policy, else the gateway's", () => {
     expect(policyFor(table, { keyId: 'other' }, 'big').maxOutputTokens).toBe(8000);
     expect(policyFor(table, { keyId: 'other' }, 'plain')).toBe(table.gateway);
     expect(table.gateway.maxChoices).toBe(1);

@@ -7,7 +7,8 @@ import { messagesCodec } from '../../src/protocols/messages/index.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
 
 /** Mostly `good`, sometimes any JSON value: bodies near enough to valid that many decode. */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
+const mostly = <T>(good: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
 /** Usually absent, sometimes any JSON value. */
 const rarely = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
 

@@ -60,7 +60,9 @@ describe('misdirectedBodyError', () => {
 
     it('should leave a Messages conversation alone, mid-conversation system turns included', () => {
       expect(misdirectedBodyError({ model: 'm', messages: hello }, 'messages')).toBeUndefined();
-      expect(misdirectedBodyError({ model: 'm', messages: [...hello, { role: 'system', content: [{ type: 'text', text: 'x' }] }] }, 'messages')).toBeUndefined();
+      expect(
+        misdirectedBodyError({ model: 'm', messages: [...hello, { role: 'system', content: [{ type: 'text', text: 'x' }] }] }, 'messages'),
+      ).toBeUndefined();
     });
   });
 
@@ -69,14 +71,19 @@ describe('misdirectedBodyError', () => {
       expect(gatewayErrorOf(() => responsesCodec.decodeRequest({ model: 'm', messages: hello })).code).toBe('WRONG_ENDPOINT');
       expect(gatewayErrorOf(() => chatCodec.decodeRequest({ model: 'm', input: 'Hi' })).code).toBe('WRONG_ENDPOINT');
       expect(gatewayErrorOf(() => messagesCodec.decodeRequest({ model: 'm', max_tokens: 9, input: 'Hi' })).code).toBe('WRONG_ENDPOINT');
-      expect(gatewayErrorOf(() => messagesCodec.decodeRequest({ model: 'm', max_tokens: 9, messages: [{ role: 'tool', content: 'x' }] })).code).toBe(
-        'WRONG_ENDPOINT',
-      );
+      expect(
+        gatewayErrorOf(() => messagesCodec.decodeRequest({ model: 'm', max_tokens: 9, messages: [{ role: 'tool', content: 'x' }] })).code,
+      ).toBe('WRONG_ENDPOINT');
     });
 
     it('should leave other bad bodies to the schema', () => {
-      expect(gatewayErrorOf(() => chatCodec.decodeRequest({ model: 'm' }))).toMatchObject({ code: 'INVALID_REQUEST_BODY', param: 'messages' });
-      expect(gatewayErrorOf(() => messagesCodec.decodeRequest({ model: 'm', messages: hello }))).toMatchObject({ code: 'INVALID_REQUEST_BODY' });
+      expect(gatewayErrorOf(() => chatCodec.decodeRequest({ model: 'm' }))).toMatchObject({
+        code: 'INVALID_REQUEST_BODY',
+        param: 'messages',
+      });
+      expect(gatewayErrorOf(() => messagesCodec.decodeRequest({ model: 'm', messages: hello }))).toMatchObject({
+        code: 'INVALID_REQUEST_BODY',
+      });
     });
   });
 });

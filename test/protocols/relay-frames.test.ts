@@ -26,7 +26,9 @@ describe('renameModel', () => {
   });
 
   it('should not take a quoted model inside a string for a member', () => {
-    expect(renameModel('{"text":"say \\"model\\": \\"gpt-5\\"","model":"gpt-5"}', 'gpt-5', 'mine')).toBe('{"text":"say \\"model\\": \\"gpt-5\\"","model":"mine"}');
+    expect(renameModel('{"text":"say \\"model\\": \\"gpt-5\\"","model":"gpt-5"}', 'gpt-5', 'mine')).toBe(
+      '{"text":"say \\"model\\": \\"gpt-5\\"","model":"mine"}',
+    );
   });
 });
 
@@ -34,16 +36,19 @@ describe('relayJsonAnswer', () => {
   const body = jsonFixture('responses', 'upstream-response');
   const text = JSON.stringify(body, null, 1); // an upstream's own spacing, kept
 
-  it('should keep the upstream\'s text but for the model, and decode it as the translated path does', () => {
+  it("should keep the upstream's text but for the model, and decode it as the translated path does", () => {
     const relayed = relayJsonAnswer(text, body, 'mine', decodeResponsesResponse);
     expect(relayed.response).toEqual(decodeResponsesResponse(body));
     expect(relayed.wire).toBe(text.replace(`"model": ${JSON.stringify(body.model)}`, '"model":"mine"'));
   });
 
-  it('should send the text untouched when it already names the caller\'s model, and add the model when it names none', () => {
+  it("should send the text untouched when it already names the caller's model, and add the model when it names none", () => {
     expect(relayJsonAnswer(text, body, String(body.model), decodeResponsesResponse).wire).toBe(text);
     const { model: _, ...nameless } = body;
-    expect(JSON.parse(relayJsonAnswer(JSON.stringify(nameless), nameless, 'mine', decodeResponsesResponse).wire)).toEqual({ ...nameless, model: 'mine' });
+    expect(JSON.parse(relayJsonAnswer(JSON.stringify(nameless), nameless, 'mine', decodeResponsesResponse).wire)).toEqual({
+      ...nameless,
+      model: 'mine',
+    });
   });
 
   it('should throw what the decoder throws for a failed answer', () => {

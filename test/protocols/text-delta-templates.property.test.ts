@@ -40,7 +40,10 @@ describe('text delta templates', () => {
     fc.assert(
       fc.property(texts, (deltas) => {
         const encoder = createMessagesStreamEncoder(context);
-        const events: CanonicalStreamEvent[] = [{ type: 'start', id: 'r', model: 'm' }, { type: 'text-start', id: 't' }];
+        const events: CanonicalStreamEvent[] = [
+          { type: 'start', id: 'r', model: 'm' },
+          { type: 'text-start', id: 't' },
+        ];
         for (const event of events) encoder.encode(event);
         for (const text of deltas) {
           const expected = `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })}\n\n`;
@@ -68,7 +71,9 @@ describe('text delta templates', () => {
             delta: text,
             logprobs: [],
           };
-          expect(encoder.encode({ type: 'text-delta', id: 't', delta: text })).toBe(`event: response.output_text.delta\ndata: ${JSON.stringify(event)}\n\n`);
+          expect(encoder.encode({ type: 'text-delta', id: 't', delta: text })).toBe(
+            `event: response.output_text.delta\ndata: ${JSON.stringify(event)}\n\n`,
+          );
         }
       }),
     );

@@ -40,12 +40,23 @@ describe('the provider template', () => {
       resolveOpenAIResponsesOptions({ apiKey: 'k' }).transport,
     ];
     for (const transport of transports) expect(transport).toEqual({ headersTimeoutMs: 600_000, bodyTimeoutMs: 600_000 });
-    expect(resolveAnthropicOptions({ apiKey: 'k', timeoutMs: 5000, maxConnections: 2 }, {}).transport).toEqual({ headersTimeoutMs: 5000, bodyTimeoutMs: 5000, connections: 2 });
+    expect(resolveAnthropicOptions({ apiKey: 'k', timeoutMs: 5000, maxConnections: 2 }, {}).transport).toEqual({
+      headersTimeoutMs: 5000,
+      bodyTimeoutMs: 5000,
+      connections: 2,
+    });
   });
 
   it('should name a bad config-file option by its place in the configuration', () => {
     for (const type of ['openai', 'openai-responses', 'anthropic', 'gemini', 'openai-compatible', 'mock']) {
-      const error = gatewayErrorOf(() => createProviderFromConfig('mine', { type, apiKey: 'k', profile: type === 'openai-compatible' ? 'ollama' : undefined, timeoutMsx: 1 }));
+      const error = gatewayErrorOf(() =>
+        createProviderFromConfig('mine', {
+          type,
+          apiKey: 'k',
+          profile: type === 'openai-compatible' ? 'ollama' : undefined,
+          timeoutMsx: 1,
+        }),
+      );
       expect(error.code).toBe('CONFIG_PROVIDER_INVALID');
       expect(error.message).toContain('providers.mine');
       expect(error.message).toContain('timeoutMsx');
@@ -54,8 +65,10 @@ describe('the provider template', () => {
 });
 
 describe('the provider specification version', () => {
-  const adapter = (specificationVersion: unknown): ProviderAdapter => ({ ...createMockProvider(), id: 'custom', specificationVersion } as ProviderAdapter);
-  const serve = (provider: ProviderAdapter) => gateway({ logger: silentLogger, requireApiKey: false, providers: { custom: provider }, models: [{ id: 'm', provider: 'custom' }] });
+  const adapter = (specificationVersion: unknown): ProviderAdapter =>
+    ({ ...createMockProvider(), id: 'custom', specificationVersion }) as ProviderAdapter;
+  const serve = (provider: ProviderAdapter) =>
+    gateway({ logger: silentLogger, requireApiKey: false, providers: { custom: provider }, models: [{ id: 'm', provider: 'custom' }] });
 
   it('should accept v1 and an adapter that declares none', () => {
     expect(typeof serve(adapter('v1'))).toBe('function');

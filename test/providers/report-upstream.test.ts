@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 const chatAnswer = {
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
   choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 };
@@ -35,7 +38,10 @@ interface Case {
 }
 
 const openAIHeaders = { 'x-request-id': 'req_upstream_1', 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-tokens': '6ms' };
-const openAIExpected = { requestId: 'req_upstream_1', rateLimit: { 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-tokens': '6ms' } };
+const openAIExpected = {
+  requestId: 'req_upstream_1',
+  rateLimit: { 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-tokens': '6ms' },
+};
 const cases: Case[] = [
   {
     name: 'openai',
@@ -71,10 +77,21 @@ const cases: Case[] = [
   },
 ];
 
-const request = (stream: boolean): CanonicalRequest => ({ model: 'm', stream, maxOutputTokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] });
+const request = (stream: boolean): CanonicalRequest => ({
+  model: 'm',
+  stream,
+  maxOutputTokens: 64,
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+});
 
 function context(reports: UpstreamResponseInfo[]): ProviderContext {
-  return { signal: new AbortController().signal, requestId: 'req_1', gatewayModel: 'm', logger: silentLogger, reportUpstream: (info) => reports.push(info) };
+  return {
+    signal: new AbortController().signal,
+    requestId: 'req_1',
+    gatewayModel: 'm',
+    logger: silentLogger,
+    reportUpstream: (info) => reports.push(info),
+  };
 }
 
 describe('built-in adapters', () => {
@@ -98,7 +115,11 @@ describe('built-in adapters', () => {
       it('should report an error status too', async () => {
         const adapter = entry.adapter();
         const reports: UpstreamResponseInfo[] = [];
-        upstream.reply({ status: 429, headers: { ...entry.headers, 'retry-after': '3' }, json: { error: { message: 'slow down', type: 'rate_limit_error' } } });
+        upstream.reply({
+          status: 429,
+          headers: { ...entry.headers, 'retry-after': '3' },
+          json: { error: { message: 'slow down', type: 'rate_limit_error' } },
+        });
         await expect(adapter.generate(request(false), context(reports))).rejects.toMatchObject({ status: 429 });
         expect(reports).toEqual([expect.objectContaining({ status: 429, rateLimit: expect.objectContaining({ 'retry-after': '3' }) })]);
         await adapter.close?.();

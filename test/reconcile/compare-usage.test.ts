@@ -27,8 +27,18 @@ const reportRow = (day: string, model: string, tokens: Partial<ReportUsage> = {}
   requests: 10,
   ...tokens,
 });
-const options = { provider: 'openai' as const, from: '2026-11-01', to: '2026-11-03', threshold: 0.5, apiKeyIdOf: new Map<string, string>() };
-const openAIReport = (usage: ReportUsage[], costs: ProviderReport['costs'] = []): ProviderReport => ({ usage, costs, costGrain: { byModel: false, byKey: true } });
+const options = {
+  provider: 'openai' as const,
+  from: '2026-11-01',
+  to: '2026-11-03',
+  threshold: 0.5,
+  apiKeyIdOf: new Map<string, string>(),
+};
+const openAIReport = (usage: ReportUsage[], costs: ProviderReport['costs'] = []): ProviderReport => ({
+  usage,
+  costs,
+  costGrain: { byModel: false, byKey: true },
+});
 
 describe('compareUsage', () => {
   it('should match the dated snapshot a provider reports to the alias the gateway asked for, and flag only what passes the threshold', () => {
@@ -37,11 +47,26 @@ describe('compareUsage', () => {
       openAIReport([reportRow('2026-11-01', 'gpt-4o-mini-2024-07-18'), reportRow('2026-11-02', 'gpt-4o-mini-2024-07-18')]),
       options,
     );
-    expect(result.usage.map((line) => [line.day, line.model, line.seen, line.tokens.outputTokens.difference, line.tokens.outputTokens.percent, line.flagged])).toEqual([
+    expect(
+      result.usage.map((line) => [
+        line.day,
+        line.model,
+        line.seen,
+        line.tokens.outputTokens.difference,
+        line.tokens.outputTokens.percent,
+        line.flagged,
+      ]),
+    ).toEqual([
       ['2026-11-01', 'gpt-4o-mini', 'both', 4, 0.8, true],
       ['2026-11-02', 'gpt-4o-mini', 'both', 10, 2, true],
     ]);
-    expect(compareUsage([ledgerRow('2026-11-01', 'gpt-4o-mini', { outputTokens: 502 })], openAIReport([reportRow('2026-11-01', 'gpt-4o-mini-2024-07-18')]), options).usage[0]?.flagged).toBe(false);
+    expect(
+      compareUsage(
+        [ledgerRow('2026-11-01', 'gpt-4o-mini', { outputTokens: 502 })],
+        openAIReport([reportRow('2026-11-01', 'gpt-4o-mini-2024-07-18')]),
+        options,
+      ).usage[0]?.flagged,
+    ).toBe(false);
     expect(result.usage[0]?.reportRequests).toBe(10);
     expect(result.totals.tokens.outputTokens).toMatchObject({ ledger: 1_014, report: 1_000, difference: 14 });
   });
@@ -67,7 +92,10 @@ describe('compareUsage', () => {
   it("should compare per API key where the config names the gateway's key, and put other keys' usage apart", () => {
     const result = compareUsage(
       [ledgerRow('2026-11-01', 'gpt-4.1')],
-      openAIReport([reportRow('2026-11-01', 'gpt-4.1'), reportRow('2026-11-01', 'gpt-4.1', { apiKeyId: 'key_someone_else', outputTokens: 7 })]),
+      openAIReport([
+        reportRow('2026-11-01', 'gpt-4.1'),
+        reportRow('2026-11-01', 'gpt-4.1', { apiKeyId: 'key_someone_else', outputTokens: 7 }),
+      ]),
       { ...options, apiKeyIdOf: new Map([['openai', 'key_gateway']]) },
     );
     expect(result.usage.map((line) => [line.apiKey, line.seen, line.tokens.outputTokens.report, line.flagged])).toEqual([
@@ -75,19 +103,40 @@ describe('compareUsage', () => {
       ['key_gateway', 'both', 500, false],
     ]);
     // Without key ids in the config, every key's usage is one line per day and model.
-    const pooled = compareUsage([ledgerRow('2026-11-01', 'gpt-4.1')], openAIReport([reportRow('2026-11-01', 'gpt-4.1'), reportRow('2026-11-01', 'gpt-4.1', { apiKeyId: 'key_x', outputTokens: 7 })]), options);
+    const pooled = compareUsage(
+      [ledgerRow('2026-11-01', 'gpt-4.1')],
+      openAIReport([reportRow('2026-11-01', 'gpt-4.1'), reportRow('2026-11-01', 'gpt-4.1', { apiKeyId: 'key_x', outputTokens: 7 })]),
+      options,
+    );
     expect(pooled.usage.map((line) => [line.apiKey, line.tokens.outputTokens.report])).toEqual([['*', 507]]);
   });
 
   it("should compare cost at the grain of the provider's cost report: per model (Anthropic) or per key (OpenAI)", () => {
-    const ledger = [ledgerRow('2026-11-01', 'claude-sonnet-4', { provider: 'anthropic', costNanoUsd: 2_000_000, unpricedRows: 1 }), ledgerRow('2026-11-01', 'claude-haiku-4', { provider: 'anthropic', costNanoUsd: 1_000_000 })];
-    const anthropic = compareUsage(ledger, { usage: [], costs: [{ day: '2026-11-01', model: 'claude-sonnet-4-20250514', apiKeyId: null, nanoUsd: 2_000_000 }], costGrain: { byModel: true, byKey: false } }, { ...options, provider: 'anthropic' });
+    const ledger = [
+      ledgerRow('2026-11-01', 'claude-sonnet-4', { provider: 'anthropic', costNanoUsd: 2_000_000, unpricedRows: 1 }),
+      ledgerRow('2026-11-01', 'claude-haiku-4', { provider: 'anthropic', costNanoUsd: 1_000_000 }),
+    ];
+    const anthropic = compareUsage(
+      ledger,
+      {
+        usage: [],
+        costs: [{ day: '2026-11-01', model: 'claude-sonnet-4-20250514', apiKeyId: null, nanoUsd: 2_000_000 }],
+        costGrain: { byModel: true, byKey: false },
+      },
+      { ...options, provider: 'anthropic' },
+    );
     expect(anthropic.costs.map((line) => [line.model, line.apiKey, line.seen, line.cost.difference, line.unpricedRows])).toEqual([
       ['claude-haiku-4', '*', 'ledger-only', 1_000_000, 0],
       ['claude-sonnet-4', '*', 'both', 0, 1],
     ]);
-    const openai = compareUsage([ledgerRow('2026-11-01', 'a'), ledgerRow('2026-11-01', 'b')], openAIReport([], [{ day: '2026-11-01', model: undefined, apiKeyId: 'key_gateway', nanoUsd: 6_600_000 }]), { ...options, apiKeyIdOf: new Map([['openai', 'key_gateway']]) });
-    expect(openai.costs.map((line) => [line.model, line.apiKey, line.cost.ledger, line.cost.report, line.cost.percent, line.cost.flagged])).toEqual([['*', 'key_gateway', 6_000_000, 6_600_000, expect.closeTo(-9.09, 2), true]]);
+    const openai = compareUsage(
+      [ledgerRow('2026-11-01', 'a'), ledgerRow('2026-11-01', 'b')],
+      openAIReport([], [{ day: '2026-11-01', model: undefined, apiKeyId: 'key_gateway', nanoUsd: 6_600_000 }]),
+      { ...options, apiKeyIdOf: new Map([['openai', 'key_gateway']]) },
+    );
+    expect(
+      openai.costs.map((line) => [line.model, line.apiKey, line.cost.ledger, line.cost.report, line.cost.percent, line.cost.flagged]),
+    ).toEqual([['*', 'key_gateway', 6_000_000, 6_600_000, expect.closeTo(-9.09, 2), true]]);
   });
 
   it('should give a percentage of the report, none against a report of 0, and 0 when both are 0', () => {

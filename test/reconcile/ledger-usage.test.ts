@@ -14,8 +14,26 @@ afterEach(async () => {
 });
 
 const at = Date.parse('2026-11-01T23:59:59Z');
-const base = { at, key_public_id: 'k1', protocol: 'chat', model: 'fast', upstream_model: 'gpt-4o-mini', provider: 'openai', stream: 0, status: 200, billing: 'complete', usage_source: 'reported' } as const;
-const counts = { input_tokens: 1_000, cached_input_tokens: 300, cache_write_tokens: 100, output_tokens: 50, reasoning_tokens: 20, cost_nano_usd: 4_000 } as const;
+const base = {
+  at,
+  key_public_id: 'k1',
+  protocol: 'chat',
+  model: 'fast',
+  upstream_model: 'gpt-4o-mini',
+  provider: 'openai',
+  stream: 0,
+  status: 200,
+  billing: 'complete',
+  usage_source: 'reported',
+} as const;
+const counts = {
+  input_tokens: 1_000,
+  cached_input_tokens: 300,
+  cache_write_tokens: 100,
+  output_tokens: 50,
+  reasoning_tokens: 20,
+  cost_nano_usd: 4_000,
+} as const;
 
 describe.each(['sqlite', 'postgres'] as const)('the ledger as reconciliation reads it, on %s', (engine) => {
   async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
@@ -33,7 +51,17 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger as reconciliation rea
       { ...base, request_id: 'b', attempt: 1, status: 503, billing: 'failed', usage_source: null },
       { ...base, ...counts, request_id: 'b', attempt: 2, at: at + 1, cost_nano_usd: null },
       // Cut short, estimated.
-      { ...base, request_id: 'c', attempt: 1, stream: 1, billing: 'partial', usage_source: 'estimated', input_tokens: 10, output_tokens: 5, cost_nano_usd: 7 },
+      {
+        ...base,
+        request_id: 'c',
+        attempt: 1,
+        stream: 1,
+        billing: 'partial',
+        usage_source: 'estimated',
+        input_tokens: 10,
+        output_tokens: 5,
+        cost_nano_usd: 7,
+      },
       // Delivered with no counts at all.
       { ...base, request_id: 'd', attempt: 1, usage_source: null },
       // The next UTC day, another provider, and a day outside the range.

@@ -29,20 +29,36 @@ describe('reconcile configuration and flags', () => {
       { ADMIN: 'sk-admin-from-env' },
     );
     expect(config.reportSources).toEqual([
-      { provider: 'openai', adminKey: 'sk-admin-from-env', baseURL: 'https://api.openai.com/v1', gatewayProviders: [{ name: 'openai', apiKeyId: 'key_a' }, { name: 'openai-eu', apiKeyId: 'key_b' }] },
+      {
+        provider: 'openai',
+        adminKey: 'sk-admin-from-env',
+        baseURL: 'https://api.openai.com/v1',
+        gatewayProviders: [
+          { name: 'openai', apiKeyId: 'key_a' },
+          { name: 'openai-eu', apiKeyId: 'key_b' },
+        ],
+      },
       { provider: 'anthropic', adminKey: 'sk-ant-admin', baseURL: 'http://127.0.0.1:9/', gatewayProviders: [{ name: 'claude' }] },
     ]);
     expect(config.gateway.providers?.openai).toEqual({ apiKey: 'sk-a' });
     expect(config.gateway.providers?.claude).toEqual({ type: 'anthropic', apiKey: 'sk-ant' });
     // Without an admin key for the provider asked for: how to give one.
     expect(() => sourceFor(config.reportSources ?? [], 'openai')).not.toThrow();
-    expect(() => sourceFor([], 'anthropic')).toThrow(expect.objectContaining({ code: 'RECONCILE_NO_ADMIN_KEY', message: expect.stringContaining('adminKey: ${ANTHROPIC_ADMIN_KEY}') }));
-    expect(() => parseConfigText('providers:\n  g: { type: gemini, apiKey: k, adminKey: a }\nmodels: [{ id: m, provider: g }]\n', 'c.yaml', {})).toThrow(/providers\.g\.adminKey: only OpenAI's/);
-    expect(() => parseConfigText('providers:\n  openai: { apiKey: sk-a, adminKey: "" }\nmodels: [{ id: m, provider: openai }]\n', 'c.yaml', {})).toThrow(/providers\.openai\.adminKey/);
+    expect(() => sourceFor([], 'anthropic')).toThrow(
+      expect.objectContaining({ code: 'RECONCILE_NO_ADMIN_KEY', message: expect.stringContaining('adminKey: ${ANTHROPIC_ADMIN_KEY}') }),
+    );
+    expect(() =>
+      parseConfigText('providers:\n  g: { type: gemini, apiKey: k, adminKey: a }\nmodels: [{ id: m, provider: g }]\n', 'c.yaml', {}),
+    ).toThrow(/providers\.g\.adminKey: only OpenAI's/);
+    expect(() =>
+      parseConfigText('providers:\n  openai: { apiKey: sk-a, adminKey: "" }\nmodels: [{ id: m, provider: openai }]\n', 'c.yaml', {}),
+    ).toThrow(/providers\.openai\.adminKey/);
   });
 
   it('should parse reconcile flags: a provider, UTC days both included, a threshold in percent', () => {
-    expect(parseCliArgs(['reconcile', '--provider', 'anthropic', '--from', '2026-11-01', '--to', '2026-11-30', '--threshold', '1.5%', '--json'])).toEqual({
+    expect(
+      parseCliArgs(['reconcile', '--provider', 'anthropic', '--from', '2026-11-01', '--to', '2026-11-30', '--threshold', '1.5%', '--json']),
+    ).toEqual({
       command: 'reconcile',
       store: {},
       provider: 'anthropic',
@@ -51,13 +67,22 @@ describe('reconcile configuration and flags', () => {
       threshold: 1.5,
       json: true,
     });
-    expect(parseCliArgs(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--to', '2026-11-01'])).toMatchObject({ threshold: 0.5, json: false });
-    expect(flagError(['reconcile', '--provider', 'gemini', '--from', '2026-11-01'])).toMatch(/CONFIG_FLAG_INVALID: 'reconcile' needs --provider openai or anthropic; got 'gemini'/);
+    expect(parseCliArgs(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--to', '2026-11-01'])).toMatchObject({
+      threshold: 0.5,
+      json: false,
+    });
+    expect(flagError(['reconcile', '--provider', 'gemini', '--from', '2026-11-01'])).toMatch(
+      /CONFIG_FLAG_INVALID: 'reconcile' needs --provider openai or anthropic; got 'gemini'/,
+    );
     expect(flagError(['reconcile', '--provider', 'openai'])).toMatch(/needs --from/);
     expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-31'])).toMatch(/--from takes a UTC day/);
     expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-02', '--to', '2026-11-01'])).toMatch(/is after --to/);
-    expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--threshold', 'lots'])).toMatch(/--threshold takes a percentage/);
+    expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--threshold', 'lots'])).toMatch(
+      /--threshold takes a percentage/,
+    );
     expect(flagError(['reconcile', '--provider', 'openai', '--from', '2024-01-01', '--to', '2026-01-01'])).toMatch(/at most 366 days/);
-    expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--by', 'day'])).toMatch(/'reconcile' does not take --by/);
+    expect(flagError(['reconcile', '--provider', 'openai', '--from', '2026-11-01', '--by', 'day'])).toMatch(
+      /'reconcile' does not take --by/,
+    );
   });
 });

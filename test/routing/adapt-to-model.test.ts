@@ -7,12 +7,19 @@ import type { ResolvedModel } from '../../src/routing/resolve-model.js';
 import { DEFAULT_TIMEOUTS } from '../../src/routing/timeouts.js';
 import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
-function model(fields: { capabilities?: Partial<ModelCapabilities>; adapt?: boolean; omitHostedTools?: boolean; protocol?: ProtocolName } = {}): ResolvedModel {
+function model(
+  fields: { capabilities?: Partial<ModelCapabilities>; adapt?: boolean; omitHostedTools?: boolean; protocol?: ProtocolName } = {},
+): ResolvedModel {
   return {
     id: 'small-model',
     upstreamModel: 'up',
     providerId: 'p',
-    adapter: { id: 'p', protocol: fields.protocol ?? 'messages', generate: () => Promise.reject(new Error('no')), stream: () => ({ async *[Symbol.asyncIterator]() {} }) },
+    adapter: {
+      id: 'p',
+      protocol: fields.protocol ?? 'messages',
+      generate: () => Promise.reject(new Error('no')),
+      stream: () => ({ async *[Symbol.asyncIterator]() {} }),
+    },
     capabilities: { ...allCapabilities, providerTools: ['messages'], ...fields.capabilities },
     created: 0,
     ownedBy: 'p',
@@ -26,8 +33,19 @@ function model(fields: { capabilities?: Partial<ModelCapabilities>; adapt?: bool
 }
 
 const exec: CanonicalTool = { type: 'function', name: 'exec' };
-const webSearch: CanonicalTool = { type: 'provider-defined', protocol: 'responses', kind: 'web_search', definition: { type: 'web_search' } };
-const customPatch: CanonicalTool = { type: 'provider-defined', protocol: 'responses', kind: 'custom', name: 'apply_patch', definition: { type: 'custom' } };
+const webSearch: CanonicalTool = {
+  type: 'provider-defined',
+  protocol: 'responses',
+  kind: 'web_search',
+  definition: { type: 'web_search' },
+};
+const customPatch: CanonicalTool = {
+  type: 'provider-defined',
+  protocol: 'responses',
+  kind: 'custom',
+  name: 'apply_patch',
+  definition: { type: 'custom' },
+};
 const base: CanonicalRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 
 describe('adaptToModel', () => {
@@ -46,7 +64,11 @@ describe('adaptToModel', () => {
   });
 
   it("should still omit every tool the model cannot run with hostedTools: 'omit', even with adapt: false, naming them", () => {
-    const adapted = adaptToModel({ ...base, tools: [exec, customPatch, webSearch] }, model({ adapt: false, omitHostedTools: true }), 'responses');
+    const adapted = adaptToModel(
+      { ...base, tools: [exec, customPatch, webSearch] },
+      model({ adapt: false, omitHostedTools: true }),
+      'responses',
+    );
     expect(adapted.request.tools).toEqual([exec]);
     expect(adapted.adaptations).toEqual(['tools.custom', 'tools.web_search']);
   });
@@ -64,9 +86,19 @@ describe('adaptToModel', () => {
   });
 
   it('should refuse a tool choice naming a dropped tool', () => {
-    const anthropicSearch: CanonicalTool = { type: 'provider-defined', protocol: 'messages', kind: 'web_search_20250305', name: 'web_search', definition: {} };
+    const anthropicSearch: CanonicalTool = {
+      type: 'provider-defined',
+      protocol: 'messages',
+      kind: 'web_search_20250305',
+      name: 'web_search',
+      definition: {},
+    };
     const error = gatewayErrorOf(() =>
-      adaptToModel({ ...base, tools: [exec, anthropicSearch], toolChoice: { type: 'tool', name: 'web_search' } }, model({ protocol: 'chat', capabilities: { providerTools: ['chat'] } }), 'messages'),
+      adaptToModel(
+        { ...base, tools: [exec, anthropicSearch], toolChoice: { type: 'tool', name: 'web_search' } },
+        model({ protocol: 'chat', capabilities: { providerTools: ['chat'] } }),
+        'messages',
+      ),
     );
     expect(error.code).toBe('UNSUPPORTED_FEATURE');
     expect(error.message).toContain("'web_search_20250305' tool");

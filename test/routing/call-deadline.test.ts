@@ -14,7 +14,9 @@ const batch: StreamBatch = { events: [{ type: 'text-delta', id: 't', delta: 'x' 
 function pendingReader(deadline: CallDeadline) {
   let waiting: { resolve: (batch: StreamBatch) => void; reject: (error: Error) => void } | undefined;
   const cancellation = upstreamSignal(deadline.context) as RequestAbort;
-  cancellation.listen(() => waiting?.reject(new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'cancelled' })));
+  cancellation.listen(() =>
+    waiting?.reject(new GatewayError({ kind: 'timeout', code: 'REQUEST_ABORTED', status: 499, message: 'cancelled' })),
+  );
   const reader: EventReader = {
     next: () => new Promise((resolve, reject) => (waiting = { resolve, reject })),
     stop: async () => undefined,

@@ -97,9 +97,7 @@ describe('checkCapabilities', () => {
     it('should refuse content only another protocol understands', () => {
       const request: CanonicalRequest = {
         ...base,
-        messages: [
-          { role: 'assistant', content: [{ type: 'provider-defined', protocol: 'messages', kind: 'server_tool_use', data: {} }] },
-        ],
+        messages: [{ role: 'assistant', content: [{ type: 'provider-defined', protocol: 'messages', kind: 'server_tool_use', data: {} }] }],
       };
       expect(failure(request)?.message).toContain('server_tool_use');
     });

@@ -9,14 +9,26 @@ describe('createModelTable', () => {
     it('should make one deployment of a model with one provider, as before', () => {
       const { table } = createModelTable([{ id: 'm', provider: 'east', upstreamModel: 'up' }], providers);
       const model = table.get('m')!;
-      expect(model.deployments.map((deployment) => [deployment.name, deployment.providerId, deployment.upstreamModel, deployment.weight])).toEqual([['east/up', 'east', 'up', 1]]);
+      expect(
+        model.deployments.map((deployment) => [deployment.name, deployment.providerId, deployment.upstreamModel, deployment.weight]),
+      ).toEqual([['east/up', 'east', 'up', 1]]);
       expect([model.providerId, model.upstreamModel, model.adapter]).toEqual(['east', 'up', providers.east]);
       expect(model.strategy).toBe('weighted');
     });
 
     it('should bind each deployment, its upstream model defaulting to the model’s', () => {
       const { table } = createModelTable(
-        [{ id: 'm', upstreamModel: 'up', strategy: 'least-busy', deployments: [{ provider: 'east', weight: 3 }, { provider: 'west', upstreamModel: 'other', name: 'west-eu' }] }],
+        [
+          {
+            id: 'm',
+            upstreamModel: 'up',
+            strategy: 'least-busy',
+            deployments: [
+              { provider: 'east', weight: 3 },
+              { provider: 'west', upstreamModel: 'other', name: 'west-eu' },
+            ],
+          },
+        ],
         providers,
       );
       const model = table.get('m')!;
@@ -31,12 +43,18 @@ describe('createModelTable', () => {
 
     it('should refuse a model with neither provider nor deployments, or both', () => {
       expect(() => createModelTable([{ id: 'm' }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_MODEL_DEPLOYMENTS' }));
-      expect(() => createModelTable([{ id: 'm', provider: 'east', deployments: [{ provider: 'west' }] }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_MODEL_DEPLOYMENTS' }));
+      expect(() => createModelTable([{ id: 'm', provider: 'east', deployments: [{ provider: 'west' }] }], providers)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_MODEL_DEPLOYMENTS' }),
+      );
     });
 
     it('should refuse a deployment on a provider that is not configured, or two of the same name', () => {
-      expect(() => createModelTable([{ id: 'm', deployments: [{ provider: 'nope' }] }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_UNKNOWN_PROVIDER' }));
-      expect(() => createModelTable([{ id: 'm', deployments: [{ provider: 'east' }, { provider: 'east' }] }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_MODEL_ID_DUPLICATE' }));
+      expect(() => createModelTable([{ id: 'm', deployments: [{ provider: 'nope' }] }], providers)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_UNKNOWN_PROVIDER' }),
+      );
+      expect(() => createModelTable([{ id: 'm', deployments: [{ provider: 'east' }, { provider: 'east' }] }], providers)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_MODEL_ID_DUPLICATE' }),
+      );
     });
   });
 
@@ -55,8 +73,12 @@ describe('createModelTable', () => {
     });
 
     it('should refuse a fallback that is not a configured model, or the model itself', () => {
-      expect(() => createModelTable([{ id: 'a', provider: 'east', fallbacks: ['ghost'] }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_UNKNOWN_FALLBACK_MODEL' }));
-      expect(() => createModelTable([{ id: 'a', provider: 'east', contextFallback: 'a' }], providers)).toThrow(expect.objectContaining({ code: 'CONFIG_UNKNOWN_FALLBACK_MODEL' }));
+      expect(() => createModelTable([{ id: 'a', provider: 'east', fallbacks: ['ghost'] }], providers)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_UNKNOWN_FALLBACK_MODEL' }),
+      );
+      expect(() => createModelTable([{ id: 'a', provider: 'east', contextFallback: 'a' }], providers)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_UNKNOWN_FALLBACK_MODEL' }),
+      );
     });
   });
 });

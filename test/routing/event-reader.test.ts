@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type CanonicalStreamEvent, type EventBatches, type RelayBatches, upstreamErrorCode } from '../../src/canonical/index.js';
+import {
+  GatewayError,
+  type CanonicalStreamEvent,
+  type EventBatches,
+  type RelayBatches,
+  upstreamErrorCode,
+} from '../../src/canonical/index.js';
 import { mapEvents, readEvents, readRelay } from '../../src/routing/event-reader.js';
 
 const delta = (text: string): CanonicalStreamEvent => ({ type: 'text-delta', id: 't', delta: text });
@@ -51,7 +57,7 @@ describe('mapEvents', () => {
 });
 
 describe('readRelay', () => {
-  it('should hand over the relay\'s batches and its in-band error frames', async () => {
+  it("should hand over the relay's batches and its in-band error frames", async () => {
     const batches = [{ wire: 'data: a\n\n', events: [] }];
     let stopped = false;
     const relay: RelayBatches = {

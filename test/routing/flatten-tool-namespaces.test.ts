@@ -31,7 +31,12 @@ describe('flattenToolNamespaces', () => {
       { type: 'function', name: 'multi_agent_v1__wait' },
     ]);
     expect(flattened.request.toolChoice).toEqual({ type: 'tool', name: 'multi_agent_v1__spawn' });
-    expect(flattened.request.messages[1]?.content[0]).toEqual({ type: 'tool-call', id: 'c1', name: 'multi_agent_v1__spawn', arguments: '{}' });
+    expect(flattened.request.messages[1]?.content[0]).toEqual({
+      type: 'tool-call',
+      id: 'c1',
+      name: 'multi_agent_v1__spawn',
+      arguments: '{}',
+    });
   });
 
   it('should give calls in the answer their namespace back, and leave other calls alone', async () => {

@@ -8,7 +8,11 @@ describe('modelCapabilities', () => {
   });
 
   it('should turn a capability off when the catalog or the adapter says no, and keep it when both allow it', () => {
-    const capabilities = modelCapabilities({ audio: false, reasoning: true, providerTools: ['responses'] }, { reasoning: false, audio: true, images: true }, undefined);
+    const capabilities = modelCapabilities(
+      { audio: false, reasoning: true, providerTools: ['responses'] },
+      { reasoning: false, audio: true, images: true },
+      undefined,
+    );
     expect(capabilities).toMatchObject({ audio: false, reasoning: false, images: true, tools: true, providerTools: ['responses'] });
   });
 
@@ -17,7 +21,11 @@ describe('modelCapabilities', () => {
   });
 
   it('should let the config win over both, field by field', () => {
-    const capabilities = modelCapabilities({ audio: false }, { reasoning: false }, { reasoning: true, audio: true, providerTools: ['messages'] });
+    const capabilities = modelCapabilities(
+      { audio: false },
+      { reasoning: false },
+      { reasoning: true, audio: true, providerTools: ['messages'] },
+    );
     expect(capabilities).toMatchObject({ reasoning: true, audio: true, providerTools: ['messages'], files: true });
   });
 });

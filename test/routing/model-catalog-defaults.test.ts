@@ -26,11 +26,19 @@ describe('models resolved with the catalog', () => {
     // What the route carries stays the adapter's: Responses hosted tools, no audio input.
     expect(model.capabilities.providerTools).toEqual(['responses']);
     expect(model.capabilities.audio).toBe(false);
-    expect(model.price).toMatchObject({ price: { input: 0.4, output: 1.6, cachedInput: 0.1 }, source: expect.stringMatching(/^genai-prices@/), version: expect.stringMatching(/^catalog:genai-prices@/) });
+    expect(model.price).toMatchObject({
+      price: { input: 0.4, output: 1.6, cachedInput: 0.1 },
+      source: expect.stringMatching(/^genai-prices@/),
+      version: expect.stringMatching(/^catalog:genai-prices@/),
+    });
   });
 
   it('should know Claude and Gemini ids through their providers', () => {
-    expect(resolve({ id: 'c', provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5-20250929' })).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 64_000, reasoningControl: 'budget' });
+    expect(resolve({ id: 'c', provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5-20250929' })).toMatchObject({
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
+      reasoningControl: 'budget',
+    });
     const gemini = resolve({ id: 'g', provider: 'gemini', upstreamModel: 'models/gemini-2.0-flash' });
     expect(gemini).toMatchObject({ contextWindow: 1_048_576, maxOutputTokens: 8_192 });
     expect(gemini.capabilities.reasoning).toBe(false);

@@ -27,7 +27,7 @@ function provider(events: readonly CanonicalStreamEvent[], thenThrow?: Error) {
 }
 
 describe('readAhead', () => {
-  it('should keep the rest of the first output event\'s batch in the opening', async () => {
+  it("should keep the rest of the first output event's batch in the opening", async () => {
     const delta: CanonicalStreamEvent = { type: 'text-delta', id: 't1', delta: 'hi' };
     let stopped = false;
     const batches = [{ events: [start] }, { events: [text, delta] }, { events: [finish] }];

@@ -49,7 +49,7 @@ describe('Redis cooldown store', () => {
     expect(a.counted.reads).toBe(2);
   });
 
-  it("sees a deployment another instance took out once refreshMs has passed, and its own at once", async () => {
+  it('sees a deployment another instance took out once refreshMs has passed, and its own at once', async () => {
     const { a, b, clock } = instances({ failures: 1, cooldownMs: 60_000, refreshMs: 1_000 });
     await a.store.standings(pair);
     await b.store.standings(pair);

@@ -7,7 +7,13 @@ import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
 describe('resolveTimeouts', () => {
   it('should keep every limit that catches a hang at three minutes or less', () => {
-    for (const limit of [DEFAULT_TIMEOUTS.connectMs, DEFAULT_TIMEOUTS.firstTokenMs, DEFAULT_TIMEOUTS.idleMs, DEFAULT_TIMEOUTS.failoverWindowMs, DEFAULT_TIMEOUTS.keepAliveMs]) {
+    for (const limit of [
+      DEFAULT_TIMEOUTS.connectMs,
+      DEFAULT_TIMEOUTS.firstTokenMs,
+      DEFAULT_TIMEOUTS.idleMs,
+      DEFAULT_TIMEOUTS.failoverWindowMs,
+      DEFAULT_TIMEOUTS.keepAliveMs,
+    ]) {
       expect(limit).toBeLessThanOrEqual(180_000);
     }
     // A keep-alive, and the commit before it, well inside a 60 s proxy idle timeout.
@@ -32,18 +38,31 @@ describe('the timeouts options', () => {
       ],
     });
     expect(resolved.models.get('plain')!.timeouts).toEqual({ ...DEFAULT_TIMEOUTS, idleMs: 30_000, keepAliveMs: 5_000 });
-    expect(resolved.models.get('thinker')!.timeouts).toEqual({ ...DEFAULT_TIMEOUTS, idleMs: 90_000, keepAliveMs: 5_000, firstTokenMs: 600_000 });
+    expect(resolved.models.get('thinker')!.timeouts).toEqual({
+      ...DEFAULT_TIMEOUTS,
+      idleMs: 90_000,
+      keepAliveMs: 5_000,
+      firstTokenMs: 600_000,
+    });
   });
 
   it('should refuse a timeout that is not a positive whole number of milliseconds, naming it', () => {
-    const error = gatewayErrorOf(() => resolveOptions({ logger: silentLogger, models: [{ id: 'm', provider: 'mock', timeouts: { idleMs: -5 } }] }));
+    const error = gatewayErrorOf(() =>
+      resolveOptions({ logger: silentLogger, models: [{ id: 'm', provider: 'mock', timeouts: { idleMs: -5 } }] }),
+    );
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('models[0].timeouts.idleMs');
-    expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, timeouts: { firstTokenSeconds: 5 } as never })).code).toBe('CONFIG_INVALID');
+    expect(gatewayErrorOf(() => resolveOptions({ logger: silentLogger, timeouts: { firstTokenSeconds: 5 } as never })).code).toBe(
+      'CONFIG_INVALID',
+    );
   });
 
   it('should be read from a config file', () => {
-    const config = parseConfigText('timeouts: { firstTokenMs: 240000, failoverWindowMs: 5000 }\nmodels: [{ id: m, provider: mock, timeouts: { idleMs: 60000 } }]\n', 'switchyard.yaml', {});
+    const config = parseConfigText(
+      'timeouts: { firstTokenMs: 240000, failoverWindowMs: 5000 }\nmodels: [{ id: m, provider: mock, timeouts: { idleMs: 60000 } }]\n',
+      'switchyard.yaml',
+      {},
+    );
     expect(config.gateway.timeouts).toEqual({ firstTokenMs: 240_000, failoverWindowMs: 5_000 });
     expect(config.gateway.models?.[0]?.timeouts).toEqual({ idleMs: 60_000 });
   });

@@ -24,7 +24,13 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
       calls.push(request.model);
       const step = steps[Math.min(calls.length - 1, steps.length - 1)]!;
       if (step !== 'ok') throw step;
-      return { id: 'r', model: request.model, content: [{ type: 'text', text: `from ${id}` }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } } as CanonicalResponse;
+      return {
+        id: 'r',
+        model: request.model,
+        content: [{ type: 'text', text: `from ${id}` }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: { inputTokens: 1, outputTokens: 1 },
+      } as CanonicalResponse;
     },
     // eslint-disable-next-line require-yield
     async *stream() {
@@ -35,10 +41,20 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
 
 function setup(models: RoutedModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
   const { table } = createModelTable(models, providers);
-  const call = createRoutingCall({ models: table, retries: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 100 }, random: () => 0, ...options });
+  const call = createRoutingCall({
+    models: table,
+    retries: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 100 },
+    random: () => 0,
+    ...options,
+  });
   const abort = new RequestAbort();
   const context = createProviderContext(abort, { requestId: 'req_test', gatewayModel: models[0]!.id, logger: silentLogger });
-  const routeOf = (id: string): Route => ({ model: table.get(id)!, request: { model: id, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] } as unknown as CanonicalRequest, inbound: 'chat', adaptations: [] });
+  const routeOf = (id: string): Route => ({
+    model: table.get(id)!,
+    request: { model: id, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] } as unknown as CanonicalRequest,
+    inbound: 'chat',
+    adaptations: [],
+  });
   return { call, abort, context, routeOf };
 }
 
@@ -47,7 +63,13 @@ const textOf = (response: CanonicalResponse) => (response.content[0] as { text: 
 describe('createRoutingCall', () => {
   it('should not retry after the stream control says the headers went out', async () => {
     const east = scripted('east', overloaded());
-    const { call, context, routeOf } = setup([{ id: 'm', provider: 'east', fallbacks: ['n'] }, { id: 'n', provider: 'west' }], { east, west: scripted('west', 'ok') });
+    const { call, context, routeOf } = setup(
+      [
+        { id: 'm', provider: 'east', fallbacks: ['n'] },
+        { id: 'n', provider: 'west' },
+      ],
+      { east, west: scripted('west', 'ok') },
+    );
     await expect(call.generate(routeOf('m'), context, { committed: () => true } as never)).rejects.toMatchObject({ code: 'OVERLOADED' });
     expect(east.calls).toHaveLength(1);
   });
@@ -72,7 +94,13 @@ describe('createRoutingCall', () => {
   it('should not fall back on a request the upstream calls invalid', async () => {
     const east = scripted('east', invalid());
     const west = scripted('west', 'ok');
-    const { call, context, routeOf } = setup([{ id: 'm', provider: 'east', fallbacks: ['n'] }, { id: 'n', provider: 'west' }], { east, west });
+    const { call, context, routeOf } = setup(
+      [
+        { id: 'm', provider: 'east', fallbacks: ['n'] },
+        { id: 'n', provider: 'west' },
+      ],
+      { east, west },
+    );
     await expect(call.generate(routeOf('m'), context)).rejects.toMatchObject({ code: 'INVALID_VALUE' });
     expect([east.calls.length, west.calls.length]).toEqual([1, 0]);
   });
@@ -90,7 +118,11 @@ describe('createRoutingCall', () => {
     const east = scripted('east', limited(60), 'ok');
     const west = scripted('west', 'ok');
     const cooldowns = new MemoryCooldownStore(DEFAULT_COOLDOWNS);
-    const { call, context, routeOf } = setup([{ id: 'm', deployments: [{ provider: 'east', weight: 10 }, { provider: 'west' }] }], { east, west }, { cooldowns });
+    const { call, context, routeOf } = setup(
+      [{ id: 'm', deployments: [{ provider: 'east', weight: 10 }, { provider: 'west' }] }],
+      { east, west },
+      { cooldowns },
+    );
     expect(textOf((await call.generate(routeOf('m'), context)).response)).toBe('from west');
     await call.settled();
     expect((await cooldowns.standings(['east/m'])).get('east/m')).toMatchObject({ state: 'cooling' });
@@ -105,7 +137,11 @@ describe('createRoutingCall', () => {
     const cooldowns = new MemoryCooldownStore(DEFAULT_COOLDOWNS);
     await cooldowns.failed('east/m', 60_000);
     await cooldowns.failed('west/m', 20_000);
-    const { call, context, routeOf } = setup([{ id: 'm', deployments: [{ provider: 'east' }, { provider: 'west' }] }], { east, west }, { cooldowns });
+    const { call, context, routeOf } = setup(
+      [{ id: 'm', deployments: [{ provider: 'east' }, { provider: 'west' }] }],
+      { east, west },
+      { cooldowns },
+    );
     expect(textOf((await call.generate(routeOf('m'), context)).response)).toBe('from west');
     // It answered: back in service.
     await call.settled();
@@ -117,16 +153,32 @@ describe('createRoutingCall', () => {
     const west = scripted('west', 'ok');
     const cooldowns = new MemoryCooldownStore(DEFAULT_COOLDOWNS);
     await cooldowns.failed('east/m', 60_000);
-    const { call, context, routeOf } = setup([{ id: 'm', provider: 'east', fallbacks: ['n'] }, { id: 'n', provider: 'west' }], { east, west }, { cooldowns });
+    const { call, context, routeOf } = setup(
+      [
+        { id: 'm', provider: 'east', fallbacks: ['n'] },
+        { id: 'n', provider: 'west' },
+      ],
+      { east, west },
+      { cooldowns },
+    );
     expect(textOf((await call.generate(routeOf('m'), context)).response)).toBe('from west');
     expect(east.calls).toHaveLength(0);
   });
 
   it('should take a deployment whose credentials are refused out, and not retry it', async () => {
-    const refused = new GatewayError({ kind: 'upstream', status: 502, code: 'UPSTREAM_AUTHENTICATION_FAILED', retryable: false, message: 'refused' });
+    const refused = new GatewayError({
+      kind: 'upstream',
+      status: 502,
+      code: 'UPSTREAM_AUTHENTICATION_FAILED',
+      retryable: false,
+      message: 'refused',
+    });
     const east = scripted('east', refused);
     const west = scripted('west', overloaded(), 'ok');
-    const { call, context, routeOf } = setup([{ id: 'm', deployments: [{ provider: 'east', weight: 10 }, { provider: 'west' }] }], { east, west });
+    const { call, context, routeOf } = setup([{ id: 'm', deployments: [{ provider: 'east', weight: 10 }, { provider: 'west' }] }], {
+      east,
+      west,
+    });
     expect(textOf((await call.generate(routeOf('m'), context)).response)).toBe('from west');
     expect([east.calls.length, west.calls.length]).toEqual([1, 2]);
   });

@@ -25,8 +25,12 @@ describe('switchyard accounts top-up', () => {
     const user = await createUser(opened.db, { email: 'ada@example.com', passwordHash: 'x', isAdmin: false });
     await opened.close();
 
-    expect(await run(['accounts', 'top-up', 'Ada@Example.com', '--usd', '12.5', '--note', 'invoice 7', '--database', database])).toBe('Credited $12.500000 to the balance of ada@example.com.\n');
-    expect(await run(['accounts', 'top-up', 'ada@example.com', '--usd=-2', '--kind', 'adjustment', '--database', database])).toBe('Adjusted $-2.000000 on the balance of ada@example.com.\n');
+    expect(await run(['accounts', 'top-up', 'Ada@Example.com', '--usd', '12.5', '--note', 'invoice 7', '--database', database])).toBe(
+      'Credited $12.500000 to the balance of ada@example.com.\n',
+    );
+    expect(await run(['accounts', 'top-up', 'ada@example.com', '--usd=-2', '--kind', 'adjustment', '--database', database])).toBe(
+      'Adjusted $-2.000000 on the balance of ada@example.com.\n',
+    );
     const after = await openDatabase({ url: database });
     try {
       expect(await balanceOf(after.db, user!.id)).toBe(10.5e9);
@@ -40,8 +44,12 @@ describe('switchyard accounts top-up', () => {
     } finally {
       await after.close();
     }
-    await expect(run(['accounts', 'top-up', 'ada@example.com', '--usd', '0', '--database', database])).rejects.toSatisfy((error: unknown) => GatewayError.isInstance(error) && error.code === 'CONFIG_FLAG_INVALID');
-    await expect(run(['accounts', 'top-up', 'nobody@example.com', '--usd', '1', '--database', database])).rejects.toSatisfy((error: unknown) => GatewayError.isInstance(error) && error.code === 'USER_NOT_FOUND');
+    await expect(run(['accounts', 'top-up', 'ada@example.com', '--usd', '0', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'CONFIG_FLAG_INVALID',
+    );
+    await expect(run(['accounts', 'top-up', 'nobody@example.com', '--usd', '1', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'USER_NOT_FOUND',
+    );
     expect(() => parseCliArgs(['accounts', 'top-up', 'ada@example.com'])).toThrow(/needs --usd/);
   });
 });

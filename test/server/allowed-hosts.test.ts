@@ -19,20 +19,39 @@ afterEach(async () => {
 async function start(settings: Partial<ServerSettings> = {}): Promise<{ server: RunningServer; port: number }> {
   const database = testDatabase('sqlite');
   databases.push(database);
-  const server = await startServer({ apiKeys: [KEY], database: await database.open(), logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000, ...settings });
+  const server = await startServer(
+    { apiKeys: [KEY], database: await database.open(), logger: silentLogger },
+    { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000, ...settings },
+  );
   running.push(server);
   return { server, port: Number(new URL(server.root).port) };
 }
 
 /** A request with a `Host` of our choosing (fetch will not send one), to 127.0.0.1:`port`. */
-function send(port: number, host: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+function send(
+  port: number,
+  host: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { host, ...headers, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host, ...headers, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -51,7 +70,11 @@ describe('the standalone server and the Host header (DNS rebinding)', () => {
     expect(JSON.parse(signUp.text)).toMatchObject({ error: { code: 'host_not_allowed' } });
     expect(signUp.text).toContain('server.allowedHosts');
     expect((await send(port, foreign, 'GET', '/register', undefined, origin)).status).toBe(403);
-    const api = await send(port, foreign, 'POST', '/v1/chat/completions', chat, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...origin });
+    const api = await send(port, foreign, 'POST', '/v1/chat/completions', chat, {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      ...origin,
+    });
     expect(api.status).toBe(403);
     expect(JSON.parse(api.text)).toMatchObject({ error: { type: 'permission_error', code: 'host_not_allowed' } });
     const messages = await send(port, foreign, 'POST', '/v1/messages', '{}', { 'x-api-key': KEY, 'content-type': 'application/json' });
@@ -64,10 +87,22 @@ describe('the standalone server and the Host header (DNS rebinding)', () => {
 
   it('should answer IP addresses, localhost, *.localhost, the listen address and the configured names', async () => {
     const { port } = await start({ allowedHosts: ['llm.example.com', '.corp.example'] });
-    for (const host of [`127.0.0.1:${port}`, `[::1]:${port}`, `localhost:${port}`, `LOCALHOST`, `app.localhost:${port}`, 'llm.example.com', `corp.example:${port}`, `gw.corp.example:${port}`]) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST`,
+      `app.localhost:${port}`,
+      'llm.example.com',
+      `corp.example:${port}`,
+      `gw.corp.example:${port}`,
+    ]) {
       expect({ host, status: (await send(port, host, 'GET', '/health')).status }).toEqual({ host, status: 200 });
     }
-    const api = await send(port, 'llm.example.com', 'POST', '/v1/chat/completions', chat, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
+    const api = await send(port, 'llm.example.com', 'POST', '/v1/chat/completions', chat, {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+    });
     expect(api.status).toBe(200);
     for (const host of ['example.com', 'llm.example.com.attacker.example', 'xcorp.example', 'a b', 'user@127.0.0.1']) {
       expect({ host, status: (await send(port, host, 'GET', '/health')).status }).toEqual({ host, status: 403 });
@@ -77,9 +112,14 @@ describe('the standalone server and the Host header (DNS rebinding)', () => {
   it('should answer any name with allowedHosts: true, from the config file or --allowed-hosts', async () => {
     const { port } = await start({ allowedHosts: true });
     expect((await send(port, `rebind.attacker.example:${port}`, 'GET', '/health')).status).toBe(200);
-    expect(splitConfigFile(configFileSchema.parse({ server: { allowedHosts: ['llm.example.com'] } })).server.allowedHosts).toEqual(['llm.example.com']);
+    expect(splitConfigFile(configFileSchema.parse({ server: { allowedHosts: ['llm.example.com'] } })).server.allowedHosts).toEqual([
+      'llm.example.com',
+    ]);
     expect(splitConfigFile(configFileSchema.parse({ server: { allowedHosts: true } })).server.allowedHosts).toBe(true);
-    expect(parseCliArgs(['serve', '--allowed-hosts', 'a.example, .b.example'])).toEqual({ command: 'serve', allowedHosts: ['a.example', '.b.example'] });
+    expect(parseCliArgs(['serve', '--allowed-hosts', 'a.example, .b.example'])).toEqual({
+      command: 'serve',
+      allowedHosts: ['a.example', '.b.example'],
+    });
     expect(parseCliArgs(['serve', '--allowed-hosts', '*'])).toEqual({ command: 'serve', allowedHosts: true });
   });
 });

@@ -40,13 +40,34 @@ async function serve(options: GatewayOptions = {}) {
 function chatAnswer(request: RecordedRequest): MockReply {
   const body = request.body as { stream?: boolean; model?: string; tools?: unknown[] };
   const message = body.tools
-    ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      }
     : { role: 'assistant', content: 'OK' };
   const usage = { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
   if (!body.stream) {
-    return { json: { id: 'c1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: body.tools ? 'tool_calls' : 'stop' }], usage } };
+    return {
+      json: {
+        id: 'c1',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: body.tools ? 'tool_calls' : 'stop' }],
+        usage,
+      },
+    };
   }
-  const chunk = (delta: object, finish: string | null = null) => ({ data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] } });
+  const chunk = (delta: object, finish: string | null = null) => ({
+    data: {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    },
+  });
   return { sse: sseText([chunk({ role: 'assistant', content: 'OK' }), chunk({}, 'stop'), { data: '[DONE]' }]) };
 }
 
@@ -57,7 +78,9 @@ async function upstreamOf(...replies: Array<MockReply | ((request: RecordedReque
   return upstream;
 }
 
-const upstreamProvider = (upstream: MockUpstream) => ({ up: createOpenAICompatibleProvider({ id: 'up', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }) });
+const upstreamProvider = (upstream: MockUpstream) => ({
+  up: createOpenAICompatibleProvider({ id: 'up', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-0123456789abcdef' }),
+});
 
 /** Someone else's gateway: Chat Completions only (404 on everything else), with its own key. */
 async function thirdPartyGateway(key: string): Promise<string> {
@@ -74,7 +97,9 @@ async function thirdPartyGateway(key: string): Promise<string> {
       return;
     }
     if (req.headers.authorization !== `Bearer ${key}`) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid API key', type: 'invalid_request_error' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'Invalid API key', type: 'invalid_request_error' } }));
       return;
     }
     const reply = chatAnswer({ method: 'POST', url: req.url, headers: req.headers, body: JSON.parse(text) as unknown });
@@ -87,7 +112,9 @@ async function thirdPartyGateway(key: string): Promise<string> {
 }
 
 const ALL_OK = Object.fromEntries(
-  ['minimal', 'streaming', 'tools', 'image'].flatMap((capability) => ['chat', 'responses', 'messages'].map((protocol) => [`${protocol} ${capability}`, 'ok'])),
+  ['minimal', 'streaming', 'tools', 'image'].flatMap((capability) =>
+    ['chat', 'responses', 'messages'].map((protocol) => [`${protocol} ${capability}`, 'ok']),
+  ),
 );
 
 // Each test spawns the CLI (a few seconds each on a busy machine).
@@ -106,7 +133,12 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
 
     const json = await checkJson(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'mock']);
     expect(json.code).toBe(0);
-    expect(json.result).toMatchObject({ ok: true, baseUrl: { given: running.openAIBaseURL, used: running.openAIBaseURL }, model: 'mock', diagnoses: [] });
+    expect(json.result).toMatchObject({
+      ok: true,
+      baseUrl: { given: running.openAIBaseURL, used: running.openAIBaseURL },
+      model: 'mock',
+      diagnoses: [],
+    });
     expect(cells(json.result)).toEqual(ALL_OK);
   });
 
@@ -136,10 +168,23 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   });
 
   it('should back off on 429 one request at a time, and succeed when the limit lifts', async () => {
-    const limited: MockReply = { status: 429, headers: { 'retry-after': '0' }, json: { error: { message: 'slow down', type: 'rate_limit_error' } } };
+    const limited: MockReply = {
+      status: 429,
+      headers: { 'retry-after': '0' },
+      json: { error: { message: 'slow down', type: 'rate_limit_error' } },
+    };
     const upstream = await upstreamOf(limited, limited, chatAnswer);
     const running = await serve({ providers: upstreamProvider(upstream), models: [{ id: 'busy', provider: 'up' }] });
-    const { code, result, stderr } = await checkJson(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'busy', '--protocol', 'chat']);
+    const { code, result, stderr } = await checkJson([
+      '--base-url',
+      running.openAIBaseURL,
+      '--key',
+      TEST_KEY,
+      '--model',
+      'busy',
+      '--protocol',
+      'chat',
+    ]);
     expect(stderr).toContain('429 rate limited: waiting 0.0 s before retry 1');
     expect(stderr).toContain('before retry 2');
     expect(cells(result)).toEqual({ 'chat minimal': 'ok', 'chat streaming': 'ok', 'chat tools': 'ok', 'chat image': 'ok' });
@@ -149,9 +194,22 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   });
 
   it('should give up on a lasting 429 after its retries and say so', async () => {
-    const upstream = await upstreamOf({ status: 429, headers: { 'retry-after': '0' }, json: { error: { message: 'quota', type: 'rate_limit_error' } } });
+    const upstream = await upstreamOf({
+      status: 429,
+      headers: { 'retry-after': '0' },
+      json: { error: { message: 'quota', type: 'rate_limit_error' } },
+    });
     const running = await serve({ providers: upstreamProvider(upstream), models: [{ id: 'busy', provider: 'up' }] });
-    const { code, result } = await checkJson(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'busy', '--protocol', 'chat']);
+    const { code, result } = await checkJson([
+      '--base-url',
+      running.openAIBaseURL,
+      '--key',
+      TEST_KEY,
+      '--model',
+      'busy',
+      '--protocol',
+      'chat',
+    ]);
     expect(code).toBe(1);
     expect(codes(result)).toEqual(['RATE_LIMITED']);
     expect(result.steps[0]).toMatchObject({ status: 'failed', httpStatus: 429 });
@@ -161,7 +219,18 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   it('should time out a hanging upstream at --timeout', async () => {
     const upstream = await upstreamOf({ hang: true });
     const running = await serve({ providers: upstreamProvider(upstream), models: [{ id: 'stuck', provider: 'up' }] });
-    const { code, result } = await checkJson(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'stuck', '--protocol', 'chat', '--timeout', '1']);
+    const { code, result } = await checkJson([
+      '--base-url',
+      running.openAIBaseURL,
+      '--key',
+      TEST_KEY,
+      '--model',
+      'stuck',
+      '--protocol',
+      'chat',
+      '--timeout',
+      '1',
+    ]);
     expect(code).toBe(1);
     expect(codes(result)).toEqual(['TIMEOUT']);
     expect(result.steps[0]).toMatchObject({ status: 'failed', detail: 'no answer within 1 s' });
@@ -170,7 +239,16 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
 
   it('should find the right base URL when /v1 is there twice or missing', async () => {
     const running = await serve();
-    const twice = await checkJson(['--base-url', `${running.openAIBaseURL}/v1/`, '--key', TEST_KEY, '--model', 'mock', '--protocol', 'chat']);
+    const twice = await checkJson([
+      '--base-url',
+      `${running.openAIBaseURL}/v1/`,
+      '--key',
+      TEST_KEY,
+      '--model',
+      'mock',
+      '--protocol',
+      'chat',
+    ]);
     expect(twice.code).toBe(1);
     expect(codes(twice.result)).toEqual(['DOUBLE_V1_PATH']);
     expect(twice.result.diagnoses[0]?.message).toContain(`Use ${running.openAIBaseURL}`);
@@ -185,7 +263,10 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   });
 
   it('should say /v1 is missing to a standalone server whose console is at the root', async () => {
-    const server = await startServer({ database: { url: scratch.file('check-console') }, apiKeys: [TEST_KEY], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000 });
+    const server = await startServer(
+      { database: { url: scratch.file('check-console') }, apiKeys: [TEST_KEY], logger: silentLogger },
+      { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 1_000 },
+    );
     scratch.later(() => server.close().done);
     expect(server.consoleUrl).toBe(`${server.root}/`);
     const missing = await checkJson(['--base-url', server.root, '--key', TEST_KEY, '--model', 'mock', '--protocol', 'chat']);
@@ -196,10 +277,19 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
 
   it("should spot a key typed with 'Bearer ' and go on without it", async () => {
     const running = await serve();
-    const bearer = await checkJson(['--base-url', running.openAIBaseURL, '--key', `Bearer ${TEST_KEY}`, '--model', 'mock', '--protocol', 'chat']);
+    const bearer = await checkJson([
+      '--base-url',
+      running.openAIBaseURL,
+      '--key',
+      `Bearer ${TEST_KEY}`,
+      '--model',
+      'mock',
+      '--protocol',
+      'chat',
+    ]);
     expect(bearer.code).toBe(1);
     expect(codes(bearer.result)).toEqual(['KEY_HAS_BEARER_PREFIX']);
-    expect(bearer.result.diagnoses[0]?.message).toContain("give the key alone");
+    expect(bearer.result.diagnoses[0]?.message).toContain('give the key alone');
     expect(bearer.result.steps.every((step) => step.status === 'ok')).toBe(true);
   });
 
@@ -213,11 +303,18 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   });
 
   it('should name the closest model id to an unknown one', async () => {
-    const running = await serve({ models: [{ id: 'mock', provider: 'mock' }, { id: 'claude-haiku-4-5', provider: 'mock' }] });
+    const running = await serve({
+      models: [
+        { id: 'mock', provider: 'mock' },
+        { id: 'claude-haiku-4-5', provider: 'mock' },
+      ],
+    });
     // The key may come from the environment instead of --key.
     const unknown = await check(['--base-url', running.openAIBaseURL, '--model', 'claude-haiku-4.5'], { SWITCHYARD_API_KEY: TEST_KEY });
     expect(unknown.code).toBe(1);
-    expect(unknown.stdout).toContain("The gateway does not know the model 'claude-haiku-4.5'. The closest id it lists is 'claude-haiku-4-5'.");
+    expect(unknown.stdout).toContain(
+      "The gateway does not know the model 'claude-haiku-4.5'. The closest id it lists is 'claude-haiku-4-5'.",
+    );
   });
 
   it('should refuse a call without --model, with exit code 2', async () => {

@@ -101,7 +101,9 @@ describe('switchyard (npm start, no configuration)', () => {
 
     // curl, exactly as printed, in a shell where the variable is set
     const curl = await run('sh', ['-c', section(output, 'curl:')], shellWithKey);
-    expect((JSON.parse(curl.stdout) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+    expect((JSON.parse(curl.stdout) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+      DEFAULT_MOCK_REPLY,
+    );
 
     // the openai SDK with the printed base URL and key: a stream in several chunks, and a forced tool call
     const openai = new OpenAI({ baseURL: banner.openAIBaseURL, apiKey: banner.key });
@@ -113,7 +115,9 @@ describe('switchyard (npm start, no configuration)', () => {
     const toolCall = await openai.chat.completions.create({
       model: 'mock',
       messages: [{ role: 'user', content: 'Weather in Paris?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      ],
       tool_choice: 'required',
     });
     expect(toolCall.choices[0]?.message.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
@@ -124,7 +128,10 @@ describe('switchyard (npm start, no configuration)', () => {
     expect(message.content[0]).toMatchObject({ type: 'text', text: DEFAULT_MOCK_REPLY });
 
     // Claude Code's variables, used as Claude Code uses them: <base>/v1/messages with Bearer <token>
-    const claudeCode = /ANTHROPIC_BASE_URL=(\S+) ANTHROPIC_AUTH_TOKEN=(\S+)[\s\\]+ANTHROPIC_MODEL=(\S+) ANTHROPIC_DEFAULT_HAIKU_MODEL=(\S+) claude/.exec(output);
+    const claudeCode =
+      /ANTHROPIC_BASE_URL=(\S+) ANTHROPIC_AUTH_TOKEN=(\S+)[\s\\]+ANTHROPIC_MODEL=(\S+) ANTHROPIC_DEFAULT_HAIKU_MODEL=(\S+) claude/.exec(
+        output,
+      );
     expect(claudeCode?.[1]).toBe(banner.root);
     const token = (await run('sh', ['-c', `printf %s ${claudeCode?.[2]}`], shellWithKey)).stdout;
     const messages = await fetch(`${claudeCode?.[1]}/v1/messages`, {
@@ -152,11 +159,18 @@ describe('switchyard (npm start, no configuration)', () => {
   });
 
   it('should add the providers whose keys are set, with their documented models', async () => {
-    const env = cleanEnv({ OPENAI_API_KEY: 'sk-dummy', ANTHROPIC_API_KEY: 'sk-ant-dummy', GEMINI_API_KEY: 'AIza-dummy', SWITCHYARD_API_KEY: 'sk-gw' });
+    const env = cleanEnv({
+      OPENAI_API_KEY: 'sk-dummy',
+      ANTHROPIC_API_KEY: 'sk-ant-dummy',
+      GEMINI_API_KEY: 'AIza-dummy',
+      SWITCHYARD_API_KEY: 'sk-gw',
+    });
     const child = track(spawnCli(['--port', '0'], env));
     const banner = await readBanner(child);
     const models = await fetch(`${banner.openAIBaseURL}/models`, { headers: { authorization: 'Bearer sk-gw' } });
-    const ids = ((await models.json()) as { data: Array<{ id: string; owned_by: string }> }).data.map((model) => `${model.owned_by}/${model.id}`);
+    const ids = ((await models.json()) as { data: Array<{ id: string; owned_by: string }> }).data.map(
+      (model) => `${model.owned_by}/${model.id}`,
+    );
     expect(ids).toEqual([
       'mock/mock',
       ...detectableProviders.flatMap((detectable) => detectable.models.map((id) => `${detectable.provider}/${id}`)),
@@ -172,7 +186,9 @@ describe('switchyard (npm start, no configuration)', () => {
     expect(ids).toEqual(['mock', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5']);
     // OpenAI's models are known: asking for one names the variable that would serve it.
     const client = new OpenAI({ apiKey: 'sk-gw', baseURL: banner.openAIBaseURL, maxRetries: 0 });
-    const error = await client.chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((caught: unknown) => caught);
+    const error = await client.chat.completions
+      .create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as Error).message).toBe(
       "404 The model 'gpt-5.4-mini' is known to this gateway but not available. It is served when OPENAI_API_KEY is set; this server started without it. GET /v1/models lists the models you can use.",
@@ -243,7 +259,9 @@ models:
 
   it('should let an open stream finish on Ctrl-C under npm start', async () => {
     const path = await writeConfig('npm-drain.yaml', slowConfig(5_000, 6));
-    const child = track(spawnProcess('npm', ['start', '--silent', '--', 'serve', '--config', path, '--port', '0'], cleanEnv({ TEST_GATEWAY_KEY: 'sk-k' })));
+    const child = track(
+      spawnProcess('npm', ['start', '--silent', '--', 'serve', '--config', path, '--port', '0'], cleanEnv({ TEST_GATEWAY_KEY: 'sk-k' })),
+    );
     const banner = await readBanner(child);
     const response = await chat(banner.openAIBaseURL, 'sk-k', 'slow', true);
     const body = readAll(response);
@@ -340,7 +358,10 @@ describe('the package bin', () => {
 
   // The build (tsc over the whole package) took 60 s on a loaded 2-core machine: three minutes for it.
   it('should be built by npm run build into a node script that starts the server', { timeout: 180_000 }, async () => {
-    const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as { version: string; bin: { switchyard: string } };
+    const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
+      version: string;
+      bin: { switchyard: string };
+    };
     expect(manifest.bin).toEqual({ switchyard: './dist/server/cli.js' });
     await mkdir(packageDir, { recursive: true });
     await copyFile(join(projectRoot, 'package.json'), join(packageDir, 'package.json'));
@@ -353,7 +374,9 @@ describe('the package bin', () => {
     const child = track(spawnProcess(process.execPath, [bin, '--port', '0'], cleanEnv({ SWITCHYARD_API_KEY: 'sk-bin' })));
     const banner = await readBanner(child);
     const response = await chat(banner.openAIBaseURL, 'sk-bin', 'mock');
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+      DEFAULT_MOCK_REPLY,
+    );
     child.signal('SIGINT');
     expect((await child.exited).code).toBe(0);
   });

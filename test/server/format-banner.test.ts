@@ -29,7 +29,9 @@ describe('formatBanner', () => {
   });
 
   it('should print where the guide is when it is on', () => {
-    expect(formatBanner({ ...info, docsUrl: 'http://127.0.0.1:8787/docs' })).toContain('  Guide (clients, troubleshooting):       http://127.0.0.1:8787/docs\n');
+    expect(formatBanner({ ...info, docsUrl: 'http://127.0.0.1:8787/docs' })).toContain(
+      '  Guide (clients, troubleshooting):       http://127.0.0.1:8787/docs\n',
+    );
     expect(formatBanner(info)).not.toContain('Guide');
   });
 
@@ -46,7 +48,9 @@ describe('formatBanner', () => {
 
   it('should point Claude Code at a Claude model and its small model at a Haiku when served', () => {
     const banner = formatBanner({ ...info, models: ['mock', 'gpt-5.4', 'claude-haiku-4-5', 'claude-sonnet-4-6'] });
-    expect(lineWith(banner, 'ANTHROPIC_MODEL=')).toContain('ANTHROPIC_MODEL=claude-sonnet-4-6 ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-haiku-4-5');
+    expect(lineWith(banner, 'ANTHROPIC_MODEL=')).toContain(
+      'ANTHROPIC_MODEL=claude-sonnet-4-6 ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-haiku-4-5',
+    );
     expect(lineWith(banner, '"model"')).toContain('"model":"mock"');
   });
 

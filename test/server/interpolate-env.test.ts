@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { interpolateEnv } from '../../src/server/interpolate-env.js';
 import { gatewayErrorOf } from '../helpers/gateway-error-of.js';
 
-
 describe('interpolateEnv', () => {
   it('should replace references in nested string values and leave other values alone', () => {
     const document = { apiKeys: ['${KEY}'], providers: { openai: { apiKey: 'sk-${KEY}-x', timeoutMs: 5 } }, diagnoseBaseUrl: true };
@@ -48,7 +47,10 @@ describe('interpolateEnv', () => {
   });
 
   it('should report every missing variable at once, naming the file and each field', () => {
-    const document = { apiKeys: ['${SWITCHYARD_API_KEY}'], providers: { openai: { apiKey: '${OPENAI_API_KEY}' }, anthropic: { apiKey: '${ANTHROPIC_API_KEY}' } } };
+    const document = {
+      apiKeys: ['${SWITCHYARD_API_KEY}'],
+      providers: { openai: { apiKey: '${OPENAI_API_KEY}' }, anthropic: { apiKey: '${ANTHROPIC_API_KEY}' } },
+    };
     const error = gatewayErrorOf(() => interpolateEnv(document, {}, 'switchyard.yaml'));
     expect(error.code).toBe('CONFIG_ENV_MISSING');
     expect(error.message).toBe(
@@ -64,21 +66,29 @@ describe('interpolateEnv', () => {
 
   describe('references that would become literal values', () => {
     it('should refuse $NAME without braces, showing ${NAME}', () => {
-      const error = gatewayErrorOf(() => interpolateEnv({ apiKeys: ['$SWITCHYARD_API_KEY'] }, { SWITCHYARD_API_KEY: 'sk-set' }, 'switchyard.yaml'));
+      const error = gatewayErrorOf(() =>
+        interpolateEnv({ apiKeys: ['$SWITCHYARD_API_KEY'] }, { SWITCHYARD_API_KEY: 'sk-set' }, 'switchyard.yaml'),
+      );
       expect(error.code).toBe('CONFIG_ENV_REFERENCE_INVALID');
       expect(error.message).toBe(
         'switchyard.yaml has an environment variable reference that cannot be filled in:\n' +
-          "  apiKeys[0] is '$SWITCHYARD_API_KEY', which is not filled in (only ${NAME} is): write \"${SWITCHYARD_API_KEY}\". " +
+          '  apiKeys[0] is \'$SWITCHYARD_API_KEY\', which is not filled in (only ${NAME} is): write "${SWITCHYARD_API_KEY}". ' +
           '(A whole value of $ and an upper-case name is taken for a reference; a $ anywhere else is kept as written.)',
       );
     });
 
     it('should keep a $ inside a longer value, or before a lower-case word, as written', () => {
-      expect(interpolateEnv({ password: 'pa$SWORD', price: '$5', word: '$home' }, {})).toEqual({ password: 'pa$SWORD', price: '$5', word: '$home' });
+      expect(interpolateEnv({ password: 'pa$SWORD', price: '$5', word: '$home' }, {})).toEqual({
+        password: 'pa$SWORD',
+        price: '$5',
+        word: '$home',
+      });
     });
 
     it('should refuse an unclosed ${NAME, showing it closed', () => {
-      const error = gatewayErrorOf(() => interpolateEnv({ apiKeys: ['${SWITCHYARD_API_KEY'] }, { SWITCHYARD_API_KEY: 'sk-set' }, 'switchyard.yaml'));
+      const error = gatewayErrorOf(() =>
+        interpolateEnv({ apiKeys: ['${SWITCHYARD_API_KEY'] }, { SWITCHYARD_API_KEY: 'sk-set' }, 'switchyard.yaml'),
+      );
       expect(error.code).toBe('CONFIG_ENV_REFERENCE_INVALID');
       expect(error.message).toContain('apiKeys[0] has \'${SWITCHYARD_API_KEY\' with no closing brace: write "${SWITCHYARD_API_KEY}"');
     });

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfigText } from '../../src/server/load-config.js';
 import { gatewayErrorOfAsync } from '../helpers/gateway-error-of.js';
 
-
 const parse = (text: string, env: NodeJS.ProcessEnv = {}, source = 'switchyard.yaml') => parseConfigText(text, source, env);
 
 describe('parseConfigText', () => {
@@ -26,7 +25,9 @@ diagnoseBaseUrl: false
       apiKeys: ['sk-one'],
       requireApiKey: true,
       providers: { fast: { type: 'mock', chunks: 2 } },
-      models: [{ id: 'fast', provider: 'fast', aliases: ['quick'], upstreamModel: 'fast-1', ownedBy: 'me', capabilities: { tools: false } }],
+      models: [
+        { id: 'fast', provider: 'fast', aliases: ['quick'], upstreamModel: 'fast-1', ownedBy: 'me', capabilities: { tools: false } },
+      ],
       bodyLimit: '1mb',
       diagnoseBaseUrl: false,
     });
@@ -55,7 +56,11 @@ diagnoseBaseUrl: false
   });
 
   it('should name the file and every missing variable at once', async () => {
-    const error = await gatewayErrorOfAsync(() => parse('apiKeys: ["${GATEWAY_KEY}"]\nproviders:\n  anthropic: { apiKey: "${ANTHROPIC_API_KEY}" }\nmodels: [{ id: m, provider: anthropic }]'));
+    const error = await gatewayErrorOfAsync(() =>
+      parse(
+        'apiKeys: ["${GATEWAY_KEY}"]\nproviders:\n  anthropic: { apiKey: "${ANTHROPIC_API_KEY}" }\nmodels: [{ id: m, provider: anthropic }]',
+      ),
+    );
     expect(error.message).toMatch(/^switchyard\.yaml has 2 environment variable references that cannot be filled in:\n/);
     expect(error.message).toContain('apiKeys[0] uses ${GATEWAY_KEY}');
     expect(error.message).toContain('providers.anthropic.apiKey uses ${ANTHROPIC_API_KEY}');
@@ -73,12 +78,16 @@ diagnoseBaseUrl: false
         { id: 'claude-opus-4-6', provider: 'claude' },
         { id: 'claude-haiku-4-5', provider: 'claude' },
       ]);
-      expect(config.notes).toEqual(['switchyard.yaml has no models: list, so the default models of openai and claude are served; add models: to choose others.']);
+      expect(config.notes).toEqual([
+        'switchyard.yaml has no models: list, so the default models of openai and claude are served; add models: to choose others.',
+      ]);
     });
 
     it('should refuse providers without default models, listing them with an example models: entry', async () => {
       const error = await gatewayErrorOfAsync(() =>
-        parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: sk-o }\n  ollama: { type: openai-compatible, profile: ollama, baseURL: "http://localhost:11434/v1" }'),
+        parse(
+          'apiKeys: [k]\nproviders:\n  openai: { apiKey: sk-o }\n  ollama: { type: openai-compatible, profile: ollama, baseURL: "http://localhost:11434/v1" }',
+        ),
       );
       expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'models' });
       expect(error.message).toBe(
@@ -89,7 +98,9 @@ diagnoseBaseUrl: false
     });
 
     it('should refuse a second provider of one type, whose default ids would clash', async () => {
-      const error = await gatewayErrorOfAsync(() => parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: a }\n  openai-eu: { type: openai, apiKey: b }'));
+      const error = await gatewayErrorOfAsync(() =>
+        parse('apiKeys: [k]\nproviders:\n  openai: { apiKey: a }\n  openai-eu: { type: openai, apiKey: b }'),
+      );
       expect(error.message).toContain('openai-eu (a second provider of type openai)');
     });
   });
@@ -104,21 +115,29 @@ diagnoseBaseUrl: false
     });
 
     it('should reject a model whose provider is not defined, listing the defined ones', async () => {
-      const error = await gatewayErrorOfAsync(() => parse('providers: { fast: { type: mock } }\nmodels:\n  - { id: a, provider: mock }\n  - { id: b, provider: olama }'));
+      const error = await gatewayErrorOfAsync(() =>
+        parse('providers: { fast: { type: mock } }\nmodels:\n  - { id: a, provider: mock }\n  - { id: b, provider: olama }'),
+      );
       expect(error.param).toBe('models[1].provider');
       expect(error.message).toContain("'olama'");
       expect(error.message).toContain('fast');
     });
 
     it('should suggest the defined provider closest to a misspelt one', async () => {
-      const error = await gatewayErrorOfAsync(() => parse('providers: { ollama: { type: mock } }\nmodels:\n  - { id: b, provider: olama }'));
-      expect(error.message).toContain("models[0].provider is 'olama', which is not defined under 'providers'. Did you mean 'ollama'? Use one of: mock, ollama");
+      const error = await gatewayErrorOfAsync(() =>
+        parse('providers: { ollama: { type: mock } }\nmodels:\n  - { id: b, provider: olama }'),
+      );
+      expect(error.message).toContain(
+        "models[0].provider is 'olama', which is not defined under 'providers'. Did you mean 'ollama'? Use one of: mock, ollama",
+      );
     });
 
     it('should reject unknown keys, so a typo is not silently ignored, suggesting the known one', async () => {
       const error = await gatewayErrorOfAsync(() => parse('modles: []'));
       expect(error.code).toBe('CONFIG_FILE_INVALID');
-      expect(error.message).toBe("switchyard.yaml has an invalid field:\n  (top level) has an unknown field 'modles'. Did you mean 'models'?");
+      expect(error.message).toBe(
+        "switchyard.yaml has an invalid field:\n  (top level) has an unknown field 'modles'. Did you mean 'models'?",
+      );
     });
 
     it('should reject a port out of range with its path', async () => {
@@ -135,11 +154,13 @@ diagnoseBaseUrl: false
 
     it('should say what each field must be, with the value it got', async () => {
       const error = await gatewayErrorOfAsync(() =>
-        parse('server: { shutdownTimeoutMs: soon }\ndiagnoseBaseUrl: yes please\nbodyLimit: huge\nlimits: { whenStoreDown: shut }\nmodels: []'),
+        parse(
+          'server: { shutdownTimeoutMs: soon }\ndiagnoseBaseUrl: yes please\nbodyLimit: huge\nlimits: { whenStoreDown: shut }\nmodels: []',
+        ),
       );
       expect(error.message.split('\n').slice(1)).toEqual([
         "  server.shutdownTimeoutMs must be a number (got 'soon')",
-        "  models must have at least 1 item",
+        '  models must have at least 1 item',
         "  bodyLimit must be a number of bytes, or a size like '32mb'",
         "  diagnoseBaseUrl must be true or false (got 'yes please')",
         "  limits.whenStoreDown must be one of 'open', 'closed' (got 'shut')",
@@ -147,13 +168,19 @@ diagnoseBaseUrl: false
     });
 
     it('should take a burst on rate limits, and refuse one above the limit it goes with, saying why', async () => {
-      const loaded = await parse('limits:\n  perKey: { requestsPerMinute: 50, burst: { requests: 1 } }\nmodels:\n  - { id: m, provider: mock, limits: { tokensPerMinute: 1000, burst: { tokens: 200 } } }');
+      const loaded = await parse(
+        'limits:\n  perKey: { requestsPerMinute: 50, burst: { requests: 1 } }\nmodels:\n  - { id: m, provider: mock, limits: { tokensPerMinute: 1000, burst: { tokens: 200 } } }',
+      );
       expect(loaded.gateway.limits?.perKey?.burst).toEqual({ requests: 1 });
       expect(loaded.gateway.models?.[0]?.limits?.burst).toEqual({ tokens: 200 });
       const error = await gatewayErrorOfAsync(() => parse('limits:\n  keys:\n    ci: { requestsPerMinute: 50, burst: { requests: 60 } }'));
       expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'limits.keys.ci.burst.requests' });
-      expect(error.message).toContain("burst.requests (60) is more than requestsPerMinute (50): a burst is the part of a minute's allowance that may be spent at once");
-      expect((await gatewayErrorOfAsync(() => parse('limits:\n  perKey: { burst: { requests: 0 } }'))).param).toBe('limits.perKey.burst.requests');
+      expect(error.message).toContain(
+        "burst.requests (60) is more than requestsPerMinute (50): a burst is the part of a minute's allowance that may be spent at once",
+      );
+      expect((await gatewayErrorOfAsync(() => parse('limits:\n  perKey: { burst: { requests: 0 } }'))).param).toBe(
+        'limits.perKey.burst.requests',
+      );
       expect((await gatewayErrorOfAsync(() => parse('limits:\n  perKey: { burst: { calls: 3 } }'))).code).toBe('CONFIG_FILE_INVALID');
     });
 
@@ -192,7 +219,10 @@ describe('loadConfig', () => {
   it('should read and validate a file', async () => {
     const path = join(dir, 'switchyard.yaml');
     await writeFile(path, 'apiKeys: ["${K}"]\nmodels: [{ id: mock, provider: mock }]\n');
-    expect((await loadConfig(path, { K: 'sk-file' })).gateway).toEqual({ apiKeys: ['sk-file'], models: [{ id: 'mock', provider: 'mock' }] });
+    expect((await loadConfig(path, { K: 'sk-file' })).gateway).toEqual({
+      apiKeys: ['sk-file'],
+      models: [{ id: 'mock', provider: 'mock' }],
+    });
   });
 
   it('should say which file it cannot read', async () => {

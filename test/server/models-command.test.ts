@@ -69,7 +69,13 @@ describe('switchyard models', () => {
     // A model on your own server: known to the catalog, no price.
     expect(row(table, 'llama').slice(3)).toEqual(['131,072', '-', 'tools json hosted:chat', '-', '-']);
     // The config's figures win; what nobody knows is '-'.
-    expect(row(table, 'mine').slice(3)).toEqual(['32,000', '-', 'tools images files reasoning json hosted:chat', 'in $1 · out $2', 'config']);
+    expect(row(table, 'mine').slice(3)).toEqual([
+      '32,000',
+      '-',
+      'tools images files reasoning json hosted:chat',
+      'in $1 · out $2',
+      'config',
+    ]);
     expect(row(table, 'mock').slice(3, 5)).toEqual(['-', '-']);
     expect(table).toContain('- = not known');
   });
@@ -77,11 +83,19 @@ describe('switchyard models', () => {
   it('should print the /v1/models entries as JSON for scripts', async () => {
     const listed = JSON.parse(await run(['models', '--json', '--config', await configFile()])) as Array<Record<string, unknown>>;
     expect(listed.map((model) => model.id)).toEqual(['via-chat', 'via-anthropic', 'llama', 'mine', 'mock']);
-    expect(listed[0]).toMatchObject({ provider: 'openai', upstream_model: 'gpt-4.1-mini-2025-04-14', context_window: 1_047_576, pricing: { input: 0.4, as_of: GENAI_PRICES.publishedOn } });
+    expect(listed[0]).toMatchObject({
+      provider: 'openai',
+      upstream_model: 'gpt-4.1-mini-2025-04-14',
+      context_window: 1_047_576,
+      pricing: { input: 0.4, as_of: GENAI_PRICES.publishedOn },
+    });
   });
 
   it('should list the zero-config models without a config file', async () => {
-    const listed = JSON.parse(await run(['models', '--json'], cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-dummy' }))) as Array<{ id: string; context_window?: number }>;
+    const listed = JSON.parse(await run(['models', '--json'], cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-dummy' }))) as Array<{
+      id: string;
+      context_window?: number;
+    }>;
     expect(listed.map((model) => model.id)).toEqual(['mock', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5']);
     expect(listed[3]?.context_window).toBe(200_000);
   });

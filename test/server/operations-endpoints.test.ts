@@ -14,13 +14,21 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const scratch = useScratch();
 
 async function start(options: GatewayOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ apiKeys: [KEY], logger: silentLogger, ...options }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0 });
+  const server = await startServer(
+    { apiKeys: [KEY], logger: silentLogger, ...options },
+    { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0 },
+  );
   // Closes the gateway too: its Redis clients stop reconnecting to a relay that is gone.
   scratch.later(() => server.close().done);
   return server;
 }
 
-const scrape = (server: RunningServer) => fetch(`${server.root}/metrics`).then(async (response) => ({ status: response.status, type: response.headers.get('content-type'), text: await response.text() }));
+const scrape = (server: RunningServer) =>
+  fetch(`${server.root}/metrics`).then(async (response) => ({
+    status: response.status,
+    type: response.headers.get('content-type'),
+    text: await response.text(),
+  }));
 
 /** The value of one sample line (`name{labels} value`) of a scrape, undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -39,7 +47,12 @@ describe('GET /metrics of the standalone server', () => {
     const anthropic = new Anthropic({ apiKey: KEY, baseURL: server.root, maxRetries: 0 });
     await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
     await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello again' }] });
-    for await (const event of await openai.chat.completions.create({ model: 'mock', stream: true, messages: [{ role: 'user', content: 'Hi' }] })) void event;
+    for await (const event of await openai.chat.completions.create({
+      model: 'mock',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    }))
+      void event;
     await openai.responses.create({ model: 'mock', input: 'Hello' });
     await anthropic.messages.create({ model: 'mock', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] });
     await openai.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'Hello' }] }).catch(() => undefined);
@@ -65,7 +78,10 @@ describe('GET /metrics of the standalone server', () => {
   });
 
   it('should count a stream as open while it sends, and not after', async () => {
-    const server = await start({ providers: { slow: createMockProvider({ chunks: 40, chunkDelayMs: 50 }) }, models: [{ id: 'slow', provider: 'slow' }] });
+    const server = await start({
+      providers: { slow: createMockProvider({ chunks: 40, chunkDelayMs: 50 }) },
+      models: [{ id: 'slow', provider: 'slow' }],
+    });
     const openai = new OpenAI({ apiKey: KEY, baseURL: server.openAIBaseURL, maxRetries: 0 });
     const stream = await openai.chat.completions.create({ model: 'slow', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
     const iterator = stream[Symbol.asyncIterator]();
@@ -83,7 +99,9 @@ describe('GET /metrics of the standalone server', () => {
     const server = await start({ limits: { perKey: { requestsPerMinute: 1 } } });
     const openai = new OpenAI({ apiKey: KEY, baseURL: server.openAIBaseURL, maxRetries: 0 });
     await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] });
-    const refused = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] }).catch((error: unknown) => error);
+    const refused = await openai.chat.completions
+      .create({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
     const { text } = await scrape(server);
     expect(sample(text, 'switchyard_limit_rejections_total')).toBe(1);
@@ -126,10 +144,17 @@ describe('GET /health and GET /ready of the standalone server', () => {
     const redisUrl = new URL(REDIS_URL);
     const relay = await startTcpRelay(redisUrl.hostname, Number(redisUrl.port || 6379));
     scratch.later(() => relay.close());
-    const server = await start({ database: scratch.file('ready'), redis: `redis://127.0.0.1:${relay.port}`, redisPrefix: `test:${randomBytes(6).toString('hex')}:` });
+    const server = await start({
+      database: scratch.file('ready'),
+      redis: `redis://127.0.0.1:${relay.port}`,
+      redisPrefix: `test:${randomBytes(6).toString('hex')}:`,
+    });
     const readiness = async () => {
       const response = await fetch(`${server.root}/ready`);
-      return { status: response.status, body: (await response.json()) as { status: string; checks: Record<string, { ok: boolean; error?: string }> } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { status: string; checks: Record<string, { ok: boolean; error?: string }> },
+      };
     };
     expect(await readiness()).toEqual({ status: 200, body: { status: 'ready', checks: { database: { ok: true }, redis: { ok: true } } } });
 

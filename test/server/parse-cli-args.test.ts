@@ -46,7 +46,7 @@ describe('parseCliArgs', () => {
     expect(codeOf(['serve', 'extra'])).toBe('CONFIG_FLAG_INVALID');
   });
 
-  it('should name the closest flag, command or protocol to a near miss, not Node\'s parser text', () => {
+  it("should name the closest flag, command or protocol to a near miss, not Node's parser text", () => {
     const messageOf = (argv: string[]) => {
       try {
         parseCliArgs(argv);
@@ -60,7 +60,9 @@ describe('parseCliArgs', () => {
     expect(messageOf(['-x'])).toBe("Unknown option '-x'. The options are listed below.");
     expect(messageOf(['modles'])).toBe("Unknown command 'modles'. Did you mean 'models'?");
     expect(messageOf(['start'])).toBe("Unknown command 'start'.");
-    expect(messageOf(['check', '--base-url', 'http://h/v1', '--model', 'm', '--protocol', 'mesages'])).toBe("--protocol takes chat, responses, messages or all; got 'mesages'. Did you mean 'messages'?");
+    expect(messageOf(['check', '--base-url', 'http://h/v1', '--model', 'm', '--protocol', 'mesages'])).toBe(
+      "--protocol takes chat, responses, messages or all; got 'mesages'. Did you mean 'messages'?",
+    );
   });
 
   describe('config check', () => {

@@ -20,7 +20,11 @@ afterEach(async () => {
 async function startLogged(logLevel: LogLevel) {
   const lines: string[] = [];
   const output = { write: (text: string) => void lines.push(text) };
-  const server = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0, logLevel }, output);
+  const server = await startServer(
+    { apiKeys: [KEY], logger: silentLogger },
+    { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0, logLevel },
+    output,
+  );
   servers.push(server);
   return { server, lines };
 }
@@ -52,7 +56,7 @@ describe('printablePath', () => {
 const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('createRequestLog through startServer', () => {
-  it('should write one JSON line per request: the gateway\'s for generation requests, the server\'s for the rest', async () => {
+  it("should write one JSON line per request: the gateway's for generation requests, the server's for the rest", async () => {
     const { server, lines } = await startLogged('info');
     await chat(server.openAIBaseURL, 'sk-wrong');
     await fetch(`${server.root}/v1/nowhere`).then((response) => response.text());
@@ -60,10 +64,22 @@ describe('createRequestLog through startServer', () => {
     const printed = parsed(await waitForLines(() => lines, 3));
     expect(printed).toHaveLength(3);
     expect(printed).toContainEqual(
-      expect.objectContaining({ level: 'info', msg: 'request', protocol: 'chat', status: 401, errorCode: 'INVALID_API_KEY', attempts: 0, requestId: expect.stringMatching(/^req_[0-9a-f]{32}$/) }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        protocol: 'chat',
+        status: 401,
+        errorCode: 'INVALID_API_KEY',
+        attempts: 0,
+        requestId: expect.stringMatching(/^req_[0-9a-f]{32}$/),
+      }),
     );
-    expect(printed).toContainEqual(expect.objectContaining({ level: 'info', msg: 'request', method: 'GET', path: '/v1/nowhere', status: 404, errorCode: 'NOT_FOUND' }));
-    expect(printed).toContainEqual(expect.objectContaining({ msg: 'request', protocol: 'chat', model: 'mock', status: 200, attempts: 1, deployment: 'mock/mock' }));
+    expect(printed).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'request', method: 'GET', path: '/v1/nowhere', status: 404, errorCode: 'NOT_FOUND' }),
+    );
+    expect(printed).toContainEqual(
+      expect.objectContaining({ msg: 'request', protocol: 'chat', model: 'mock', status: 200, attempts: 1, deployment: 'mock/mock' }),
+    );
     expect(lines.join('')).not.toContain('sk-wrong');
     expect(lines.join('')).not.toContain(KEY);
   });
@@ -106,8 +122,22 @@ describe('the request log of switchyard serve', () => {
     await fetch(`${banner.root}/v1/embeddings`, { method: 'POST', body: '{}' }).then((response) => response.text());
     const printed = await waitForLines(() => jsonLines(running), 2);
     expect(printed).toEqual([
-      expect.objectContaining({ level: 'info', msg: 'request', protocol: 'chat', status: 401, errorCode: 'INVALID_API_KEY', requestId: expect.stringMatching(/^req_/) }),
-      expect.objectContaining({ level: 'info', msg: 'request', method: 'POST', path: '/v1/embeddings', status: 404, errorCode: 'ENDPOINT_NOT_SUPPORTED' }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        protocol: 'chat',
+        status: 401,
+        errorCode: 'INVALID_API_KEY',
+        requestId: expect.stringMatching(/^req_/),
+      }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        method: 'POST',
+        path: '/v1/embeddings',
+        status: 404,
+        errorCode: 'ENDPOINT_NOT_SUPPORTED',
+      }),
     ]);
     expect(running.stdout()).not.toContain('sk-wrong');
   });

@@ -4,7 +4,11 @@ import { resolveServerKey } from '../../src/server/resolve-server-key.js';
 describe('resolveServerKey', () => {
   it('should use SWITCHYARD_API_KEY when it is set', () => {
     const resolved = resolveServerKey({ models: [{ id: 'mock', provider: 'mock' }] }, { SWITCHYARD_API_KEY: 'sk-mine' });
-    expect(resolved).toEqual({ options: { models: [{ id: 'mock', provider: 'mock' }], apiKeys: ['sk-mine'] }, key: 'sk-mine', source: 'env' });
+    expect(resolved).toEqual({
+      options: { models: [{ id: 'mock', provider: 'mock' }], apiKeys: ['sk-mine'] },
+      key: 'sk-mine',
+      source: 'env',
+    });
   });
 
   it('should generate a different development key for each run when no key is set', () => {

@@ -30,7 +30,16 @@ async function startHangingUpstream(): Promise<{ url: string; close(): Promise<v
         const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
         res.write(
           event('message_start', {
-            message: { id: 'msg_up', type: 'message', role: 'assistant', model: 'up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } },
+            message: {
+              id: 'msg_up',
+              type: 'message',
+              role: 'assistant',
+              model: 'up',
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: 3, output_tokens: 0 },
+            },
           }) +
             event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
             event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
@@ -95,7 +104,11 @@ async function thrownBy(run: () => Promise<unknown>): Promise<unknown> {
 
 /** A raw streamed POST: resolves once the answer's headers and first bytes arrived; `body` rejects if the body was cut. */
 async function openRawStream(url: string, headers: Record<string, string>, body: object) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ ...body, stream: true }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ ...body, stream: true }),
+  });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -126,7 +139,9 @@ function eventsOf(raw: string): Array<{ event: string | undefined; data: string 
 }
 
 describe('the standalone server past its shutdown deadline', () => {
-  it("should end each open stream with its protocol's in-band error, not a cut connection, and answer a pending request with 503", { timeout: 10_000 }, async () => {
+  it("should end each open stream with its protocol's in-band error, not a cut connection, and answer a pending request with 503", {
+    timeout: 10_000,
+  }, async () => {
     const running = await start(300);
     const openai = new OpenAI({ baseURL: running.openAIBaseURL, apiKey: KEY, maxRetries: 0 });
     const anthropic = new Anthropic({ baseURL: running.root, apiKey: KEY, maxRetries: 0 });
@@ -148,8 +163,16 @@ describe('the standalone server past its shutdown deadline', () => {
     await new Promise((resolve) => relayedStream.once('text', resolve));
     const relayedError = thrownBy(() => relayedStream.finalMessage());
     // Raw bodies: Chat, Responses and Messages.
-    const rawChat = await openRawStream(`${running.openAIBaseURL}/chat/completions`, { authorization: `Bearer ${KEY}` }, { model: 'slow', messages: user });
-    const rawResponses = await openRawStream(`${running.openAIBaseURL}/responses`, { authorization: `Bearer ${KEY}` }, { model: 'slow', input: 'Hi' });
+    const rawChat = await openRawStream(
+      `${running.openAIBaseURL}/chat/completions`,
+      { authorization: `Bearer ${KEY}` },
+      { model: 'slow', messages: user },
+    );
+    const rawResponses = await openRawStream(
+      `${running.openAIBaseURL}/responses`,
+      { authorization: `Bearer ${KEY}` },
+      { model: 'slow', input: 'Hi' },
+    );
     const rawMessages = await openRawStream(
       `${running.root}/v1/messages`,
       { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' },
@@ -185,13 +208,22 @@ describe('the standalone server past its shutdown deadline', () => {
 
     // The raw bodies end properly (a cut chunked body rejects), with the protocol's error last.
     const chatEvents = eventsOf(await rawChat.body);
-    expect(JSON.parse(chatEvents.at(-1)!.data)).toEqual({ error: { message: MESSAGE, type: 'service_unavailable_error', param: null, code: 'shutting_down' } });
+    expect(JSON.parse(chatEvents.at(-1)!.data)).toEqual({
+      error: { message: MESSAGE, type: 'service_unavailable_error', param: null, code: 'shutting_down' },
+    });
     const responsesEvents = eventsOf(await rawResponses.body);
     expect(responsesEvents.at(-1)?.event).toBe('response.failed');
-    expect(JSON.parse(responsesEvents.at(-1)!.data)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: MESSAGE } } });
+    expect(JSON.parse(responsesEvents.at(-1)!.data)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'server_error', message: MESSAGE } },
+    });
     const messagesEvents = eventsOf(await rawMessages.body);
     expect(messagesEvents.at(-1)?.event).toBe('error');
-    expect(JSON.parse(messagesEvents.at(-1)!.data)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: MESSAGE }, request_id: rawMessages.requestId });
+    expect(JSON.parse(messagesEvents.at(-1)!.data)).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: MESSAGE },
+      request_id: rawMessages.requestId,
+    });
 
     // A request whose answer had not begun gets the protocol's error status, with its request id.
     const pending = (await pendingChat) as InstanceType<typeof OpenAI.APIError>;
@@ -210,7 +242,11 @@ describe('the standalone server past its shutdown deadline', () => {
 
   it('should end open streams the same way when forced before the deadline (a second Ctrl-C)', { timeout: 10_000 }, async () => {
     const running = await start(60_000);
-    const raw = await openRawStream(`${running.openAIBaseURL}/chat/completions`, { authorization: `Bearer ${KEY}` }, { model: 'slow', messages: [{ role: 'user', content: 'Hi' }] });
+    const raw = await openRawStream(
+      `${running.openAIBaseURL}/chat/completions`,
+      { authorization: `Bearer ${KEY}` },
+      { model: 'slow', messages: [{ role: 'user', content: 'Hi' }] },
+    );
     const closing = running.close();
     const started = Date.now();
     closing.force();

@@ -121,6 +121,8 @@ export async function readBanner(running: RunningProcess): Promise<Banner> {
   return {
     root: field(/API root[^:]*:\s+(\S+)/),
     openAIBaseURL: field(/OpenAI base URL:\s+(\S+)/),
-    key: /API key:.*\(from SWITCHYARD_API_KEY/.test(running.stdout()) ? (running.env.SWITCHYARD_API_KEY ?? '').trim() : field(/API key:\s+(\S+)/),
+    key: /API key:.*\(from SWITCHYARD_API_KEY/.test(running.stdout())
+      ? (running.env.SWITCHYARD_API_KEY ?? '').trim()
+      : field(/API key:\s+(\S+)/),
   };
 }

@@ -72,7 +72,9 @@ describe('startServer', () => {
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'Hello' }] }),
     });
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(DEFAULT_MOCK_REPLY);
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+      DEFAULT_MOCK_REPLY,
+    );
     expect((await fetch(`${server.openAIBaseURL}/models`)).status).toBe(401);
   });
 
@@ -129,7 +131,12 @@ describe('startServer', () => {
   });
 
   it('should throw a config error before listening when the options are invalid', async () => {
-    await expect(startServer({ models: [{ id: 'x', provider: 'nowhere' }], logger: silentLogger }, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0 })).rejects.toMatchObject({
+    await expect(
+      startServer(
+        { models: [{ id: 'x', provider: 'nowhere' }], logger: silentLogger },
+        { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 0 },
+      ),
+    ).rejects.toMatchObject({
       code: 'CONFIG_UNKNOWN_PROVIDER',
     });
   });
@@ -137,10 +144,14 @@ describe('startServer', () => {
   it('should say when the port is taken', async () => {
     const first = await start();
     const port = Number(new URL(first.root).port);
-    const error = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port, host: '127.0.0.1', shutdownTimeoutMs: 0 }).catch((caught: unknown) => caught);
+    const error = await startServer({ apiKeys: [KEY], logger: silentLogger }, { port, host: '127.0.0.1', shutdownTimeoutMs: 0 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(GatewayError.isInstance(error) && error.code).toBe('CONFIG_LISTEN_FAILED');
     // The wording docs/troubleshooting.md quotes.
-    expect(String((error as Error).message)).toBe(`Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port.`);
+    expect(String((error as Error).message)).toBe(
+      `Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (EADDRINUSE); stop what uses it, or pick another with --port.`,
+    );
   });
 });
 
@@ -173,20 +184,32 @@ describe('paths the standalone server does not serve', () => {
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string; message: string; type: string } };
     expect(body.error).toMatchObject({ code: 'not_found', type: 'invalid_request_error' });
-    for (const endpoint of ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1/messages/count_tokens', 'GET /v1/models']) {
+    for (const endpoint of [
+      'POST /v1/chat/completions',
+      'POST /v1/responses',
+      'POST /v1/messages',
+      'POST /v1/messages/count_tokens',
+      'GET /v1/models',
+    ]) {
       expect(body.error.message).toContain(endpoint);
     }
   });
 
   it('should still diagnose a base URL with /v1 twice or without /v1', async () => {
     const server = await start();
-    const openai = await new OpenAI({ apiKey: KEY, baseURL: `${server.openAIBaseURL}/v1`, maxRetries: 0 }).models.list().catch((caught: unknown) => caught);
+    const openai = await new OpenAI({ apiKey: KEY, baseURL: `${server.openAIBaseURL}/v1`, maxRetries: 0 }).models
+      .list()
+      .catch((caught: unknown) => caught);
     expect(openai).toMatchObject({ status: 404, code: 'double_v1_path' });
     const anthropic = await new Anthropic({ apiKey: KEY, baseURL: `${server.root}/v1` }).messages
       .create({ model: 'mock', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .catch((caught: unknown) => caught);
     expect(anthropic).toBeInstanceOf(Anthropic.BadRequestError);
-    const missing = await fetch(`${server.root}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{}' });
+    const missing = await fetch(`${server.root}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: '{}',
+    });
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('missing_v1_path');
   });
 });

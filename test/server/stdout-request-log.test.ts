@@ -26,7 +26,7 @@ const requestLines = (stdout: string) =>
     .filter((line) => line.msg === 'request');
 
 describe('request lines on stdout', () => {
-  it('should print a lone request\'s line within a moment, though lines are written in batches', async () => {
+  it("should print a lone request's line within a moment, though lines are written in batches", async () => {
     const child = spawnCli(['--port', '0'], cleanEnv({ SWITCHYARD_API_KEY: 'sk-gw-stdout' }));
     started.push(child);
     const { openAIBaseURL, key } = await readBanner(child);
@@ -45,6 +45,10 @@ describe('request lines on stdout', () => {
     const ids = answers.map((answer) => answer.headers.get('x-request-id'));
     // Stopped at once: what the buffer holds is written on the way out.
     expect(await child.stop(10_000)).toMatchObject({ code: 0 });
-    expect(requestLines(child.stdout()).map((line) => line.requestId).sort()).toEqual(ids.sort());
+    expect(
+      requestLines(child.stdout())
+        .map((line) => line.requestId)
+        .sort(),
+    ).toEqual(ids.sort());
   });
 });

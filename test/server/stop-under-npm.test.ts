@@ -59,7 +59,9 @@ async function terminate(child: RunningProcess, root: string, withinMs: number):
   process.kill(pid, 'SIGTERM');
   while (groupAlive(pid) || (await accepts(root))) {
     if (Date.now() - sent > withinMs) {
-      throw new Error(`still ${groupAlive(pid) ? 'running' : 'listening'} ${withinMs} ms after SIGTERM:\n${child.stdout()}\n${child.stderr()}`);
+      throw new Error(
+        `still ${groupAlive(pid) ? 'running' : 'listening'} ${withinMs} ms after SIGTERM:\n${child.stdout()}\n${child.stderr()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

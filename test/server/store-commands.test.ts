@@ -67,7 +67,11 @@ describe('switchyard keys, usage and migrate', () => {
   it('should give a console account a new password, printed once, and end its sessions', async () => {
     const database = databaseFile();
     const opened = await openDatabase({ url: database });
-    const user = await createUser(opened.db, { email: 'ada@example.com', passwordHash: await hashPassword('the forgotten one'), isAdmin: true });
+    const user = await createUser(opened.db, {
+      email: 'ada@example.com',
+      passwordHash: await hashPassword('the forgotten one'),
+      isAdmin: true,
+    });
     const session = await startSession(opened.db, user!.id, 60_000);
     await opened.close();
 
@@ -95,9 +99,32 @@ describe('switchyard keys, usage and migrate', () => {
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
     const database = databaseFile();
     const created = JSON.parse(
-      await run(['keys', 'create', '--name', 'json', '--budget', '12.5', '--budget-period', 'day', '--expires', '2099-01-01', '--rpm', '60', '--concurrency', '2', '--json', '--database', database]),
+      await run([
+        'keys',
+        'create',
+        '--name',
+        'json',
+        '--budget',
+        '12.5',
+        '--budget-period',
+        'day',
+        '--expires',
+        '2099-01-01',
+        '--rpm',
+        '60',
+        '--concurrency',
+        '2',
+        '--json',
+        '--database',
+        database,
+      ]),
     ) as Record<string, unknown>;
-    expect(created).toMatchObject({ name: 'json', budget: { nanoUsd: 12_500_000_000, period: 'day' }, expiresAt: Date.parse('2099-01-01T00:00:00Z'), limits: { requestsPerMinute: 60, concurrency: 2 } });
+    expect(created).toMatchObject({
+      name: 'json',
+      budget: { nanoUsd: 12_500_000_000, period: 'day' },
+      expiresAt: Date.parse('2099-01-01T00:00:00Z'),
+      limits: { requestsPerMinute: 60, concurrency: 2 },
+    });
     expect(String(created.key)).toMatch(/^sk-sy-/);
     const listed = JSON.parse(await run(['keys', 'list', '--json', '--database', database])) as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
@@ -107,16 +134,85 @@ describe('switchyard keys, usage and migrate', () => {
   it('should report usage per day, key and model from the ledger', async () => {
     const file = databaseFile();
     const opened = await openDatabase({ url: file });
-    const base = { attempt: 1, user_agent: null, protocol: 'chat', provider: 'p', upstream_model: 'u', stream: 0, status: 200, error_code: null, cached_input_tokens: null, cache_write_tokens: null, reasoning_tokens: null, price_version: null, latency_ms: 5, first_token_ms: null, usage_source: 'reported' };
+    const base = {
+      attempt: 1,
+      user_agent: null,
+      protocol: 'chat',
+      provider: 'p',
+      upstream_model: 'u',
+      stream: 0,
+      status: 200,
+      error_code: null,
+      cached_input_tokens: null,
+      cache_write_tokens: null,
+      reasoning_tokens: null,
+      price_version: null,
+      latency_ms: 5,
+      first_token_ms: null,
+      usage_source: 'reported',
+    };
     await opened.db
       .insertInto('usage_ledger')
       .values([
-        { ...base, request_id: 'a', at: Date.parse('2026-11-25T10:00:00Z'), key_public_id: 'k1', model: 'm1', input_tokens: 10, output_tokens: 2, cost_nano_usd: 1_500, billing: 'complete' },
-        { ...base, request_id: 'b', at: Date.parse('2026-11-26T10:00:00Z'), key_public_id: 'k1', model: 'm2', input_tokens: 20, output_tokens: 4, cost_nano_usd: null, billing: 'complete' },
-        { ...base, request_id: 'c', at: Date.parse('2026-11-26T11:00:00Z'), key_public_id: 'k2', model: 'm2', input_tokens: null, output_tokens: null, cost_nano_usd: null, billing: 'failed', status: 502 },
+        {
+          ...base,
+          request_id: 'a',
+          at: Date.parse('2026-11-25T10:00:00Z'),
+          key_public_id: 'k1',
+          model: 'm1',
+          input_tokens: 10,
+          output_tokens: 2,
+          cost_nano_usd: 1_500,
+          billing: 'complete',
+        },
+        {
+          ...base,
+          request_id: 'b',
+          at: Date.parse('2026-11-26T10:00:00Z'),
+          key_public_id: 'k1',
+          model: 'm2',
+          input_tokens: 20,
+          output_tokens: 4,
+          cost_nano_usd: null,
+          billing: 'complete',
+        },
+        {
+          ...base,
+          request_id: 'c',
+          at: Date.parse('2026-11-26T11:00:00Z'),
+          key_public_id: 'k2',
+          model: 'm2',
+          input_tokens: null,
+          output_tokens: null,
+          cost_nano_usd: null,
+          billing: 'failed',
+          status: 502,
+        },
         // Answered at its second attempt: one request, two attempts, not a failed request.
-        { ...base, request_id: 'd', at: Date.parse('2026-11-26T12:00:01Z'), key_public_id: 'k2', model: 'm2', input_tokens: null, output_tokens: null, cost_nano_usd: null, billing: 'failed', status: 503 },
-        { ...base, request_id: 'd', attempt: 2, at: Date.parse('2026-11-26T12:00:00Z'), key_public_id: 'k2', model: 'm2', input_tokens: 5, output_tokens: 1, cost_nano_usd: 5_000, billing: 'complete' },
+        {
+          ...base,
+          request_id: 'd',
+          at: Date.parse('2026-11-26T12:00:01Z'),
+          key_public_id: 'k2',
+          model: 'm2',
+          input_tokens: null,
+          output_tokens: null,
+          cost_nano_usd: null,
+          billing: 'failed',
+          status: 503,
+        },
+        {
+          ...base,
+          request_id: 'd',
+          attempt: 2,
+          at: Date.parse('2026-11-26T12:00:00Z'),
+          key_public_id: 'k2',
+          model: 'm2',
+          input_tokens: 5,
+          output_tokens: 1,
+          cost_nano_usd: 5_000,
+          billing: 'complete',
+        },
       ])
       .execute();
     await opened.close();
@@ -127,18 +223,25 @@ describe('switchyard keys, usage and migrate', () => {
     expect(lines[1]).toMatch(/^2026-11-26\s+3\s+4\s+1\s+0\s+25\s+0\s+5\s+0\s+\$0\.000005 \+ 1 unpriced$/);
     expect(lines[2]).toMatch(/^2026-11-25\s+1\s+1\s+0\s+0\s+10\s+0\s+2\s+0\s+\$0\.000002$/);
 
-    const byKey = JSON.parse(await run(['usage', '--by', 'key', '--json', '--database', file])) as Array<{ group: string; requests: number }>;
+    const byKey = JSON.parse(await run(['usage', '--by', 'key', '--json', '--database', file])) as Array<{
+      group: string;
+      requests: number;
+    }>;
     expect(byKey.map((row) => [row.group, row.requests])).toEqual([
       ['k1', 2],
       ['k2', 2],
     ]);
-    const oneModel = JSON.parse(await run(['usage', '--by', 'model', '--model', 'm2', '--from', '2026-11-26', '--json', '--database', file])) as Array<{ group: string; inputTokens: number }>;
+    const oneModel = JSON.parse(
+      await run(['usage', '--by', 'model', '--model', 'm2', '--from', '2026-11-26', '--json', '--database', file]),
+    ) as Array<{ group: string; inputTokens: number }>;
     expect(oneModel).toEqual([expect.objectContaining({ group: 'm2', inputTokens: 25 })]);
   });
 
   it('should bring a database up to date with migrate, and say so when it already is', async () => {
     const database = databaseFile();
-    expect(await run(['migrate', '--database', database])).toBe(`${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes.\n`);
+    expect(await run(['migrate', '--database', database])).toBe(
+      `${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes.\n`,
+    );
     expect(await run(['migrate', '--database', database])).toBe(`${database} is up to date.\n`);
   });
 

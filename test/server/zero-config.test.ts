@@ -11,10 +11,15 @@ describe('createZeroConfig', () => {
   it("should list the models of each provider whose key is not set as unavailable, naming the key's variable", () => {
     const config = createZeroConfig({ ANTHROPIC_API_KEY: 'sk-a' });
     const unavailable = config.gateway.unavailableModels ?? [];
-    expect(unavailable).toContainEqual({ id: 'gpt-5.4-mini', reason: 'It is served when OPENAI_API_KEY is set; this server started without it.' });
+    expect(unavailable).toContainEqual({
+      id: 'gpt-5.4-mini',
+      reason: 'It is served when OPENAI_API_KEY is set; this server started without it.',
+    });
     expect(unavailable).toContainEqual({ id: 'gemini-2.5-pro', reason: unsetKeyReason('GEMINI_API_KEY') });
     expect(unavailable.map((model) => model.id)).not.toContain('claude-sonnet-4-6');
-    expect(createZeroConfig({ OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' }).gateway.unavailableModels).toBeUndefined();
+    expect(
+      createZeroConfig({ OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' }).gateway.unavailableModels,
+    ).toBeUndefined();
   });
 
   it('should add each provider whose key is set, as a config object with its model list', () => {

@@ -72,7 +72,12 @@ async function checkPostgres(url: string): Promise<MissingTestService | undefine
     }
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
       // PostgreSQL answered, with another refusal (a role that does not exist, …).
-      return { name: 'PostgreSQL', where, problem: (error as Error).message, command: `DATABASE_URL=${TEST_SERVICE_DEFAULTS.DATABASE_URL} npm test (user postgres, trust auth, database test)` };
+      return {
+        name: 'PostgreSQL',
+        where,
+        problem: (error as Error).message,
+        command: `DATABASE_URL=${TEST_SERVICE_DEFAULTS.DATABASE_URL} npm test (user postgres, trust auth, database test)`,
+      };
     }
     // .ci/run's line starts an installed cluster; without one, apt installs and starts it.
     const command = onPath('pg_ctlcluster')
@@ -85,7 +90,13 @@ async function checkPostgres(url: string): Promise<MissingTestService | undefine
 }
 
 async function checkRedis(url: string): Promise<MissingTestService | undefined> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   // ioredis rejects with "Connection is closed."; the socket's own error says why.
   let socketError: unknown;
   redis.on('error', (error) => (socketError ??= error));

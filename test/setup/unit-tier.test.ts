@@ -17,7 +17,7 @@ function filesOf(patterns: readonly string[]): string[] {
 describe('the unit tier (npm run test:unit)', () => {
   it('should hold only files that reach no PostgreSQL, Redis or chromium', () => {
     const excluded = new Set(UNIT_TIER_EXCLUDE);
-    const files = (filesOf(UNIT_TIER_INCLUDE)).filter((file) => !excluded.has(file));
+    const files = filesOf(UNIT_TIER_INCLUDE).filter((file) => !excluded.has(file));
     expect(files.length).toBeGreaterThan(100);
     expect(files.filter((file) => SERVICE_MARKERS.test(readFileSync(join(root, file), 'utf8')))).toEqual([]);
   });

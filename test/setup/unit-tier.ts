@@ -33,4 +33,5 @@ export const UNIT_TIER_EXCLUDE = [
 ];
 
 /** What a file of the tier may not mention: the helpers and settings that reach a service. */
-export const SERVICE_MARKERS = /test-database|scratch\.js|helpers\/browser|console-visitor|redis-server-process|REDIS_URL|DATABASE_URL|CHROMIUM_PATH|:6379|:5432|postgres:\/\//;
+export const SERVICE_MARKERS =
+  /test-database|scratch\.js|helpers\/browser|console-visitor|redis-server-process|REDIS_URL|DATABASE_URL|CHROMIUM_PATH|:6379|:5432|postgres:\/\//;

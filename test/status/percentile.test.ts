@@ -17,10 +17,17 @@ describe('percentile', () => {
     await client.connect();
     try {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 60 }), fc.constantFrom(0.5, 0.95), async (values, p) => {
-          const { rows } = await client.query<{ value: number }>('select percentile_cont($1::float8) within group (order by v) as value from unnest($2::int[]) as v', [p, values]);
-          expect(percentile(values, p)).toBeCloseTo(Number(rows[0]?.value), 6);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 60 }),
+          fc.constantFrom(0.5, 0.95),
+          async (values, p) => {
+            const { rows } = await client.query<{ value: number }>(
+              'select percentile_cont($1::float8) within group (order by v) as value from unnest($2::int[]) as v',
+              [p, values],
+            );
+            expect(percentile(values, p)).toBeCloseTo(Number(rows[0]?.value), 6);
+          },
+        ),
         { numRuns: 50 },
       );
     } finally {

@@ -11,7 +11,12 @@ const scratch = useScratch();
 
 async function start(status?: false): Promise<RunningServer> {
   const running = await startServer(
-    { database: scratch.file('db'), apiKeys: ['sk-standalone-status-0123456789'], logger: silentLogger, ledger: { outbox: scratch.file('outbox') } },
+    {
+      database: scratch.file('db'),
+      apiKeys: ['sk-standalone-status-0123456789'],
+      logger: silentLogger,
+      ledger: { outbox: scratch.file('outbox') },
+    },
     { ...DEFAULT_SERVER_SETTINGS, port: 0, logLevel: undefined, ...(status === undefined ? { status: { probe: false } } : { status }) },
   );
   scratch.later(() => running.close().done);

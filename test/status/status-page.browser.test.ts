@@ -15,7 +15,11 @@ describe('the status page in a browser', { timeout: 60_000 }, () => {
     // Mounted after the gateway: it hands the paths it does not serve on.
     let page: StatusPage | undefined;
     const running = await startGateway(
-      { database: scratch.file('db'), ledger: { outbox: scratch.file('outbox'), intervalMs: 5 }, models: [{ id: 'mock', provider: 'mock' }] },
+      {
+        database: scratch.file('db'),
+        ledger: { outbox: scratch.file('outbox'), intervalMs: 5 },
+        models: [{ id: 'mock', provider: 'mock' }],
+      },
       '/',
       undefined,
       (app) => app.use((req, res, next) => page!(req, res, next)),
@@ -33,7 +37,15 @@ describe('the status page in a browser', { timeout: 60_000 }, () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     scratch.later(() => browser.close());
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -45,10 +57,21 @@ describe('the status page in a browser', { timeout: 60_000 }, () => {
     await expect(tab.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Service status');
     await expect(tab.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('mock Operational');
     const table = tab.getByRole('table', { name: 'Figures of mock from its live traffic' });
-    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual(['Figure', 'Last hour', 'Last 24 hours', 'Last 7 days']);
+    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual([
+      'Figure',
+      'Last hour',
+      'Last 24 hours',
+      'Last 7 days',
+    ]);
     const row = table.getByRole('row', { name: /^Success rate/ });
     await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['100 %', '100 %', '100 %']);
-    await expect(table.getByRole('row', { name: /^Requests/ }).getByRole('cell').first().textContent()).resolves.toBe('2');
+    await expect(
+      table
+        .getByRole('row', { name: /^Requests/ })
+        .getByRole('cell')
+        .first()
+        .textContent(),
+    ).resolves.toBe('2');
     await tab.keyboard.press('Tab');
     await expect(tab.locator(':focus').textContent()).resolves.toBe('This page as JSON');
     expect(outside).toEqual([]);

@@ -33,10 +33,23 @@ function chatAnswer(request: RecordedRequest): MockReply {
     };
   }
   const chunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
-    data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra },
+    data: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    },
   });
   return {
-    sse: sseText([chunk({ role: 'assistant', content: 'All ' }), chunk({ content: 'good.' }), chunk({}, 'stop'), { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage } }, { data: '[DONE]' }]),
+    sse: sseText([
+      chunk({ role: 'assistant', content: 'All ' }),
+      chunk({ content: 'good.' }),
+      chunk({}, 'stop'),
+      { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage } },
+      { data: '[DONE]' },
+    ]),
     chunkBytes: 120,
     delayMs: 15,
   };
@@ -64,7 +77,10 @@ async function serve(options: GatewayOptions): Promise<RunningGateway> {
 }
 
 /** Mounts the status page beside the gateway's own server (its own port), closed after the test. */
-async function pageOf(running: RunningGateway, options: Parameters<typeof statusPage>[1] = { cacheMs: 0, probe: false }): Promise<{ page: StatusPage; get(path: string): Promise<Response> }> {
+async function pageOf(
+  running: RunningGateway,
+  options: Parameters<typeof statusPage>[1] = { cacheMs: 0, probe: false },
+): Promise<{ page: StatusPage; get(path: string): Promise<Response> }> {
   const page = statusPage(running.gateway, options);
   scratch.later(() => page.close());
   const express = (await import('express')).default;
@@ -103,7 +119,9 @@ describe.each(['sqlite', 'postgres'] as const)('the status page on %s', (engine)
     const database = scratch.database(engine);
     const steady = await upstreamOf(chatAnswer, chatAnswer, chatAnswer, failure(429), chatAnswer, {
       status: 400,
-      json: { error: { message: 'This model cannot take that many tokens.', type: 'invalid_request_error', code: 'context_length_exceeded' } },
+      json: {
+        error: { message: 'This model cannot take that many tokens.', type: 'invalid_request_error', code: 'context_length_exceeded' },
+      },
     });
     const shaky = await upstreamOf(chatAnswer, chatAnswer, failure(500), failure(500));
     const running = await serve({
@@ -147,7 +165,16 @@ describe.each(['sqlite', 'postgres'] as const)('the status page on %s', (engine)
     const direct = await openDatabase({ ...database, migrate: false });
     await direct.db
       .insertInto('usage_ledger')
-      .values({ ...rows[0]!, cost_nano_usd: null, request_id: 'req_old', at: Date.now() - 2 * 86_400_000, status: 502, error_code: 'UPSTREAM_UNREACHABLE', billing: 'failed', first_token_ms: null })
+      .values({
+        ...rows[0]!,
+        cost_nano_usd: null,
+        request_id: 'req_old',
+        at: Date.now() - 2 * 86_400_000,
+        status: 502,
+        error_code: 'UPSTREAM_UNREACHABLE',
+        billing: 'failed',
+        first_token_ms: null,
+      })
       .execute();
     await direct.close();
 
@@ -161,24 +188,49 @@ describe.each(['sqlite', 'postgres'] as const)('the status page on %s', (engine)
     expect(report.uptimeSeconds).toBeGreaterThanOrEqual(0);
 
     const steadyStatus = modelOf(report, 'steady-model');
-    expect(steadyStatus.windows.hour).toMatchObject({ requests: 6, counted: 5, successRate: 0.8, rateLimitedRate: 0.2, upstreamErrorRate: 0, probes: 0 });
+    expect(steadyStatus.windows.hour).toMatchObject({
+      requests: 6,
+      counted: 5,
+      successRate: 0.8,
+      rateLimitedRate: 0.2,
+      upstreamErrorRate: 0,
+      probes: 0,
+    });
     expect(steadyStatus.windows.day).toEqual(steadyStatus.windows.hour);
-    expect(steadyStatus.windows.week).toMatchObject({ requests: 7, counted: 6, successRate: 0.6667, rateLimitedRate: 0.1667, upstreamErrorRate: 0.1667 });
+    expect(steadyStatus.windows.week).toMatchObject({
+      requests: 7,
+      counted: 6,
+      successRate: 0.6667,
+      rateLimitedRate: 0.1667,
+      upstreamErrorRate: 0.1667,
+    });
     expect(steadyStatus.state).toBe('degraded');
     expect(steadyStatus.lastError).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     // Time to first token: the two successful streams.
     const steadyStreams = rows.filter((row) => row.model === 'steady-model' && row.first_token_ms !== null && row.status === 200);
     expect(steadyStreams).toHaveLength(2);
     const [low, high] = steadyStreams.map((row) => Number(row.first_token_ms)).sort((a, b) => a - b) as [number, number];
-    expect(steadyStatus.windows.hour.firstTokenMs).toEqual({ p50: Math.round((low + high) / 2), p95: Math.round(low + (high - low) * 0.95), samples: 2 });
+    expect(steadyStatus.windows.hour.firstTokenMs).toEqual({
+      p50: Math.round((low + high) / 2),
+      p95: Math.round(low + (high - low) * 0.95),
+      samples: 2,
+    });
     // Output speed: output tokens over the time spent producing them, successful answers only.
-    const producing = rows.filter((row) => row.model === 'steady-model' && row.billing === 'complete' && Number(row.latency_ms) - Number(row.first_token_ms ?? 0) > 0);
+    const producing = rows.filter(
+      (row) => row.model === 'steady-model' && row.billing === 'complete' && Number(row.latency_ms) - Number(row.first_token_ms ?? 0) > 0,
+    );
     const tokens = producing.reduce((sum, row) => sum + Number(row.output_tokens), 0);
     const ms = producing.reduce((sum, row) => sum + Number(row.latency_ms) - Number(row.first_token_ms ?? 0), 0);
     expect(steadyStatus.windows.hour.outputTokensPerSecond).toBeCloseTo((tokens * 1000) / ms, 1);
 
     const shakyStatus = modelOf(report, 'shaky-model');
-    expect(shakyStatus.windows.hour).toMatchObject({ requests: 4, counted: 4, successRate: 0.5, rateLimitedRate: 0, upstreamErrorRate: 0.5 });
+    expect(shakyStatus.windows.hour).toMatchObject({
+      requests: 4,
+      counted: 4,
+      successRate: 0.5,
+      rateLimitedRate: 0,
+      upstreamErrorRate: 0.5,
+    });
     expect(shakyStatus.state).toBe('degraded');
     expect(shakyStatus.lastError?.code).toBe('UPSTREAM_ERROR');
     expect(shakyStatus.lastError?.status).toBeGreaterThanOrEqual(500);
@@ -209,16 +261,27 @@ describe('the status page of several instances', () => {
   it('should show the same figures on two instances that share one PostgreSQL', async () => {
     const database = scratch.postgres();
     const upstream = await upstreamOf(chatAnswer, failure(503), chatAnswer);
-    const options = { database, providers: { up: provider('up', upstream) }, models: [{ id: 'shared-model', provider: 'up' }], apiKeys: [TEST_KEY] };
+    const options = {
+      database,
+      providers: { up: provider('up', upstream) },
+      models: [{ id: 'shared-model', provider: 'up' }],
+      apiKeys: [TEST_KEY],
+    };
     const first = await serve(options);
     const second = await serve(options);
     const clientOf = (running: RunningGateway) => new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
     await clientOf(first).chat.completions.create({ model: 'shared-model', messages: [{ role: 'user', content: 'one' }] });
-    expect(await clientOf(second).chat.completions.create({ model: 'shared-model', messages: [{ role: 'user', content: 'two' }] }).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.APIError);
+    expect(
+      await clientOf(second)
+        .chat.completions.create({ model: 'shared-model', messages: [{ role: 'user', content: 'two' }] })
+        .catch((e: unknown) => e),
+    ).toBeInstanceOf(OpenAI.APIError);
     await clientOf(second).chat.completions.create({ model: 'shared-model', messages: [{ role: 'user', content: 'three' }] });
     await ledgerRows(database, 3);
 
-    const reports = await Promise.all([first, second].map(async (running) => (await (await pageOf(running)).get('/status.json')).json() as Promise<StatusReport>));
+    const reports = await Promise.all(
+      [first, second].map(async (running) => (await (await pageOf(running)).get('/status.json')).json() as Promise<StatusReport>),
+    );
     const [a, b] = reports.map((report) => report.models) as [StatusReport['models'], StatusReport['models']];
     expect(a).toEqual(b);
     expect(a[0]?.windows.hour).toMatchObject({ requests: 3, successRate: 0.6667, upstreamErrorRate: 0.3333 });
@@ -231,7 +294,10 @@ describe('the status page of several instances', () => {
     const running = await serve({ database, models: [{ id: 'mock', provider: 'mock' }] });
     const { page } = await pageOf(running, { cacheMs: 60_000, probe: false });
     const before = await page.report();
-    await new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    await new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
+      model: 'mock',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await ledgerRows(database, 1);
     const after = await page.report();
     // Within the cache period the figures stay as computed (the ledger is not read again).
@@ -266,7 +332,9 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     );
     // Both instances start their probe at once (its first round an interval later); the lock lets one of them run the round.
     // The interval leaves a loaded machine's late timers room: the lock lasts 0.9 of it.
-    const pages = await Promise.all(instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 3_000, maxOutputTokens: 1 } })));
+    const pages = await Promise.all(
+      instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 3_000, maxOutputTokens: 1 } })),
+    );
     // Traffic within the interval: this model is not probed.
     await new OpenAI({ apiKey: TEST_KEY, baseURL: instances[0]!.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
       model: 'busy-model',
@@ -281,17 +349,31 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     const probeRows = (await ledgerRows(database, 2)).filter((row) => row.key_public_id === 'probe');
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(probeRows).toHaveLength(1);
-    expect(probeRows[0]).toMatchObject({ model: 'idle-model', status: 200, billing: 'complete', user_agent: 'switchyard-probe', input_tokens: 12, output_tokens: 6 });
+    expect(probeRows[0]).toMatchObject({
+      model: 'idle-model',
+      status: 200,
+      billing: 'complete',
+      user_agent: 'switchyard-probe',
+      input_tokens: 12,
+      output_tokens: 6,
+    });
     // Its cost, at the model's price: 12 input tokens at $1/M and 6 output at $4/M.
     expect(Number(probeRows[0]?.cost_nano_usd)).toBe(12 * 1_000 + 6 * 4_000);
     const probed = upstreams.map((upstream) => upstream.requests.length);
     expect(probed.sort()).toEqual([0, 1]);
-    const sent = upstreams.flatMap((upstream) => upstream.requests)[0]?.body as { max_tokens?: number; max_completion_tokens?: number; model: string };
+    const sent = upstreams.flatMap((upstream) => upstream.requests)[0]?.body as {
+      max_tokens?: number;
+      max_completion_tokens?: number;
+      model: string;
+    };
     expect(sent.max_tokens ?? sent.max_completion_tokens).toBe(1);
 
     const report = (await (await pages[1]!.get('/status.json')).json()) as StatusReport;
     expect(report.probe).toEqual({ enabled: true, intervalMs: 3_000 });
-    expect(modelOf(report, 'idle-model')).toMatchObject({ state: 'operational', windows: { hour: { requests: 1, probes: 1, successRate: 1 } } });
+    expect(modelOf(report, 'idle-model')).toMatchObject({
+      state: 'operational',
+      windows: { hour: { requests: 1, probes: 1, successRate: 1 } },
+    });
     expect(modelOf(report, 'idle-model').lastProbeAt).not.toBeNull();
     expect(modelOf(report, 'busy-model').windows.hour.probes).toBe(0);
   });

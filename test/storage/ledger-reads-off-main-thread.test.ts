@@ -2,7 +2,6 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
-import { openDatabase } from '../../src/storage/open-database.js';
 import type { StatusReport } from '../../src/status/status-report.js';
 import { testDatabase } from '../helpers/test-database.js';
 
@@ -76,7 +75,8 @@ async function healthWhile(page: () => Promise<Response>): Promise<{ pageMs: num
   return { page: await pending, pageMs: await pageMs, health };
 }
 
-const p99 = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? 0;
+const p99 = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? 0;
 
 /** A page long enough to tell a blocked server (one /health answer as slow as the page) from one that answers. */
 function expectNotBlocked({ pageMs, health }: { pageMs: number; health: number[] }): void {
@@ -106,7 +106,10 @@ beforeAll(async () => {
   );
   // The first user is the admin; the usage report is theirs to read.
   const form = await fetch(`${server.root}/register`);
-  const pre = form.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const pre = form.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
   const registered = await fetch(`${server.root}/register`, {
     method: 'POST',
@@ -115,7 +118,10 @@ beforeAll(async () => {
     body: new URLSearchParams({ csrf, email: 'admin@example.com', password: 'a long enough password' }).toString(),
   });
   expect(registered.status).toBe(303);
-  cookie = registered.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  cookie = registered.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
 }, 120_000);
 
 afterAll(async () => {

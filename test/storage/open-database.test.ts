@@ -3,9 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Migrator, type Kysely } from 'kysely';
 import { migrations } from '../../src/storage/migrations.js';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
-import type { StorageSchema } from '../../src/storage/schema.js';
 import { DATABASE_URL, testDatabase, type TestDatabase } from '../helpers/test-database.js';
-
 
 const row = (requestId: string, attempt = 0) => ({
   request_id: requestId,
@@ -54,7 +52,19 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     store = testDatabase(engine);
     const first = await open();
     expect(first.engine).toBe(engine);
-    expect(first.migrated).toEqual(['0001_keys_and_ledger', '0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h', '0009_console_user_management', '0010_account_balances', '0011_redemption_codes']);
+    expect(first.migrated).toEqual([
+      '0001_keys_and_ledger',
+      '0002_usage_source_and_tokens',
+      '0003_key_limits',
+      '0004_gateway_leases',
+      '0005_console',
+      '0006_ledger_deployment',
+      '0007_ledger_read_indexes',
+      '0008_ledger_cache_write_1h',
+      '0009_console_user_management',
+      '0010_account_balances',
+      '0011_redemption_codes',
+    ]);
     await first.close();
     opened.length = 0;
     expect((await open()).migrated).toEqual([]);
@@ -65,7 +75,9 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     const early = await store.open({ migrate: false });
     opened.push(early);
     const schema =
-      engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(early.db)).rows[0]?.schema : undefined;
+      engine === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(early.db)).rows[0]?.schema
+        : undefined;
     const { '0001_keys_and_ledger': first } = migrations();
     // The database as the first release left it: only its migration ran.
     const firstRelease = new Migrator({
@@ -74,17 +86,52 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
       ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     });
     expect((await firstRelease.migrateToLatest()).error).toBeUndefined();
-    const { usage_source: _source, token_id: _token, deployment: _deployment, cache_write_1h_tokens: _writtenFor1h, ...firstReleaseRow } = row('req_old');
-    await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('usage_ledger').values(firstReleaseRow).execute();
-    const firstReleaseKey = { public_id: 'pub_old', name: 'old', secret_hash: 'h', created_at: 1, last_used_at: null, expires_at: null, revoked_at: null, models: null, budget_nano_usd: null, budget_period: null };
+    const {
+      usage_source: _source,
+      token_id: _token,
+      deployment: _deployment,
+      cache_write_1h_tokens: _writtenFor1h,
+      ...firstReleaseRow
+    } = row('req_old');
+    await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+      .insertInto('usage_ledger')
+      .values(firstReleaseRow)
+      .execute();
+    const firstReleaseKey = {
+      public_id: 'pub_old',
+      name: 'old',
+      secret_hash: 'h',
+      created_at: 1,
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+      models: null,
+      budget_nano_usd: null,
+      budget_period: null,
+    };
     await (early.db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto('api_keys').values(firstReleaseKey).execute();
 
     const upgraded = await open();
-    expect(upgraded.migrated).toEqual(['0002_usage_source_and_tokens', '0003_key_limits', '0004_gateway_leases', '0005_console', '0006_ledger_deployment', '0007_ledger_read_indexes', '0008_ledger_cache_write_1h', '0009_console_user_management', '0010_account_balances', '0011_redemption_codes']);
+    expect(upgraded.migrated).toEqual([
+      '0002_usage_source_and_tokens',
+      '0003_key_limits',
+      '0004_gateway_leases',
+      '0005_console',
+      '0006_ledger_deployment',
+      '0007_ledger_read_indexes',
+      '0008_ledger_cache_write_1h',
+      '0009_console_user_management',
+      '0010_account_balances',
+      '0011_redemption_codes',
+    ]);
     const key = await upgraded.db.selectFrom('api_keys').selectAll().where('public_id', '=', 'pub_old').executeTakeFirstOrThrow();
     expect({ ...key, created_at: Number(key.created_at) }).toEqual({ ...firstReleaseKey, limits: null });
     const read = await upgraded.db.selectFrom('usage_ledger').selectAll().where('request_id', '=', 'req_old').executeTakeFirstOrThrow();
-    expect({ ...read, at: Number(read.at), cost_nano_usd: Number(read.cost_nano_usd) }).toEqual({ ...row('req_old'), usage_source: null, deployment: null });
+    expect({ ...read, at: Number(read.at), cost_nano_usd: Number(read.cost_nano_usd) }).toEqual({
+      ...row('req_old'),
+      usage_source: null,
+      deployment: null,
+    });
   });
 
   it('should keep a ledger row as written: unknown counts stay NULL, a 64-bit cost stays exact', async () => {
@@ -100,11 +147,19 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
     store = testDatabase(engine);
     const { db } = await open();
     const write = (attempt: number) =>
-      db.insertInto('usage_ledger').values(row('req_2', attempt)).onConflict((conflict) => conflict.columns(['request_id', 'attempt']).doNothing()).execute();
+      db
+        .insertInto('usage_ledger')
+        .values(row('req_2', attempt))
+        .onConflict((conflict) => conflict.columns(['request_id', 'attempt']).doNothing())
+        .execute();
     await write(0);
     await write(0);
     await write(1);
-    const count = await db.selectFrom('usage_ledger').select(sql<number>`count(*)`.as('n')).where('request_id', '=', 'req_2').executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('usage_ledger')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('request_id', '=', 'req_2')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
     await expect(db.insertInto('usage_ledger').values(row('req_2', 0)).execute()).rejects.toThrow();
   });
@@ -112,7 +167,18 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
   it('should refuse two keys with one secret hash', async () => {
     store = testDatabase(engine);
     const { db } = await open();
-    const key = (publicId: string) => ({ public_id: publicId, name: publicId, secret_hash: 'same-hash', created_at: 1, last_used_at: null, expires_at: null, revoked_at: null, models: null, budget_nano_usd: null, budget_period: null });
+    const key = (publicId: string) => ({
+      public_id: publicId,
+      name: publicId,
+      secret_hash: 'same-hash',
+      created_at: 1,
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+      models: null,
+      budget_nano_usd: null,
+      budget_period: null,
+    });
     await db.insertInto('api_keys').values(key('a')).execute();
     await expect(db.insertInto('api_keys').values(key('b')).execute()).rejects.toThrow();
   });
@@ -160,6 +226,8 @@ describe('openDatabase', () => {
   });
 
   it('should refuse a schema name that is not a plain identifier', async () => {
-    await expect(openDatabase({ url: DATABASE_URL, schema: 'x"; drop table y; --' })).rejects.toMatchObject({ code: 'CONFIG_DATABASE_SCHEMA_INVALID' });
+    await expect(openDatabase({ url: DATABASE_URL, schema: 'x"; drop table y; --' })).rejects.toMatchObject({
+      code: 'CONFIG_DATABASE_SCHEMA_INVALID',
+    });
   });
 });

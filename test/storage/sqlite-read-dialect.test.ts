@@ -49,7 +49,11 @@ describe('reads of a SQLite file in a worker thread', () => {
     expect(database.reads).not.toBe(database.db);
     expect(readsOf(database.db)).toBe(database.reads);
     await database.db.insertInto('usage_ledger').values(row('req_1', 1_000)).execute();
-    const read = await database.reads.selectFrom('usage_ledger').select(['request_id', 'at', 'cost_nano_usd', 'cached_input_tokens']).where('at', '>=', 500).execute();
+    const read = await database.reads
+      .selectFrom('usage_ledger')
+      .select(['request_id', 'at', 'cost_nano_usd', 'cached_input_tokens'])
+      .where('at', '>=', 500)
+      .execute();
     expect(read).toEqual([{ request_id: 'req_1', at: 1_000, cost_nano_usd: 3, cached_input_tokens: null }]);
     // A row written after the reader began is seen by its next query.
     await database.db.insertInto('usage_ledger').values(row('req_2', 2_000)).execute();
@@ -60,7 +64,10 @@ describe('reads of a SQLite file in a worker thread', () => {
     const database = await open(scratch.file('reads'));
     await expect(database.reads.deleteFrom('usage_ledger').execute()).rejects.toThrow('This connection only reads');
     await expect(database.reads.transaction().execute(async () => undefined)).rejects.toThrow('The read connection has no transactions.');
-    await expect(sql`select nope from usage_ledger`.execute(database.reads)).rejects.toMatchObject({ message: 'no such column: nope', code: 'SQLITE_ERROR' });
+    await expect(sql`select nope from usage_ledger`.execute(database.reads)).rejects.toMatchObject({
+      message: 'no such column: nope',
+      code: 'SQLITE_ERROR',
+    });
     // The reader still answers after each failure.
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.reads)).rows).toEqual([{ one: 1 }]);
   });
@@ -73,8 +80,14 @@ describe('reads of a SQLite file in a worker thread', () => {
     scratch.later(() => reader.close());
     expect(await reader.query('select 7 as seven', [])).toEqual([{ seven: 7 }]);
     // A long read (a second or so) under way: closing does not wait for it, and the query is rejected.
-    const long = reader.query('with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000000) select count(*) from n', []);
-    const outcome = long.then(() => 'answered', (error: Error) => error.message);
+    const long = reader.query(
+      'with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000000) select count(*) from n',
+      [],
+    );
+    const outcome = long.then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await reader.close();
     expect(await outcome).toBe('The database was closed during the query.');

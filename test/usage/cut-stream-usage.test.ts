@@ -4,7 +4,13 @@ import { cutStreamUsage } from '../../src/usage/cut-stream-usage.js';
 
 const request: CanonicalRequest = { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] };
 
-const cut = (fields: Partial<CutStream>): CutStream => ({ clientLeft: true, startUsage: { inputTokens: 100 }, outputChars: 400, request, ...fields });
+const cut = (fields: Partial<CutStream>): CutStream => ({
+  clientLeft: true,
+  startUsage: { inputTokens: 100 },
+  outputChars: 400,
+  request,
+  ...fields,
+});
 
 describe('cutStreamUsage', () => {
   describe("the 'estimate' policy", () => {

@@ -51,15 +51,25 @@ describe('estimateInputTokens', () => {
 
   it('should count the system prompt, tool definitions and images', async () => {
     const base = await estimateInputTokens(ask('hi'));
-    expect(await estimateInputTokens(ask('hi', { system: [{ type: 'text', text: 'You are terse. '.repeat(20) }] }))).toBeGreaterThan(base + 40);
+    expect(await estimateInputTokens(ask('hi', { system: [{ type: 'text', text: 'You are terse. '.repeat(20) }] }))).toBeGreaterThan(
+      base + 40,
+    );
     const withTool = await estimateInputTokens(
-      ask('hi', { tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] }),
+      ask('hi', {
+        tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      }),
     );
     expect(withTool).toBeGreaterThan(base + 10);
     const withImage = await estimateInputTokens({
       ...ask('hi'),
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } },
+          ],
+        },
       ],
     });
     expect(withImage - base).toBe(1600);
@@ -79,7 +89,15 @@ describe('estimateInputTokens', () => {
         console.log(JSON.stringify([await estimateInputTokens(ask('word '.repeat(400))), await estimateInputTokens(ask('x'.repeat(2_000_000)))]));`;
       const { stdout } = await run(
         process.execPath,
-        ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(withoutTokenizer)}`, '--input-type=module', '--eval', script],
+        [
+          '--import',
+          'tsx',
+          '--import',
+          `data:text/javascript,${encodeURIComponent(withoutTokenizer)}`,
+          '--input-type=module',
+          '--eval',
+          script,
+        ],
         { cwd: join(import.meta.dirname, '../..') },
       );
       const [short, long] = JSON.parse(stdout) as [number, number];
@@ -107,7 +125,13 @@ describe('estimateInputTokenRange', () => {
     const withMore = await estimateInputTokenRange({
       ...ask(' hello'.repeat(100)),
       messages: [
-        { role: 'user', content: [{ type: 'text', text: ' hello'.repeat(100) }, { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: ' hello'.repeat(100) },
+            { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'reasoning', text: ' think'.repeat(500) }] },
       ],
     });

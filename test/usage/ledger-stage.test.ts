@@ -6,7 +6,11 @@ import { createLedgerStage } from '../../src/usage/ledger-stage.js';
 import type { LedgerWriter } from '../../src/usage/ledger-writer.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
 
-const request: CanonicalRequest = { model: 'claude', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] };
+const request: CanonicalRequest = {
+  model: 'claude',
+  stream: true,
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
+};
 const price: ModelPrice = { input: 3, output: 15 };
 
 function record(cut: CutStream): RequestRecord {
@@ -53,8 +57,17 @@ describe('createLedgerStage', () => {
   describe("a stream cut short under 'reported-only'", () => {
     it("should not take Anthropic's running output count from message_start for a reported total", async () => {
       // message_start reports the input and `output_tokens: 1`, a count that runs on until message_delta.
-      const row = await rowOf({ inputTokens: 25, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, totalTokens: 26 }, 'reported-only');
-      expect(row).toMatchObject({ billing: 'partial', usage_source: 'reported', input_tokens: 25, output_tokens: null, cost_nano_usd: null });
+      const row = await rowOf(
+        { inputTokens: 25, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, totalTokens: 26 },
+        'reported-only',
+      );
+      expect(row).toMatchObject({
+        billing: 'partial',
+        usage_source: 'reported',
+        input_tokens: 25,
+        output_tokens: null,
+        cost_nano_usd: null,
+      });
     });
 
     it('should say no usage was reported when the provider reported none', async () => {
@@ -66,7 +79,13 @@ describe('createLedgerStage', () => {
   describe("a stream cut short under 'estimate'", () => {
     it('should price the input reported and the output sent', async () => {
       const row = await rowOf({ inputTokens: 25, outputTokens: 1, totalTokens: 26 }, 'estimate');
-      expect(row).toMatchObject({ billing: 'partial', usage_source: 'estimated', input_tokens: 25, output_tokens: 100, reasoning_tokens: 0 });
+      expect(row).toMatchObject({
+        billing: 'partial',
+        usage_source: 'estimated',
+        input_tokens: 25,
+        output_tokens: 100,
+        reasoning_tokens: 0,
+      });
       expect(row.cost_nano_usd).toBe(25 * 3_000 + 100 * 15_000);
     });
   });

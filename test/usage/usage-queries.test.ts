@@ -14,8 +14,27 @@ afterEach(async () => {
 });
 
 const at = Date.parse('2026-11-26T10:00:00Z');
-const base = { at, key_public_id: 'k1', protocol: 'chat', model: 'm', provider: 'p', stream: 0, status: 200, billing: 'complete', input_tokens: 10, output_tokens: 2, cost_nano_usd: 100 } as const;
-const failed = { status: 503, error_code: 'UPSTREAM_UNAVAILABLE', billing: 'failed', input_tokens: null, output_tokens: null, cost_nano_usd: null } as const;
+const base = {
+  at,
+  key_public_id: 'k1',
+  protocol: 'chat',
+  model: 'm',
+  provider: 'p',
+  stream: 0,
+  status: 200,
+  billing: 'complete',
+  input_tokens: 10,
+  output_tokens: 2,
+  cost_nano_usd: 100,
+} as const;
+const failed = {
+  status: 503,
+  error_code: 'UPSTREAM_UNAVAILABLE',
+  billing: 'failed',
+  input_tokens: null,
+  output_tokens: null,
+  cost_nano_usd: null,
+} as const;
 
 describe.each(['sqlite', 'postgres'] as const)('queryUsage on %s', (engine) => {
   async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
@@ -39,7 +58,17 @@ describe.each(['sqlite', 'postgres'] as const)('queryUsage on %s', (engine) => {
       { ...base, request_id: 'cut', attempt: 1, billing: 'partial' },
     ]);
     const [totals] = await queryUsage(database.reads, { groupBy: 'key' });
-    expect(totals).toMatchObject({ group: 'k1', requests: 4, attempts: 4, errors: 2, partial: 1, inputTokens: 20, outputTokens: 4, costNanoUsd: 200, unpriced: 0 });
+    expect(totals).toMatchObject({
+      group: 'k1',
+      requests: 4,
+      attempts: 4,
+      errors: 2,
+      partial: 1,
+      inputTokens: 20,
+      outputTokens: 4,
+      costNanoUsd: 200,
+      unpriced: 0,
+    });
   });
 
   it("should count a fallen-back request under the model that answered, and the failed model's attempt there", async () => {

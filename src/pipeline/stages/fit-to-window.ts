@@ -13,7 +13,11 @@ import { inputTokenBound } from '../../usage/input-token-bound.js';
  * by the high count nothing remains.
  * Tokenizes only when the cheap bound (a token per character) does not already show room enough.
  */
-export function fitToWindow(request: CanonicalRequest, model: ResolvedModel, protocol: ProtocolName): number | undefined | Promise<number | undefined> {
+export function fitToWindow(
+  request: CanonicalRequest,
+  model: ResolvedModel,
+  protocol: ProtocolName,
+): number | undefined | Promise<number | undefined> {
   const { contextWindow: window, maxOutputTokens: largest } = model;
   if (window === undefined) return largest;
   const atMost = inputTokenBound(request);
@@ -23,7 +27,13 @@ export function fitToWindow(request: CanonicalRequest, model: ResolvedModel, pro
   return outputRoom(largest, window - atMost);
 }
 
-async function counted(request: CanonicalRequest, model: ResolvedModel, protocol: ProtocolName, window: number, bound: number): Promise<number | undefined> {
+async function counted(
+  request: CanonicalRequest,
+  model: ResolvedModel,
+  protocol: ProtocolName,
+  window: number,
+  bound: number,
+): Promise<number | undefined> {
   const range = await estimateInputTokenRange(request);
   if (range.atLeast > window) throw contextLengthError(protocol, model.id, range.atLeast, window);
   return outputRoom(model.maxOutputTokens, window - Math.min(bound, range.atMost));

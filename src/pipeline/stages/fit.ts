@@ -14,7 +14,7 @@ import { fitToWindow } from './fit-to-window.js';
  * where nothing is generated (count_tokens). It runs before the request policy, which then polices
  * what will really be sent: a hint the model cannot take is left out, not refused by a policy.
  */
-export function fitStage(model: ResolvedModel, codec: InboundCodec, logger: Logger, window: boolean): PipelineStage {
+export function fitStage(model: ResolvedModel, codec: InboundCodec, _logger: Logger, window: boolean): PipelineStage {
   const inbound = codec.protocol;
   const checkWindow = window && (model.contextWindow !== undefined || model.maxOutputTokens !== undefined);
   return {

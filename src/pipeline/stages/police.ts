@@ -12,7 +12,12 @@ import { logAdaptations, noteAdaptations } from './adaptations.js';
  * fitted to the model and before anything is admitted or called: a refused field is a 400, a stripped one is named in the
  * adaptations, forwarded headers (`anthropic-beta`) are kept to what the policy allows.
  */
-export function policeStage(table: RequestPolicyTable, protocol: ProtocolName, forwardedHeaders: readonly string[], logger: Logger): PipelineStage {
+export function policeStage(
+  table: RequestPolicyTable,
+  protocol: ProtocolName,
+  forwardedHeaders: readonly string[],
+  logger: Logger,
+): PipelineStage {
   return {
     name: 'police',
     before(context) {
@@ -32,7 +37,10 @@ export function policeStage(table: RequestPolicyTable, protocol: ProtocolName, f
 }
 
 /** The caller headers the endpoint forwards that are present; undefined when none are. */
-function pickHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, names: readonly string[]): Record<string, string> | undefined {
+function pickHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  names: readonly string[],
+): Record<string, string> | undefined {
   let picked: Record<string, string> | undefined;
   for (const name of names) {
     const value = headers[name];

@@ -70,9 +70,7 @@ function encodeFile(part: FilePart, scope: ChatPartScope): ChatWirePart {
   const fields = readChatExtensionFields(part);
   const file = mergeChatFields(
     {
-      ...(source.kind === 'base64'
-        ? { file_data: encodeChatDataUrl(source.mediaType, source.data) }
-        : { file_id: source.fileId }),
+      ...(source.kind === 'base64' ? { file_data: encodeChatDataUrl(source.mediaType, source.data) } : { file_id: source.fileId }),
       ...(part.filename === undefined ? {} : { filename: part.filename }),
     },
     readNestedFields(fields, 'file'),

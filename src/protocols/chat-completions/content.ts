@@ -1,11 +1,6 @@
 import type { MediaSource, ProviderDefinedPart, TextPart, UserContentPart } from '../../canonical/index.js';
 import { createChatFieldError } from './request-error.js';
-import {
-  isChatKnownUserPart,
-  type ChatOtherPart,
-  type ChatTextPart,
-  type ChatUserPart,
-} from './message-schema.js';
+import { isChatKnownUserPart, type ChatOtherPart, type ChatTextPart, type ChatUserPart } from './message-schema.js';
 import { pickUnknownFields } from '../unknown-fields.js';
 import { withChatExtensions } from './extensions.js';
 
@@ -70,10 +65,7 @@ function decodeUserPart(part: ChatUserPart, param: string): UserContentPart {
       return withChatExtensions(image, nestedUnknown('image_url', part.image_url, ['url', 'detail']));
     }
     case 'input_audio': {
-      const audio = withChatExtensions(
-        { type: 'audio', data: part.input_audio.data, format: part.input_audio.format },
-        partUnknown,
-      );
+      const audio = withChatExtensions({ type: 'audio', data: part.input_audio.data, format: part.input_audio.format }, partUnknown);
       return withChatExtensions(audio, nestedUnknown('input_audio', part.input_audio, ['data', 'format']));
     }
     case 'file': {

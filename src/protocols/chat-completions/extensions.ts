@@ -1,6 +1,5 @@
 import type { Extensions } from '../../canonical/index.js';
 
-
 /** `value` with `extensions.chat` set to `fields`, or `value` unchanged when there are no fields. */
 export function withChatExtensions<const T extends object>(
   value: T & { extensions?: Extensions },

@@ -8,10 +8,7 @@ export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filte
  * `callsFinish` (`tool_calls`, or `function_call` for the deprecated functions API) wins
  * whatever the provider said; `error` and `other` have no Chat word and read as `stop`.
  */
-export function encodeChatFinishReason(
-  finishReason: FinishReason,
-  callsFinish?: 'tool_calls' | 'function_call',
-): ChatFinishReason {
+export function encodeChatFinishReason(finishReason: FinishReason, callsFinish?: 'tool_calls' | 'function_call'): ChatFinishReason {
   if (callsFinish !== undefined) return callsFinish;
   switch (finishReason.unified) {
     case 'stop':

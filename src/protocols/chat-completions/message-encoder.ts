@@ -1,11 +1,5 @@
 import { unsupportedFeatureError } from '../../canonical/index.js';
-import type {
-  AssistantMessage,
-  CanonicalMessage,
-  TextPart,
-  ToolMessage,
-  ToolResultContent,
-} from '../../canonical/index.js';
+import type { AssistantMessage, CanonicalMessage, TextPart, ToolMessage, ToolResultContent } from '../../canonical/index.js';
 import {
   encodeChatTextContent,
   encodeChatTextPart,
@@ -70,10 +64,7 @@ function encodeToolCalls(message: AssistantMessage, scope: Scope, param: string)
         throw unsupportedFeatureError(`namespaced tool calls ('${part.namespace}')`, scope.model, { param });
       }
       const fields = readChatExtensionFields(part);
-      const fn = mergeChatFields(
-        { name: part.name, arguments: encodeChatArguments(part.arguments) },
-        readNestedFields(fields, 'function'),
-      );
+      const fn = mergeChatFields({ name: part.name, arguments: encodeChatArguments(part.arguments) }, readNestedFields(fields, 'function'));
       calls.push(mergeChatFields({ id: encodeChatToolCallId(part.id, scope.dialect), type: 'function', function: fn }, fields));
     }
   }
@@ -182,7 +173,10 @@ export function encodeChatMessages(
       case 'user':
         wire.push(
           mergeChatFields(
-            { role: 'user', content: encodeChatUserContent(message.content, scope.dialect, { model: scope.model, param: `${param}.content` }) },
+            {
+              role: 'user',
+              content: encodeChatUserContent(message.content, scope.dialect, { model: scope.model, param: `${param}.content` }),
+            },
             readChatExtensionFields(message),
           ),
         );

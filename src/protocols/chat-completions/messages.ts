@@ -8,12 +8,7 @@ import type {
 } from '../../canonical/index.js';
 import { decodeChatOtherPart, decodeChatTextContent, decodeChatTextPart, decodeChatUserContent } from './content.js';
 import { createChatFieldError } from './request-error.js';
-import {
-  isChatKnownAssistantPart,
-  type ChatAssistantMessage,
-  type ChatMessage,
-  type ChatToolCall,
-} from './message-schema.js';
+import { isChatKnownAssistantPart, type ChatAssistantMessage, type ChatMessage, type ChatToolCall } from './message-schema.js';
 import { pickUnknownFields } from '../unknown-fields.js';
 import { withChatExtensions } from './extensions.js';
 
@@ -46,10 +41,7 @@ function decodeReasoning(message: ChatAssistantMessage): DecodedReasoning {
       return withChatExtensions({ type: 'reasoning', text: '', redactedData: block.data }, unknown);
     }
     const signature = block.signature ?? undefined;
-    return withChatExtensions(
-      { type: 'reasoning', text: block.thinking, ...(signature === undefined ? {} : { signature }) },
-      unknown,
-    );
+    return withChatExtensions({ type: 'reasoning', text: block.thinking, ...(signature === undefined ? {} : { signature }) }, unknown);
   });
   // reasoning_content normally repeats the thinking text; keep it only when it says something else.
   const joined = parts.map((part) => part.text).join('');

@@ -8,9 +8,7 @@ interface IssueLocation {
 
 /** `['messages', 2, 'content']` → `messages[2].content` (the way the wire names it). */
 export function formatChatParam(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
 function describeMessage(issue: z.core.$ZodIssue): string {

@@ -53,7 +53,11 @@ function isPlainBody(body: Json): boolean {
     if (check === undefined || !check(body[key])) return false;
   }
   // Both token limits at once keep the superseded one in extensions: the full decoder's job.
-  return typeof body.model === 'string' && Array.isArray(body.messages) && !(body.max_tokens !== undefined && body.max_completion_tokens !== undefined);
+  return (
+    typeof body.model === 'string' &&
+    Array.isArray(body.messages) &&
+    !(body.max_tokens !== undefined && body.max_completion_tokens !== undefined)
+  );
 }
 
 function decodeSampling(body: Json): SamplingOptions | undefined {

@@ -1,10 +1,4 @@
-import type {
-  CanonicalRequest,
-  ReasoningConfig,
-  RequestMetadata,
-  ResponseFormat,
-  SamplingOptions,
-} from '../../canonical/index.js';
+import type { CanonicalRequest, ReasoningConfig, RequestMetadata, ResponseFormat, SamplingOptions } from '../../canonical/index.js';
 import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeChatMessages } from './messages.js';
 import { createChatRequestError } from './request-error.js';
@@ -109,9 +103,7 @@ function decodeReasoning(body: ChatRequest): ReasoningConfig | undefined {
       budgetTokens: thinking?.budget_tokens ?? undefined,
       display: thinking?.display ?? undefined,
     }),
-    ...(effort === undefined || effort === null
-      ? {}
-      : { effort, ...(effort === 'none' ? { mode: 'disabled' as const } : {}) }),
+    ...(effort === undefined || effort === null ? {} : { effort, ...(effort === 'none' ? { mode: 'disabled' as const } : {}) }),
   });
 }
 

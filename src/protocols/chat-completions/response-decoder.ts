@@ -101,7 +101,8 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
   }
   let extensions: Record<string, unknown> | undefined;
   if (wire.service_tier !== undefined && wire.service_tier !== null) (extensions ??= {}).service_tier = wire.service_tier;
-  if (wire.system_fingerprint !== undefined && wire.system_fingerprint !== null) (extensions ??= {}).system_fingerprint = wire.system_fingerprint;
+  if (wire.system_fingerprint !== undefined && wire.system_fingerprint !== null)
+    (extensions ??= {}).system_fingerprint = wire.system_fingerprint;
   if (choice.logprobs !== undefined && choice.logprobs !== null) (extensions ??= {}).logprobs = choice.logprobs;
   return {
     id,

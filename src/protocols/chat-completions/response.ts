@@ -9,9 +9,7 @@ export type ChatResponseToolCall =
   | { id: string; type: 'custom'; custom: { name: string; input: string } };
 
 /** LiteLLM-style reasoning blocks: the carrier of Anthropic signatures on this protocol. */
-export type ChatThinkingBlockOut =
-  | { type: 'thinking'; thinking: string; signature?: string }
-  | { type: 'redacted_thinking'; data: string };
+export type ChatThinkingBlockOut = { type: 'thinking'; thinking: string; signature?: string } | { type: 'redacted_thinking'; data: string };
 
 export interface ChatResponseMessage {
   role: 'assistant';
@@ -111,8 +109,7 @@ function encodeMessage(content: readonly AssistantContentPart[], legacyFunctions
 export function encodeChatResponse(response: CanonicalResponse, context: EncodeContext): ChatResponse {
   const legacyFunctions = isChatLegacyFunctionRequest(context.request);
   const message = encodeMessage(response.content, legacyFunctions);
-  const callsFinish =
-    message.function_call !== undefined ? 'function_call' : message.tool_calls !== undefined ? 'tool_calls' : undefined;
+  const callsFinish = message.function_call !== undefined ? 'function_call' : message.tool_calls !== undefined ? 'tool_calls' : undefined;
   const extensions = response.extensions?.chat;
   const body: ChatResponse = {
     id: encodeChatCompletionId(response.id, context.requestId),

@@ -105,9 +105,7 @@ export const chatRequestSchema = z.looseObject(
     tool_choice: chatToolChoiceSchema.nullish(),
     parallel_tool_calls: z.boolean().nullish(),
     functions: z.array(chatFunctionDefinitionSchema).nullish(),
-    function_call: z
-      .union([z.enum(['none', 'auto']), namedSchema], { error: 'expected "none", "auto" or {"name": …}' })
-      .nullish(),
+    function_call: z.union([z.enum(['none', 'auto']), namedSchema], { error: 'expected "none", "auto" or {"name": …}' }).nullish(),
     response_format: chatResponseFormatSchema.nullish(),
     reasoning_effort: chatReasoningEffortSchema.nullish(),
     verbosity: z.string().nullish(),
@@ -120,9 +118,7 @@ export const chatRequestSchema = z.looseObject(
     prompt_cache_options: z.looseObject({ mode: z.string().nullish(), ttl: z.string().nullish() }).nullish(),
     service_tier: z.string().nullish(),
     modalities: z.array(z.string()).nullish(),
-    audio: z
-      .looseObject({ format: z.string(), voice: z.union([z.string(), z.looseObject({ id: z.string() })]) })
-      .nullish(),
+    audio: z.looseObject({ format: z.string(), voice: z.union([z.string(), z.looseObject({ id: z.string() })]) }).nullish(),
     prediction: z.looseObject({ type: z.string(), content: chatTextContentSchema }).nullish(),
     web_search_options: z.looseObject({}).nullish(),
     moderation: z.looseObject({ model: z.string() }).nullish(),

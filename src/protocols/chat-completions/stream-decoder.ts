@@ -176,7 +176,8 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (isPlainChatChunk(json)) chunk = json;
     else {
       const parsed = chatUpstreamChunkSchema.safeParse(json);
-      if (!parsed.success) return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
+      if (!parsed.success)
+        return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
       chunk = parsed.data;
     }
     if (chunk.error !== undefined && chunk.error !== null) return fail(parseChatInBandError(json));

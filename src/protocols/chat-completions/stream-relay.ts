@@ -88,7 +88,8 @@ export function createChatStreamRelay(options: ChatStreamRelayOptions): StreamRe
       const chunk = parsed as Record<string, unknown> | undefined;
       if (events.some((event) => event.type === 'error')) return { wire: failureIn(events), events };
       // `[DONE]`, or a frame that is not a chunk the decoder read.
-      if (chunk === undefined || typeof chunk !== 'object' || chunk === null) return { wire: message.data.trim() === '[DONE]' ? done : '', events };
+      if (chunk === undefined || typeof chunk !== 'object' || chunk === null)
+        return { wire: message.data.trim() === '[DONE]' ? done : '', events };
       if (!includeUsage) {
         // The usage the gateway asked for on the caller's behalf is not the caller's to see.
         if (Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null) return { wire: '', events };

@@ -1,4 +1,10 @@
-import { GatewayError, type GatewayErrorKind, upstreamErrorCode, type ErrorCode, type UnregisteredErrorCode } from '../../canonical/index.js';
+import {
+  GatewayError,
+  type GatewayErrorKind,
+  upstreamErrorCode,
+  type ErrorCode,
+  type UnregisteredErrorCode,
+} from '../../canonical/index.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -23,7 +29,10 @@ function detailText(detail: unknown): string | undefined {
 
 /** Proxies answer HTML: keep its text, shortened. */
 function rawText(body: string): string | undefined {
-  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text === '') return undefined;
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
@@ -46,8 +55,7 @@ function readFields(body: unknown): UpstreamErrorFields {
   const source = isObject(error) ? error : body;
   const code = typeof source.code === 'string' ? source.code : undefined;
   const param = typeof source.param === 'string' ? source.param : undefined;
-  const message =
-    (isObject(error) ? asText(error.message) : asText(error)) ?? asText(body.message) ?? detailText(body.detail);
+  const message = (isObject(error) ? asText(error.message) : asText(error)) ?? asText(body.message) ?? detailText(body.detail);
   return { message, code, param };
 }
 
@@ -85,8 +93,7 @@ function defaultCode(status: number): ErrorCode | UnregisteredErrorCode {
 export function parseChatError(status: number, body: unknown): GatewayError {
   const fields = readFields(body);
   const upstreamCode = fields.code !== undefined && /^[a-z][a-z0-9_]*$/.test(fields.code) ? fields.code : undefined;
-  const retryable =
-    upstreamCode !== 'insufficient_quota' && (status === 408 || status === 409 || status === 429 || status >= 500);
+  const retryable = upstreamCode !== 'insufficient_quota' && (status === 408 || status === 409 || status === 429 || status >= 500);
   const message = fields.message ?? `The provider answered with status ${status} and no error message.`;
   return new GatewayError({
     kind: kindOf(status),

@@ -13,10 +13,7 @@ export const chatUpstreamUsageSchema = z.looseObject({
   prompt_tokens: optionalNumber,
   completion_tokens: optionalNumber,
   total_tokens: optionalNumber,
-  prompt_tokens_details: z
-    .looseObject({ cached_tokens: optionalNumber, cache_write_tokens: optionalNumber })
-    .nullish()
-    .catch(undefined),
+  prompt_tokens_details: z.looseObject({ cached_tokens: optionalNumber, cache_write_tokens: optionalNumber }).nullish().catch(undefined),
   completion_tokens_details: z.looseObject({ reasoning_tokens: optionalNumber }).nullish().catch(undefined),
   // DeepSeek
   prompt_cache_hit_tokens: optionalNumber,
@@ -28,7 +25,13 @@ export const chatUpstreamToolCallSchema = z.looseObject({
   id: optionalString,
   type: optionalString,
   function: z
-    .looseObject({ name: optionalString, arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish().catch(undefined) })
+    .looseObject({
+      name: optionalString,
+      arguments: z
+        .union([z.string(), z.record(z.string(), z.unknown())])
+        .nullish()
+        .catch(undefined),
+    })
     .nullish()
     .catch(undefined),
   custom: z.looseObject({ name: optionalString, input: optionalString }).nullish().catch(undefined),
@@ -54,7 +57,10 @@ const thinkingBlockSchema = z.looseObject({
 /** `message` (non-streamed) and `delta` (streamed) share these fields. */
 const messageFields = {
   role: optionalString,
-  content: z.union([z.string(), z.array(chatUpstreamContentPartSchema)]).nullish().catch(undefined),
+  content: z
+    .union([z.string(), z.array(chatUpstreamContentPartSchema)])
+    .nullish()
+    .catch(undefined),
   refusal: optionalString,
   reasoning_content: optionalString,
   reasoning: optionalString,
@@ -83,7 +89,10 @@ export const chatUpstreamResponseSchema = z.looseObject({
     .nullish()
     .catch(undefined),
   usage: chatUpstreamUsageSchema.nullish().catch(undefined),
-  x_groq: z.looseObject({ usage: chatUpstreamUsageSchema.nullish().catch(undefined) }).nullish().catch(undefined),
+  x_groq: z
+    .looseObject({ usage: chatUpstreamUsageSchema.nullish().catch(undefined) })
+    .nullish()
+    .catch(undefined),
   service_tier: optionalString,
   system_fingerprint: optionalString,
   error: chatUpstreamErrorFieldSchema,
@@ -103,7 +112,10 @@ export const chatUpstreamChunkSchema = z.looseObject({
     .nullish()
     .catch(undefined),
   usage: chatUpstreamUsageSchema.nullish().catch(undefined),
-  x_groq: z.looseObject({ usage: chatUpstreamUsageSchema.nullish().catch(undefined) }).nullish().catch(undefined),
+  x_groq: z
+    .looseObject({ usage: chatUpstreamUsageSchema.nullish().catch(undefined) })
+    .nullish()
+    .catch(undefined),
   error: chatUpstreamErrorFieldSchema,
 });
 

@@ -1,10 +1,5 @@
 import { unsupportedFeatureError } from '../../canonical/index.js';
-import type {
-  AssistantMessage,
-  CanonicalMessage,
-  ToolResultPart,
-  UserMessage,
-} from '../../canonical/index.js';
+import type { AssistantMessage, CanonicalMessage, ToolResultPart, UserMessage } from '../../canonical/index.js';
 import { encodeGeminiMedia } from './media-encoder.js';
 import type { GeminiContent, GeminiPart } from './upstream-schema.js';
 import { decodeReasoningSignature, decodeToolCallId } from './signatures.js';
@@ -42,7 +37,8 @@ export function parseGeminiArguments(text: string): Record<string, unknown> {
 function encodeUserParts(message: UserMessage, model: string): GeminiPart[] {
   return message.content.flatMap((part): GeminiPart[] => {
     if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }];
-    if (part.type === 'provider-defined') throw unsupportedFeatureError(`'${part.kind}' content`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+    if (part.type === 'provider-defined')
+      throw unsupportedFeatureError(`'${part.kind}' content`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
     return [encodeGeminiMedia(part, model)];
   });
 }
@@ -65,14 +61,19 @@ function encodeModelParts(message: AssistantMessage, model: string): GeminiPart[
       case 'reasoning': {
         // Other vendors' signatures and redacted data mean nothing to Gemini: only the text travels.
         const signature = decodeReasoningSignature(part.signature);
-        if (part.text !== '') parts.push({ text: part.text, thought: true, ...(signature === undefined ? {} : { thoughtSignature: signature }) });
+        if (part.text !== '')
+          parts.push({ text: part.text, thought: true, ...(signature === undefined ? {} : { thoughtSignature: signature }) });
         else if (signature !== undefined) placeSignature(parts, signature);
         break;
       }
       case 'tool-call': {
         const { callId, signature } = decodeToolCallId(part.id);
         parts.push({
-          functionCall: { name: encodeGeminiFunctionName(part.name, part.namespace), args: parseGeminiArguments(part.arguments), id: callId },
+          functionCall: {
+            name: encodeGeminiFunctionName(part.name, part.namespace),
+            args: parseGeminiArguments(part.arguments),
+            id: callId,
+          },
           ...(signature === undefined ? {} : { thoughtSignature: signature }),
         });
         break;
@@ -85,7 +86,9 @@ function encodeModelParts(message: AssistantMessage, model: string): GeminiPart[
 }
 
 function resultText(result: ToolResultPart): string {
-  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'file' && part.source.kind === 'text' ? [part.source.text] : [])).join('\n');
+  return result.content
+    .flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'file' && part.source.kind === 'text' ? [part.source.text] : []))
+    .join('\n');
 }
 
 /**
@@ -99,7 +102,11 @@ function encodeToolResults(results: readonly ToolResultPart[], names: CallNames,
     const name = names.get(result.toolCallId);
     if (name === undefined) return { text: `Result of tool call '${result.toolCallId}':\n${text}` };
     const media = result.content.flatMap((part): GeminiPart[] => {
-      if (part.type === 'provider-defined') throw unsupportedFeatureError(`'${part.kind}' tool result content`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+      if (part.type === 'provider-defined')
+        throw unsupportedFeatureError(`'${part.kind}' tool result content`, model, {
+          param: 'messages',
+          reason: 'Google Gemini has no equivalent',
+        });
       if (part.type === 'text' || (part.type === 'file' && part.source.kind === 'text')) return [];
       return [encodeGeminiMedia(part, model)];
     });
@@ -150,7 +157,10 @@ function signUnsignedSteps(contents: GeminiContent[]): void {
  * Consecutive same-role turns are merged, so parallel results share one turn right after their
  * calls; empty parts and empty turns are dropped.
  */
-export function encodeGeminiContents(messages: readonly CanonicalMessage[], model: string): { contents: GeminiContent[]; system: string[] } {
+export function encodeGeminiContents(
+  messages: readonly CanonicalMessage[],
+  model: string,
+): { contents: GeminiContent[]; system: string[] } {
   const names = callNamesOf(messages);
   const system: string[] = [];
   const contents: GeminiContent[] = [];

@@ -36,18 +36,28 @@ function fromUrl(url: string, what: string, model: string): GeminiPart {
   if (url.startsWith('data:')) {
     const inline = inlineFromDataUrl(url);
     if (inline) return inline;
-    throw unsupportedFeatureError(`${what} data URLs that are not base64`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+    throw unsupportedFeatureError(`${what} data URLs that are not base64`, model, {
+      param: 'messages',
+      reason: 'Google Gemini has no equivalent',
+    });
   }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw unsupportedFeatureError(`the ${what} URL '${url.slice(0, 100)}' (not a valid URL)`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+    throw unsupportedFeatureError(`the ${what} URL '${url.slice(0, 100)}' (not a valid URL)`, model, {
+      param: 'messages',
+      reason: 'Google Gemini has no equivalent',
+    });
   }
   const extension = /\.([a-z0-9]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
   const mimeType = extension === undefined ? undefined : urlMediaTypes[extension];
   if (parsed.protocol !== 'https:' || mimeType === undefined) {
-    throw unsupportedFeatureError(`${what} URLs other than public https:// links to ${Object.keys(urlMediaTypes).join('/')} files (got '${url.slice(0, 100)}'); send the ${what} as base64 data instead`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+    throw unsupportedFeatureError(
+      `${what} URLs other than public https:// links to ${Object.keys(urlMediaTypes).join('/')} files (got '${url.slice(0, 100)}'); send the ${what} as base64 data instead`,
+      model,
+      { param: 'messages', reason: 'Google Gemini has no equivalent' },
+    );
   }
   return { fileData: { mimeType, fileUri: url } };
 }
@@ -59,7 +69,10 @@ function fromSource(source: MediaSource, what: string, model: string): GeminiPar
     case 'url':
       return fromUrl(source.url, what, model);
     case 'file-id':
-      throw unsupportedFeatureError(`${what} given by file id ('${source.fileId}'); send it as base64 data instead`, model, { param: 'messages', reason: 'Google Gemini has no equivalent' });
+      throw unsupportedFeatureError(`${what} given by file id ('${source.fileId}'); send it as base64 data instead`, model, {
+        param: 'messages',
+        reason: 'Google Gemini has no equivalent',
+      });
   }
 }
 

@@ -32,11 +32,19 @@ function encodePenalties(request: CanonicalRequest, modelLabel: string): GeminiG
   const config: GeminiGenerationConfig = {};
   const penaltiesRefused = geminiThinkingControl(request.model).kind === 'budget';
   if (presencePenalty !== undefined && presencePenalty !== 0) {
-    if (penaltiesRefused) throw unsupportedFeatureError('a presence penalty', modelLabel, { param: 'presence_penalty', reason: 'Google Gemini has no equivalent' });
+    if (penaltiesRefused)
+      throw unsupportedFeatureError('a presence penalty', modelLabel, {
+        param: 'presence_penalty',
+        reason: 'Google Gemini has no equivalent',
+      });
     config.presencePenalty = presencePenalty;
   }
   if (frequencyPenalty !== undefined && frequencyPenalty !== 0) {
-    if (penaltiesRefused) throw unsupportedFeatureError('a frequency penalty', modelLabel, { param: 'frequency_penalty', reason: 'Google Gemini has no equivalent' });
+    if (penaltiesRefused)
+      throw unsupportedFeatureError('a frequency penalty', modelLabel, {
+        param: 'frequency_penalty',
+        reason: 'Google Gemini has no equivalent',
+      });
     config.frequencyPenalty = frequencyPenalty;
   }
   return config;

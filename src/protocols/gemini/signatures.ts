@@ -60,7 +60,6 @@ export function decodeReasoningSignature(signature: string | undefined): string 
   return value === '' ? undefined : value;
 }
 
-
 /**
  * A call id for a `functionCall` Gemini sent without one: stable for the same response, call
  * position and name, and distinct for each call of a response (never the function name alone).

@@ -18,7 +18,10 @@ const endedEarly = () => streamEndedEarly("Google Gemini's stream ended before t
 
 function inputSide(usage: Usage): Usage | undefined {
   if (usage.inputTokens === undefined) return undefined;
-  return { inputTokens: usage.inputTokens, ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }) };
+  return {
+    inputTokens: usage.inputTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+  };
 }
 
 /**
@@ -72,7 +75,13 @@ export function createGeminiStreamDecoder(options: GeminiDecodeOptions): GeminiS
       const call = decodeCall(part.functionCall, signature, responseId);
       const id = nextId();
       events.push(
-        { type: 'tool-call-start', id, toolCallId: call.id, name: call.name, ...(call.namespace === undefined ? {} : { namespace: call.namespace }) },
+        {
+          type: 'tool-call-start',
+          id,
+          toolCallId: call.id,
+          name: call.name,
+          ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
+        },
         { type: 'tool-call-delta', id, delta: call.arguments },
         { type: 'tool-call-end', id },
       );
@@ -114,7 +123,12 @@ export function createGeminiStreamDecoder(options: GeminiDecodeOptions): GeminiS
         started = true;
         responseId = wire.responseId || options.fallbackId;
         const early = inputSide(decodeGeminiUsage(wire.usageMetadata));
-        events.push({ type: 'start', id: responseId, model: wire.modelVersion || options.fallbackModel, ...(early ? { usage: early } : {}) });
+        events.push({
+          type: 'start',
+          id: responseId,
+          model: wire.modelVersion || options.fallbackModel,
+          ...(early ? { usage: early } : {}),
+        });
       }
       const candidate = wire.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) decodePart(part, events);

@@ -22,7 +22,9 @@ export function geminiThinkingControl(model: string): GeminiThinkingControl {
   const minor = Number(version[2] ?? 0);
   if (major >= 3) return { kind: 'level', hasMinimal: id.includes('flash') && major === 3 && minor < 7 };
   if (major === 2 && minor >= 5) {
-    return id.includes('pro') ? { kind: 'budget', min: 128, max: 32768, canDisable: false } : { kind: 'budget', min: 0, max: 24576, canDisable: true };
+    return id.includes('pro')
+      ? { kind: 'budget', min: 128, max: 32768, canDisable: false }
+      : { kind: 'budget', min: 0, max: 24576, canDisable: true };
   }
   return { kind: 'none' };
 }

@@ -30,7 +30,8 @@ const functionsOf = (tools: readonly CanonicalTool[] | undefined): FunctionTool[
  */
 export function encodeGeminiTools(tools: readonly CanonicalTool[] | undefined, model: string): GeminiTool[] | undefined {
   for (const tool of tools ?? []) {
-    if (tool.type === 'provider-defined') throw unsupportedFeatureError(`the '${tool.kind}' tool`, model, { param: 'tools', reason: 'Google Gemini has no equivalent' });
+    if (tool.type === 'provider-defined')
+      throw unsupportedFeatureError(`the '${tool.kind}' tool`, model, { param: 'tools', reason: 'Google Gemini has no equivalent' });
   }
   const functions = functionsOf(tools);
   if (functions.length === 0) return undefined;
@@ -59,7 +60,10 @@ function wireNames(names: readonly string[], tools: readonly CanonicalTool[] | u
  * subset, since AUTO takes no names), required → ANY, a named tool → ANY with that one name,
  * none → NONE. No choice (or no functions) leaves Gemini's default, AUTO.
  */
-export function encodeGeminiToolConfig(choice: ToolChoice | undefined, tools: readonly CanonicalTool[] | undefined): GeminiToolConfig | undefined {
+export function encodeGeminiToolConfig(
+  choice: ToolChoice | undefined,
+  tools: readonly CanonicalTool[] | undefined,
+): GeminiToolConfig | undefined {
   if (choice === undefined || functionsOf(tools).length === 0) return undefined;
   switch (choice.type) {
     case 'none':

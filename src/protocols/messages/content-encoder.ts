@@ -51,7 +51,11 @@ function encodeImageSource(source: MediaSource, model: string): Record<string, u
   if (inline === undefined) return { type: 'url', url: source.kind === 'url' ? source.url : '' };
   const mediaType = inline.mediaType === 'image/jpg' ? 'image/jpeg' : inline.mediaType;
   if (!base64ImageTypes.has(mediaType)) {
-    throw unsupportedFeatureError(`images of type '${mediaType}' (base64 images must be image/jpeg, image/png, image/gif or image/webp)`, model, { param: 'messages' });
+    throw unsupportedFeatureError(
+      `images of type '${mediaType}' (base64 images must be image/jpeg, image/png, image/gif or image/webp)`,
+      model,
+      { param: 'messages' },
+    );
   }
   return { type: 'base64', media_type: mediaType, data: inline.data };
 }
@@ -86,7 +90,8 @@ export function encodeMessagesFilePart(part: FilePart, model: string): MessagesR
 
 /** A provider-defined part goes through verbatim only when it is Anthropic's own. */
 export function encodeMessagesProviderPart(part: ProviderDefinedPart, model: string): MessagesRequestBlock {
-  if (part.protocol !== 'messages') throw unsupportedFeatureError(`'${part.kind}' content (from the ${part.protocol} protocol)`, model, { param: 'messages' });
+  if (part.protocol !== 'messages')
+    throw unsupportedFeatureError(`'${part.kind}' content (from the ${part.protocol} protocol)`, model, { param: 'messages' });
   return { ...part.data, type: part.kind };
 }
 

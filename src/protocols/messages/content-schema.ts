@@ -14,10 +14,7 @@ export function unknownTypeSchema(knownTypes: readonly string[]) {
   });
 }
 
-export const messagesCacheControlSchema = z
-  .looseObject({ type: z.string(), ttl: z.string().optional() })
-  .nullable()
-  .optional();
+export const messagesCacheControlSchema = z.looseObject({ type: z.string(), ttl: z.string().optional() }).nullable().optional();
 
 const citationsConfigSchema = z.looseObject({ enabled: z.boolean().optional() }).nullable().optional();
 
@@ -25,7 +22,10 @@ export const messagesTextBlockSchema = z.looseObject({
   type: z.literal('text'),
   text: z.string(),
   cache_control: messagesCacheControlSchema,
-  citations: z.array(z.looseObject({ type: z.string() })).nullable().optional(),
+  citations: z
+    .array(z.looseObject({ type: z.string() }))
+    .nullable()
+    .optional(),
 });
 
 const base64SourceSchema = z.looseObject({ type: z.literal('base64'), media_type: z.string(), data: z.string() });

@@ -101,10 +101,7 @@ export function decodeMessagesAssistantBlock(block: MessagesContentBlock): Assis
         blockExtensions(block, ['type', 'thinking', 'signature']),
       );
     case 'redacted_thinking':
-      return withExtensions(
-        { type: 'reasoning', text: '', redactedData: block.data },
-        blockExtensions(block, ['type', 'data']),
-      );
+      return withExtensions({ type: 'reasoning', text: '', redactedData: block.data }, blockExtensions(block, ['type', 'data']));
     case 'tool_use':
       return withExtensions(
         { type: 'tool-call', id: block.id, name: block.name, arguments: JSON.stringify(block.input) },
@@ -128,8 +125,7 @@ function decodeToolResultContentBlock(block: MessagesToolResultContentBlock): To
  */
 export function decodeMessagesToolResult(block: MessagesToolResultBlock): ToolResultPart {
   const wireContent = block.content ?? [];
-  const blocks: MessagesToolResultContentBlock[] =
-    typeof wireContent === 'string' ? [{ type: 'text', text: wireContent }] : wireContent;
+  const blocks: MessagesToolResultContentBlock[] = typeof wireContent === 'string' ? [{ type: 'text', text: wireContent }] : wireContent;
   const content = blocks.map(decodeToolResultContentBlock);
   const rest = pickUnknownFields(block, ['type', 'tool_use_id', 'content', 'is_error']);
   const part: ToolResultPart = { type: 'tool-result', toolCallId: block.tool_use_id, content };

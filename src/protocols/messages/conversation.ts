@@ -1,18 +1,6 @@
-import type {
-  AssistantMessage,
-  CanonicalMessage,
-  SystemMessage,
-  TextPart,
-  ToolMessage,
-  UserMessage,
-} from '../../canonical/index.js';
+import type { AssistantMessage, CanonicalMessage, SystemMessage, TextPart, ToolMessage, UserMessage } from '../../canonical/index.js';
 import type { MessagesContentBlock, MessagesTextBlock, MessagesToolResultBlock } from './content-schema.js';
-import {
-  decodeMessagesAssistantBlock,
-  decodeMessagesTextBlock,
-  decodeMessagesToolResult,
-  decodeMessagesUserBlock,
-} from './content.js';
+import { decodeMessagesAssistantBlock, decodeMessagesTextBlock, decodeMessagesToolResult, decodeMessagesUserBlock } from './content.js';
 import type { MessagesMessage } from './schema.js';
 import { pickUnknownFields } from '../unknown-fields.js';
 import { messagesExtensions } from './extensions.js';

@@ -7,9 +7,7 @@ import { decodeMessagesRequest } from './request.js';
  */
 export function decodeMessagesCountTokensRequest(body: unknown): CanonicalRequest {
   const withBudget =
-    typeof body === 'object' && body !== null && !Array.isArray(body) && !('max_tokens' in body)
-      ? { ...body, max_tokens: 0 }
-      : body;
+    typeof body === 'object' && body !== null && !Array.isArray(body) && !('max_tokens' in body) ? { ...body, max_tokens: 0 } : body;
   const { maxOutputTokens: _unused, ...request } = decodeMessagesRequest(withBudget);
   return { ...request, stream: false };
 }

@@ -3,6 +3,6 @@
  * (`msg_…`), else `msg_<suffix>` of the gateway request id `req_<suffix>`.
  */
 export function encodeMessagesMessageId(providerId: string | undefined, requestId: string): string {
-  if (providerId !== undefined && providerId.startsWith('msg_')) return providerId;
+  if (providerId?.startsWith('msg_')) return providerId;
   return `msg_${requestId.startsWith('req_') ? requestId.slice('req_'.length) : requestId}`;
 }

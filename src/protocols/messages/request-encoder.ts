@@ -68,7 +68,9 @@ function encodeOutputConfig(request: CanonicalRequest, thinking: EncodedMessages
   if (thinking.effort !== undefined) config.effort = thinking.effort;
   const format = request.responseFormat;
   if (format?.type === 'json') {
-    throw unsupportedFeatureError('JSON mode without a schema (response_format json_object); send a JSON schema instead', model, { param: 'response_format' });
+    throw unsupportedFeatureError('JSON mode without a schema (response_format json_object); send a JSON schema instead', model, {
+      param: 'response_format',
+    });
   }
   if (format?.type === 'json-schema') {
     config.format = { ...(isRecord(formatExtra) ? formatExtra : {}), type: 'json_schema', schema: format.schema };

@@ -30,7 +30,9 @@ function listValues(values: readonly unknown[]): string {
 function describeBound(issue: { origin: string; inclusive?: boolean }, bound: number | bigint, side: 'min' | 'max'): string {
   if (issue.origin === 'array') return `expected ${side === 'min' ? 'at least' : 'at most'} ${bound} item(s)`;
   if (issue.origin === 'string') {
-    return side === 'min' && bound === 1 ? 'expected a non-empty string' : `expected ${side === 'min' ? 'at least' : 'at most'} ${bound} character(s)`;
+    return side === 'min' && bound === 1
+      ? 'expected a non-empty string'
+      : `expected ${side === 'min' ? 'at least' : 'at most'} ${bound} character(s)`;
   }
   const sign = side === 'min' ? (issue.inclusive === false ? '>' : '≥') : issue.inclusive === false ? '<' : '≤';
   return `expected ${issue.origin === 'int' ? 'an integer' : 'a number'} ${sign} ${bound}`;
@@ -109,7 +111,15 @@ export function describeRequestIssue(issues: readonly Issue[]): { param: string 
  * of it; '' otherwise.
  */
 export function misspeltFieldHint(body: unknown, missing: string | undefined, known: ReadonlySet<string>): string {
-  if (missing === undefined || !/^[a-z_]+$/.test(missing) || typeof body !== 'object' || body === null || Array.isArray(body) || missing in body) return '';
+  if (
+    missing === undefined ||
+    !/^[a-z_]+$/.test(missing) ||
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    missing in body
+  )
+    return '';
   const misspelt = Object.keys(body).find((field) => !known.has(field) && findClosestId(field, [missing]) === missing);
   return misspelt === undefined ? '' : ` The request has '${quoteCallerText(misspelt)}': did you mean '${missing}'?`;
 }

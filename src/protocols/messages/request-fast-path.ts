@@ -51,8 +51,7 @@ function decodePlainMessage(value: unknown): CanonicalMessage | undefined {
   return content === undefined ? undefined : { role, content };
 }
 
-const isPlainMetadata = (value: unknown) =>
-  isObject(value) && Object.keys(value).length === 1 && typeof value.user_id === 'string';
+const isPlainMetadata = (value: unknown) => isObject(value) && Object.keys(value).length === 1 && typeof value.user_id === 'string';
 
 /** Top-level fields a plain request may carry, each with its check. */
 const plainFields = new Map<string, (value: unknown) => boolean>([

@@ -55,7 +55,10 @@ export function decodeMessagesResponse(body: unknown): CanonicalResponse {
     id: wire.id ?? '',
     model: wire.model ?? '',
     content,
-    finishReason: decodeMessagesUpstreamFinish(wire.stop_reason, content.some((part) => part.type === 'tool-call')),
+    finishReason: decodeMessagesUpstreamFinish(
+      wire.stop_reason,
+      content.some((part) => part.type === 'tool-call'),
+    ),
     usage: decodeMessagesUsage(wire.usage ?? {}),
   };
   if (typeof wire.stop_sequence === 'string') response.stopSequence = wire.stop_sequence;

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  messagesCacheControlSchema,
-  messagesContentSchema,
-  messagesTextBlockSchema,
-  unknownTypeSchema,
-} from './content-schema.js';
+import { messagesCacheControlSchema, messagesContentSchema, messagesTextBlockSchema, unknownTypeSchema } from './content-schema.js';
 
 const displaySchema = z.enum(['summarized', 'omitted']).nullable().optional();
 
@@ -92,7 +87,10 @@ export const messagesRequestSchema = z.looseObject({
     .union([z.string(), z.looseObject({ id: z.string().nullable().optional(), skills: z.array(z.unknown()).nullable().optional() })])
     .nullable()
     .optional(),
-  context_management: z.looseObject({ edits: z.array(z.looseObject({ type: z.string() })).optional() }).nullable().optional(),
+  context_management: z
+    .looseObject({ edits: z.array(z.looseObject({ type: z.string() })).optional() })
+    .nullable()
+    .optional(),
   diagnostics: z.looseObject({ previous_message_id: z.string().nullable().optional() }).nullable().optional(),
   inference_geo: z.string().nullable().optional(),
   speed: z.string().nullable().optional(),

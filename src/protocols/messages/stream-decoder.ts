@@ -79,7 +79,10 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       case 'reasoning':
         return [{ type: 'reasoning-end', id: block.id, ...(block.signature === '' ? {} : { signature: block.signature }) }];
       case 'tool':
-        return [...(block.hasInput ? [] : [{ type: 'tool-call-delta' as const, id: block.id, delta: '{}' }]), { type: 'tool-call-end', id: block.id }];
+        return [
+          ...(block.hasInput ? [] : [{ type: 'tool-call-delta' as const, id: block.id, delta: '{}' }]),
+          { type: 'tool-call-end', id: block.id },
+        ];
     }
   }
 
@@ -114,18 +117,27 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       case 'thinking': {
         open = { kind: 'reasoning', id, signature: typeof block.signature === 'string' ? block.signature : '' };
         const text = typeof block.thinking === 'string' ? block.thinking : '';
-        return [...before, { type: 'reasoning-start', id }, ...(text === '' ? [] : [{ type: 'reasoning-delta' as const, id, delta: text }])];
+        return [
+          ...before,
+          { type: 'reasoning-start', id },
+          ...(text === '' ? [] : [{ type: 'reasoning-delta' as const, id, delta: text }]),
+        ];
       }
       case 'redacted_thinking':
         open = { kind: 'reasoning', id, signature: '' };
         return [...before, { type: 'reasoning-start', id, redactedData: typeof block.data === 'string' ? block.data : '' }];
       case 'tool_use': {
         hasToolCalls = true;
-        const input = typeof block.input === 'object' && block.input !== null && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+        const input =
+          typeof block.input === 'object' && block.input !== null && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
         open = { kind: 'tool', id, hasInput: input !== '' };
         const toolCallId = typeof block.id === 'string' ? block.id : id;
         const name = typeof block.name === 'string' ? block.name : '';
-        return [...before, { type: 'tool-call-start', id, toolCallId, name }, ...(input === '' ? [] : [{ type: 'tool-call-delta' as const, id, delta: input }])];
+        return [
+          ...before,
+          { type: 'tool-call-start', id, toolCallId, name },
+          ...(input === '' ? [] : [{ type: 'tool-call-delta' as const, id, delta: input }]),
+        ];
       }
       default:
         open = { kind: 'provider', id };

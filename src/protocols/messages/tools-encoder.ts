@@ -9,7 +9,8 @@ function encodeInputSchema(parameters: JsonSchema | undefined): JsonSchema {
 }
 
 function encodeFunctionTool(tool: FunctionTool, model: string): Record<string, unknown> {
-  if (tool.namespace !== undefined) throw unsupportedFeatureError(`namespaced tools ('${tool.namespace}.${tool.name}')`, model, { param: 'tools' });
+  if (tool.namespace !== undefined)
+    throw unsupportedFeatureError(`namespaced tools ('${tool.namespace}.${tool.name}')`, model, { param: 'tools' });
   const wire: Record<string, unknown> = { ...messagesWireFields(tool.extensions), name: tool.name };
   if (tool.description !== undefined) wire.description = tool.description;
   wire.input_schema = encodeInputSchema(tool.parameters);
@@ -39,7 +40,8 @@ export function encodeMessagesTools(
     .filter((tool) => isAllowed(tool, allowed))
     .map((tool) => {
       if (tool.type === 'function') return encodeFunctionTool(tool, model);
-      if (tool.protocol !== 'messages') throw unsupportedFeatureError(`the '${tool.kind}' tool (from the ${tool.protocol} protocol)`, model, { param: 'tools' });
+      if (tool.protocol !== 'messages')
+        throw unsupportedFeatureError(`the '${tool.kind}' tool (from the ${tool.protocol} protocol)`, model, { param: 'tools' });
       return { ...tool.definition };
     });
 }

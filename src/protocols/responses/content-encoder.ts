@@ -1,11 +1,5 @@
 import { unsupportedFeatureError } from '../../canonical/index.js';
-import type {
-  FilePart,
-  ImagePart,
-  ProviderDefinedPart,
-  ToolResultPart,
-  UserContentPart,
-} from '../../canonical/index.js';
+import type { FilePart, ImagePart, ProviderDefinedPart, ToolResultPart, UserContentPart } from '../../canonical/index.js';
 import { readResponsesExtensions } from './extensions.js';
 
 /** One wire content part or item, as sent upstream. */
@@ -54,7 +48,10 @@ function encodeFile(part: FilePart): ResponsesWireObject {
 /** A Responses part/item carried verbatim; another protocol's is a 400. */
 export function encodeResponsesProviderDefined(part: ProviderDefinedPart, model: string): ResponsesWireObject {
   if (part.protocol !== 'responses') {
-    throw unsupportedFeatureError(`'${part.kind}' content (it belongs to the ${part.protocol} protocol)`, model, { param: 'input', reason: 'the OpenAI Responses API has no equivalent' });
+    throw unsupportedFeatureError(`'${part.kind}' content (it belongs to the ${part.protocol} protocol)`, model, {
+      param: 'input',
+      reason: 'the OpenAI Responses API has no equivalent',
+    });
   }
   return { ...part.data, type: part.kind };
 }

@@ -52,11 +52,7 @@ function decodeImage(part: unknown, path: WirePath): ImagePart {
 }
 
 function decodeFile(part: unknown, path: WirePath): FilePart {
-  const { type: _type, file_data, file_id, file_url, filename, ...rest } = validateResponsesWire(
-    ResponsesInputFileSchema,
-    part,
-    path,
-  );
+  const { type: _type, file_data, file_id, file_url, filename, ...rest } = validateResponsesWire(ResponsesInputFileSchema, part, path);
   let source: MediaSource;
   const extra: Record<string, unknown> = {};
   if (typeof file_data === 'string') {
@@ -121,11 +117,7 @@ export function decodeResponsesUserContent(content: Content, path: WirePath): Us
 }
 
 /** System/developer content: text only. `extra` (e.g. the role) is kept on every part. */
-export function decodeResponsesSystemContent(
-  content: Content,
-  path: WirePath,
-  extra: Record<string, unknown>,
-): TextPart[] {
+export function decodeResponsesSystemContent(content: Content, path: WirePath, extra: Record<string, unknown>): TextPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content, ...decodeResponsesExtensions(extra) }];
   return content.map((part, index) => {
     const partPath = [...path, index];

@@ -20,20 +20,13 @@ export function encodeResponsesFinishReason(finishReason: FinishReason, hasToolC
       return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
     case 'content-filter':
       return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
-    case 'stop':
-    case 'tool-calls':
-    case 'other':
     default:
       return { status: 'completed', incomplete_details: null };
   }
 }
 
 /** Wire → canonical; `raw` is the incomplete reason when there is one, else the status. */
-export function decodeResponsesFinishReason(
-  status: string,
-  incompleteReason: string | undefined,
-  hasToolCalls: boolean,
-): FinishReason {
+export function decodeResponsesFinishReason(status: string, incompleteReason: string | undefined, hasToolCalls: boolean): FinishReason {
   const raw = status === 'incomplete' && incompleteReason !== undefined ? incompleteReason : status;
   switch (status) {
     case 'completed':

@@ -39,12 +39,7 @@ export const responsesCodec: InboundCodec = {
   fields: responsesFields,
 };
 
-export {
-  decodeResponsesRequest,
-  encodeResponsesResponse,
-  createResponsesStreamEncoder,
-  renderResponsesError,
-};
+export { decodeResponsesRequest, encodeResponsesResponse, createResponsesStreamEncoder, renderResponsesError };
 
 // Outbound side: the gateway calls an OpenAI Responses upstream.
 export { encodeResponsesRequest } from './request-encoder.js';

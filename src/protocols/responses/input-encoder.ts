@@ -134,7 +134,12 @@ function encodeAssistantMessage(
       const wirePart =
         part.type === 'refusal'
           ? { type: 'refusal', refusal: part.text, ...partFields }
-          : { type: part_type === 'input_text' ? 'input_text' : 'output_text', text: part.text, ...(part_type === 'input_text' ? {} : { annotations: [] }), ...partFields };
+          : {
+              type: part_type === 'input_text' ? 'input_text' : 'output_text',
+              text: part.text,
+              ...(part_type === 'input_text' ? {} : { annotations: [] }),
+              ...partFields,
+            };
       if (open !== undefined && open.sourceId === sourceId) {
         open.content.push(wirePart);
         return;

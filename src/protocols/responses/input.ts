@@ -39,11 +39,7 @@ function isClientSideItem(type: string): boolean {
 }
 
 function decodeReasoning(item: unknown, path: WirePath): ReasoningPart {
-  const { type: _type, summary, content, encrypted_content, ...rest } = validateResponsesWire(
-    ResponsesReasoningItemSchema,
-    item,
-    path,
-  );
+  const { type: _type, summary, content, encrypted_content, ...rest } = validateResponsesWire(ResponsesReasoningItemSchema, item, path);
   const fields: Record<string, unknown> = { ...rest };
   const summaryParts = summary ?? [];
   const contentParts = content ?? [];
@@ -70,11 +66,14 @@ function decodeReasoning(item: unknown, path: WirePath): ReasoningPart {
 }
 
 function decodeFunctionCall(item: unknown, path: WirePath): ToolCallPart {
-  const { type: _type, call_id, name, arguments: args, namespace, ...rest } = validateResponsesWire(
-    ResponsesFunctionCallItemSchema,
-    item,
-    path,
-  );
+  const {
+    type: _type,
+    call_id,
+    name,
+    arguments: args,
+    namespace,
+    ...rest
+  } = validateResponsesWire(ResponsesFunctionCallItemSchema, item, path);
   return {
     type: 'tool-call',
     id: call_id,
@@ -86,11 +85,7 @@ function decodeFunctionCall(item: unknown, path: WirePath): ToolCallPart {
 }
 
 function decodeCustomToolCall(item: unknown, path: WirePath): ToolCallPart {
-  const { type, call_id, name, input, namespace, ...rest } = validateResponsesWire(
-    ResponsesCustomToolCallItemSchema,
-    item,
-    path,
-  );
+  const { type, call_id, name, input, namespace, ...rest } = validateResponsesWire(ResponsesCustomToolCallItemSchema, item, path);
   return {
     type: 'tool-call',
     id: call_id,

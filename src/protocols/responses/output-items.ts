@@ -1,11 +1,4 @@
-import type {
-  AssistantContentPart,
-  CanonicalRequest,
-  ReasoningPart,
-  RefusalPart,
-  TextPart,
-  ToolCallPart,
-} from '../../canonical/index.js';
+import type { AssistantContentPart, CanonicalRequest, ReasoningPart, RefusalPart, TextPart, ToolCallPart } from '../../canonical/index.js';
 import { encodeResponsesEncryptedContent } from './encrypted-content.js';
 import { readResponsesExtensions } from './extensions.js';
 import { encodeResponsesItemId, type ResponsesItemPrefix } from './wire-id.js';

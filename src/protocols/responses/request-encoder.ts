@@ -1,5 +1,5 @@
 import { unsupportedFeatureError } from '../../canonical/index.js';
-import type { CanonicalRequest, CanonicalTool, ReasoningConfig, ResponseFormat } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalTool, ReasoningConfig } from '../../canonical/index.js';
 import { readResponsesExtensions } from './extensions.js';
 import { encodeResponsesInput } from './input-encoder.js';
 import { encodeResponsesToolChoice } from './tool-choice.js';
@@ -21,14 +21,22 @@ function checkCarriable(request: CanonicalRequest): void {
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
     throw unsupportedFeatureError('stop sequences', model, { param: 'stop', reason: 'the OpenAI Responses API has no equivalent' });
   }
-  if (sampling?.topK !== undefined) throw unsupportedFeatureError('top_k sampling', model, { param: 'top_k', reason: 'the OpenAI Responses API has no equivalent' });
+  if (sampling?.topK !== undefined)
+    throw unsupportedFeatureError('top_k sampling', model, { param: 'top_k', reason: 'the OpenAI Responses API has no equivalent' });
   if (sampling?.presencePenalty !== undefined && sampling.presencePenalty !== 0) {
-    throw unsupportedFeatureError('presence_penalty', model, { param: 'presence_penalty', reason: 'the OpenAI Responses API has no equivalent' });
+    throw unsupportedFeatureError('presence_penalty', model, {
+      param: 'presence_penalty',
+      reason: 'the OpenAI Responses API has no equivalent',
+    });
   }
   if (sampling?.frequencyPenalty !== undefined && sampling.frequencyPenalty !== 0) {
-    throw unsupportedFeatureError('frequency_penalty', model, { param: 'frequency_penalty', reason: 'the OpenAI Responses API has no equivalent' });
+    throw unsupportedFeatureError('frequency_penalty', model, {
+      param: 'frequency_penalty',
+      reason: 'the OpenAI Responses API has no equivalent',
+    });
   }
-  if (sampling?.seed !== undefined) throw unsupportedFeatureError('seed', model, { param: 'seed', reason: 'the OpenAI Responses API has no equivalent' });
+  if (sampling?.seed !== undefined)
+    throw unsupportedFeatureError('seed', model, { param: 'seed', reason: 'the OpenAI Responses API has no equivalent' });
 }
 
 /**
@@ -45,7 +53,10 @@ function withStrictDefault(tool: CanonicalTool): CanonicalTool {
 function encodeTools(tools: readonly CanonicalTool[], model: string): Record<string, unknown>[] {
   for (const tool of tools) {
     if (tool.type === 'provider-defined' && tool.protocol !== 'responses') {
-      throw unsupportedFeatureError(`the '${tool.kind}' tool (it belongs to the ${tool.protocol} protocol)`, model, { param: 'tools', reason: 'the OpenAI Responses API has no equivalent' });
+      throw unsupportedFeatureError(`the '${tool.kind}' tool (it belongs to the ${tool.protocol} protocol)`, model, {
+        param: 'tools',
+        reason: 'the OpenAI Responses API has no equivalent',
+      });
     }
   }
   return encodeResponsesTools(tools.map(withStrictDefault));
@@ -75,7 +86,6 @@ function encodeReasoning(reasoning: ReasoningConfig, extension: Record<string, u
   return out;
 }
 
-
 /** Chat hints with the same meaning on Responses (a Chat client routed here keeps them). */
 function chatHints(request: CanonicalRequest): { top: Record<string, unknown>; verbosity?: unknown } {
   const chat = request.extensions?.chat ?? {};
@@ -98,10 +108,7 @@ function chatHints(request: CanonicalRequest): { top: Record<string, unknown>; v
  * @throws GatewayError 400 `UNSUPPORTED_FEATURE` for stop sequences, top_k, penalties, seed and
  *   other protocols' provider-defined tools or content.
  */
-export function encodeResponsesRequest(
-  request: CanonicalRequest,
-  options: ResponsesRequestEncodeOptions,
-): Record<string, unknown> {
+export function encodeResponsesRequest(request: CanonicalRequest, options: ResponsesRequestEncodeOptions): Record<string, unknown> {
   checkCarriable(request);
   const {
     text: textExtension,

@@ -10,11 +10,7 @@ import { misdirectedBodyError } from '../misdirected-body.js';
 import { decodeResponsesExtensions } from './extensions.js';
 import { decodeResponsesInput } from './input.js';
 import { decodePlainResponsesRequest } from './request-fast-path.js';
-import {
-  ResponsesRequestSchema,
-  type ResponsesReasoning,
-  type ResponsesTextFormat,
-} from './schema.js';
+import { ResponsesRequestSchema, type ResponsesReasoning, type ResponsesTextFormat } from './schema.js';
 import { decodeResponsesToolChoice } from './tool-choice.js';
 import { decodeResponsesTools } from './tools.js';
 import { createResponsesInvalidBodyError, validateResponsesWire } from './validate-wire.js';

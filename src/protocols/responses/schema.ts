@@ -136,10 +136,9 @@ export const ResponsesToolEnvelopeSchema = z.looseObject(
   { error: 'expected a tool object' },
 );
 
-export const ResponsesToolChoiceSchema = z.union(
-  [z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string() })],
-  { error: 'expected "none", "auto", "required" or a tool choice object' },
-);
+export const ResponsesToolChoiceSchema = z.union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string() })], {
+  error: 'expected "none", "auto", "required" or a tool choice object',
+});
 export const ResponsesToolChoiceFunctionSchema = z.looseObject({ type: z.literal('function'), name: text });
 export const ResponsesToolChoiceAllowedSchema = z.looseObject({
   type: z.literal('allowed_tools'),

@@ -104,8 +104,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     open?.kind === kind && open.outputIndex === index && open.part === part ? open : openBlock(kind, index, part);
   const reasoningBlock = (index: number): OpenBlock =>
     open?.kind === 'reasoning' && open.outputIndex === index ? open : openBlock('reasoning', index);
-  const toolBlock = (index: number): OpenBlock | undefined =>
-    open?.kind === 'tool-call' && open.outputIndex === index ? open : undefined;
+  const toolBlock = (index: number): OpenBlock | undefined => (open?.kind === 'tool-call' && open.outputIndex === index ? open : undefined);
 
   /** Replays a whole item (known only from its final form) as blocks. */
   const replayItem = (index: number, item: unknown): void => {
@@ -146,7 +145,11 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       state.extensions = { responses: { id: item.id, ...(typeof item.phase === 'string' ? { phase: item.phase } : {}) } };
     }
     if (item.type === 'reasoning' && typeof item.id === 'string') state.extensions = { responses: { id: item.id } };
-    if ((item.type === 'function_call' || item.type === 'custom_tool_call') && typeof item.call_id === 'string' && typeof item.name === 'string') {
+    if (
+      (item.type === 'function_call' || item.type === 'custom_tool_call') &&
+      typeof item.call_id === 'string' &&
+      typeof item.name === 'string'
+    ) {
       sawToolCall = true;
       const block = openBlock('tool-call', index);
       const namespace = typeof item.namespace === 'string' ? { namespace: item.namespace } : {};
@@ -230,7 +233,8 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       case 'response.function_call_arguments.done':
       case 'response.custom_tool_call_input.done': {
         const block = toolBlock(index);
-        if (block !== undefined && !block.streamed) delta(block, event.type === 'response.custom_tool_call_input.done' ? event.input : event.arguments);
+        if (block !== undefined && !block.streamed)
+          delta(block, event.type === 'response.custom_tool_call_input.done' ? event.input : event.arguments);
         return;
       }
       case 'response.reasoning_summary_part.added':
@@ -278,10 +282,19 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         // not JSON is a broken stream, and the text it held would be lost without a word.
         if (message.data.trim() === '[DONE]') return [];
         out = [];
-        fail(new GatewayError({ code: 'UPSTREAM_INVALID_STREAM', message: 'The provider sent a stream event that is not JSON.', cause: error }));
+        fail(
+          new GatewayError({
+            code: 'UPSTREAM_INVALID_STREAM',
+            message: 'The provider sent a stream event that is not JSON.',
+            cause: error,
+          }),
+        );
         return out;
       }
-      const typed = typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined ? { ...data, type: message.event } : data;
+      const typed =
+        typeof data === 'object' && data !== null && !('type' in data) && message.event !== undefined
+          ? { ...data, type: message.event }
+          : data;
       const parsed = parseUnlessPlain(UpstreamStreamEventSchema, isPlainResponsesStreamEvent, typed);
       if (!parsed.success) return [];
       options.onEvent?.(parsed.data);

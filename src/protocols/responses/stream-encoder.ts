@@ -50,7 +50,10 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
 
   /** One event from its JSON members after `type` and `sequence_number` (`"a":1,"b":2`, or ''). */
   const rawFrame = (type: string, members: string): string =>
-    formatSse({ event: type, data: `{"type":${JSON.stringify(type)},"sequence_number":${sequence++}${members === '' ? '' : `,${members}`}}` });
+    formatSse({
+      event: type,
+      data: `{"type":${JSON.stringify(type)},"sequence_number":${sequence++}${members === '' ? '' : `,${members}`}}`,
+    });
   /**
    * One event: `type` and `sequence_number`, then `fields` in their order. Written as text rather
    * than as `{ type, sequence_number, ...fields }`: V8 builds such a spread object several times
@@ -98,7 +101,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         );
       case 'tool': {
         const args = open.custom || status === 'in_progress' ? open.text : open.text || '{}';
-        const call = { id: open.callId, name: open.name, arguments: args, ...(open.namespace === undefined ? {} : { namespace: open.namespace }) };
+        const call = {
+          id: open.callId,
+          name: open.name,
+          arguments: args,
+          ...(open.namespace === undefined ? {} : { namespace: open.namespace }),
+        };
         return encodeResponsesToolCallItem(open.itemId, call, open.custom, status);
       }
     }
@@ -124,7 +132,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
       out += frame('response.content_part.done', { item_id, output_index, content_index: 0, part: refusalPart(text) });
     } else if (current.kind === 'reasoning' && current.partOpen) {
       out += frame('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text });
-      out += frame('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+      out += frame('response.reasoning_summary_part.done', {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text },
+      });
     } else if (current.kind === 'tool') {
       out += current.custom
         ? frame('response.custom_tool_call_input.done', { item_id, output_index, input: text })
@@ -162,7 +175,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
         let out = '';
         if (!current.partOpen) {
           current.partOpen = true;
-          out += frame('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
+          out += frame('response.reasoning_summary_part.added', {
+            item_id,
+            output_index,
+            summary_index: 0,
+            part: { type: 'summary_text', text: '' },
+          });
         }
         return out + frame('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: value });
       }
@@ -220,7 +238,9 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
           const next: OpenBlock = { ...nextBlock(event.id, 'msg'), ...upstreamItemId(event.extensions, 'msg_'), kind };
           out += open(next, { id: next.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] });
           const part = kind === 'text' ? emptyTextPart('') : refusalPart('');
-          return out + frame('response.content_part.added', { item_id: next.itemId, output_index: next.outputIndex, content_index: 0, part });
+          return (
+            out + frame('response.content_part.added', { item_id: next.itemId, output_index: next.outputIndex, content_index: 0, part })
+          );
         }
         case 'reasoning-start': {
           out += close('completed');

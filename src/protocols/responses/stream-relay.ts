@@ -56,10 +56,15 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       status: 'failed',
       error: { code: encodeResponsesErrorCode(error), message: error.message },
       incomplete_details: null,
-      output: items.filter((entry) => entry !== undefined).map((entry) => (entry.done ? entry.item : { ...entry.item, status: 'incomplete' })),
+      output: items
+        .filter((entry) => entry !== undefined)
+        .map((entry) => (entry.done ? entry.item : { ...entry.item, status: 'incomplete' })),
       usage: null,
     };
-    return formatSse({ event: 'response.failed', data: JSON.stringify({ type: 'response.failed', sequence_number: nextSequence++, response }) });
+    return formatSse({
+      event: 'response.failed',
+      data: JSON.stringify({ type: 'response.failed', sequence_number: nextSequence++, response }),
+    });
   };
 
   return {
@@ -70,7 +75,9 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
         const chars = stringMemberLength(message.data, 'delta');
         const wire = formatSse({ event: type, data: message.data });
         // Reasoning text and summaries count as reasoning; text, refusals and tool arguments as output only.
-        return type.includes('reasoning') ? { wire, events: noEvents, output: true, outputChars: chars, reasoningChars: chars } : { wire, events: noEvents, output: true, outputChars: chars };
+        return type.includes('reasoning')
+          ? { wire, events: noEvents, output: true, outputChars: chars, reasoningChars: chars }
+          : { wire, events: noEvents, output: true, outputChars: chars };
       }
       parsed = undefined;
       const events = decoder.decode(message);
@@ -79,7 +86,10 @@ export function createResponsesStreamRelay(options: ResponsesStreamRelayOptions)
       if (event === undefined) return { wire: '', events };
       note(event);
       const model = event.response?.model;
-      const data = typeof model === 'string' && model !== options.answerModel ? renameResponseModel(message.data, event, model, options.answerModel) : message.data;
+      const data =
+        typeof model === 'string' && model !== options.answerModel
+          ? renameResponseModel(message.data, event, model, options.answerModel)
+          : message.data;
       return { wire: formatSse({ event: message.event ?? event.type, data }), events };
     },
 

@@ -1,9 +1,5 @@
 import type { ToolChoice } from '../../canonical/index.js';
-import {
-  ResponsesToolChoiceAllowedSchema,
-  ResponsesToolChoiceFunctionSchema,
-  type ResponsesToolChoice,
-} from './schema.js';
+import { ResponsesToolChoiceAllowedSchema, ResponsesToolChoiceFunctionSchema, type ResponsesToolChoice } from './schema.js';
 import { validateResponsesWire, type WirePath } from './validate-wire.js';
 
 /**

@@ -1,19 +1,10 @@
 import type { CanonicalTool, FunctionTool } from '../../canonical/index.js';
 import { decodeResponsesExtensions, readResponsesExtensions } from './extensions.js';
-import {
-  ResponsesFunctionToolSchema,
-  ResponsesNamespaceToolSchema,
-  ResponsesToolEnvelopeSchema,
-  type ResponsesTool,
-} from './schema.js';
+import { ResponsesFunctionToolSchema, ResponsesNamespaceToolSchema, ResponsesToolEnvelopeSchema, type ResponsesTool } from './schema.js';
 import { validateResponsesWire, type WirePath } from './validate-wire.js';
 
 function decodeFunctionTool(tool: unknown, path: WirePath, namespace?: Record<string, unknown>): FunctionTool {
-  const { type: _type, name, parameters, strict, description, ...rest } = validateResponsesWire(
-    ResponsesFunctionToolSchema,
-    tool,
-    path,
-  );
+  const { type: _type, name, parameters, strict, description, ...rest } = validateResponsesWire(ResponsesFunctionToolSchema, tool, path);
   const nsName = namespace?.name;
   const { name: _nsName, ...namespaceFields } = namespace ?? {};
   return {
@@ -54,11 +45,7 @@ export function decodeResponsesTools(tools: readonly unknown[], path: WirePath):
     const envelope = validateResponsesWire(ResponsesToolEnvelopeSchema, tool, toolPath);
     if (envelope.type === 'function') return [decodeFunctionTool(tool, toolPath)];
     if (envelope.type !== 'namespace') return [decodeOtherTool(envelope)];
-    const { type: _type, tools: members, ...namespace } = validateResponsesWire(
-      ResponsesNamespaceToolSchema,
-      tool,
-      toolPath,
-    );
+    const { type: _type, tools: members, ...namespace } = validateResponsesWire(ResponsesNamespaceToolSchema, tool, toolPath);
     return members.map((member, memberIndex) =>
       member.type === 'function'
         ? decodeFunctionTool(member, [...toolPath, 'tools', memberIndex], namespace)

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { GatewayError, type GatewayErrorKind, upstreamErrorCode, type ErrorCode, type UnregisteredErrorCode } from '../../canonical/index.js';
+import {
+  GatewayError,
+  type GatewayErrorKind,
+  upstreamErrorCode,
+  type ErrorCode,
+  type UnregisteredErrorCode,
+} from '../../canonical/index.js';
 
 /** The OpenAI error body, read leniently: `{error:{message,type,param,code}}`. */
 const ErrorBodySchema = z.looseObject({
@@ -31,7 +37,10 @@ function kindOfStatus(status: number): GatewayErrorKind {
 }
 
 /** OpenAI's snake_case `code` as a stable gateway code (`context_length_exceeded` → `CONTEXT_LENGTH_EXCEEDED`). */
-function gatewayCode(code: string | number | null | undefined, fallback: ErrorCode | UnregisteredErrorCode): ErrorCode | UnregisteredErrorCode {
+function gatewayCode(
+  code: string | number | null | undefined,
+  fallback: ErrorCode | UnregisteredErrorCode,
+): ErrorCode | UnregisteredErrorCode {
   if (typeof code !== 'string') return fallback;
   const normalized = code.trim().replace(/[^A-Za-z0-9]+/g, '_');
   return normalized === '' ? fallback : upstreamErrorCode(normalized);

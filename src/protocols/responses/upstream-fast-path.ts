@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-import type {
-  UpstreamItem,
-  UpstreamMessageItem,
-  UpstreamOutputText,
-  UpstreamResponse,
-  UpstreamStreamEvent,
-} from './upstream-schema.js';
+import type { UpstreamItem, UpstreamMessageItem, UpstreamOutputText, UpstreamResponse, UpstreamStreamEvent } from './upstream-schema.js';
 
 /*
  * The lenient stream-event schema returns, for a well-formed event, a copy equal to its input. This

@@ -97,9 +97,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
 
     async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {
       const body = encodeMessagesCountTokensRequest(request, { modelLabel: context.gatewayModel });
-      return decodeMessagesCountTokensResponse(
-        await upstream.postJson(call('/v1/messages/count_tokens', body, context)),
-      );
+      return decodeMessagesCountTokensResponse(await upstream.postJson(call('/v1/messages/count_tokens', body, context)));
     },
 
     close: () => upstream.close(),

@@ -215,7 +215,11 @@ async function download(url: string, options: DownloadSettings, signal: AbortSig
     const timedOut = timeout.aborted || (error as { code?: unknown } | null)?.code === 'UND_ERR_CONNECT_TIMEOUT';
     throw fetchError(url, timedOut ? 'the download timed out' : 'the host could not be reached');
   }
-  const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const mediaType =
+    String(response.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim()
+      .toLowerCase() ?? '';
   const declared = Number(response.headers['content-length'] ?? Number.NaN);
   if (response.statusCode !== 200 || !acceptedTypes.test(mediaType) || declared > options.maxBytes) {
     await response.body.dump().catch(() => undefined);

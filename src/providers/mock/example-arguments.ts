@@ -20,13 +20,10 @@ function exampleValue(schema: unknown, depth: number): unknown {
       return [];
     case 'null':
       return null;
-    case 'object':
     default:
       if (typeof node.properties === 'object' && node.properties !== null) {
         const properties = node.properties as Record<string, unknown>;
-        return Object.fromEntries(
-          Object.entries(properties).map(([key, value]) => [key, exampleValue(value, depth + 1)]),
-        );
+        return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, exampleValue(value, depth + 1)]));
       }
       return type === 'object' || type === undefined ? {} : null;
   }

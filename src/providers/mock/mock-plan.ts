@@ -86,7 +86,13 @@ function limitText(text: string, request: CanonicalRequest, budget: number | und
     }
   }
   if (budget !== undefined && estimateTokens(limited) > budget) {
-    return { text: Array.from(limited).slice(0, budget * 4).join(''), truncated: true, stopSequence: undefined };
+    return {
+      text: Array.from(limited)
+        .slice(0, budget * 4)
+        .join(''),
+      truncated: true,
+      stopSequence: undefined,
+    };
   }
   return { text: limited, truncated: false, stopSequence };
 }

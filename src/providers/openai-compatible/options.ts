@@ -18,7 +18,6 @@ export interface OpenAICompatibleProviderOptions extends ProviderOptions {
   quirks?: Partial<ChatQuirks>;
 }
 
-
 const effort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
 
 /** Overrides of a profile's quirks (every key optional, unknown keys are errors). */
@@ -41,9 +40,7 @@ export const chatQuirksSchema = z.strictObject({
   metadata: z.boolean().optional(),
   developerRole: z.boolean().optional(),
   textPartArrays: z.boolean().optional(),
-  extensionFields: z
-    .strictObject({ only: z.array(z.string()).optional(), except: z.array(z.string()).optional() })
-    .optional(),
+  extensionFields: z.strictObject({ only: z.array(z.string()).optional(), except: z.array(z.string()).optional() }).optional(),
 });
 
 const profileNames = Object.keys(openAICompatibleProfiles) as [OpenAICompatibleProfile, ...OpenAICompatibleProfile[]];

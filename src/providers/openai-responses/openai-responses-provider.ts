@@ -1,4 +1,4 @@
-import { type CanonicalRequest, type CanonicalResponse, type EventBatches, type RelayBatches, type RelayedAnswer } from '../../canonical/index.js';
+import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches, RelayedAnswer } from '../../canonical/index.js';
 import {
   createResponsesStreamDecoder,
   createResponsesStreamRelay,

@@ -17,7 +17,12 @@ import { openAIProviderOptionsSchema, type OpenAIProviderOptions } from './optio
  * createOpenAIProvider({ apiKey: process.env.AZURE_OPENAI_API_KEY, azure: { resource: 'my-resource' } });
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): ProviderAdapter & { close(): Promise<void> } {
-  const valid = parseProviderOptions(openAIProviderOptionsSchema, options, 'OpenAI provider option', 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })');
+  const valid = parseProviderOptions(
+    openAIProviderOptionsSchema,
+    options,
+    'OpenAI provider option',
+    'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })',
+  );
   const { azure } = valid;
   const apiKey = valid.apiKey ?? (azure ? process.env.AZURE_OPENAI_API_KEY : process.env.OPENAI_API_KEY);
   if (apiKey === undefined && !hasHeader(valid.headers, 'authorization')) {

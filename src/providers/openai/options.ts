@@ -18,12 +18,17 @@ export interface OpenAIProviderOptions extends ProviderOptions {
   azure?: AzureOpenAIOptions;
 }
 
-
 const azureSchema = z
   .strictObject({
-    resource: z.string().regex(/^[a-zA-Z0-9-]+$/, 'expected the resource name, e.g. "my-resource"').optional(),
+    resource: z
+      .string()
+      .regex(/^[a-zA-Z0-9-]+$/, 'expected the resource name, e.g. "my-resource"')
+      .optional(),
     endpoint: z.url({ protocol: /^https?$/ }).optional(),
-    apiVersion: z.string().regex(/^\d{4}-\d{2}-\d{2}(-preview)?$/, 'expected a version like "2024-10-21"').optional(),
+    apiVersion: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}(-preview)?$/, 'expected a version like "2024-10-21"')
+      .optional(),
     deployments: z.record(z.string(), z.string().min(1)).optional(),
   })
   .refine((azure) => (azure.resource === undefined) !== (azure.endpoint === undefined), {

@@ -43,7 +43,6 @@ export interface UpstreamOptions {
   maxAnswerBytes?: number;
 }
 
-
 export interface UpstreamCall {
   path: string;
   body: unknown;
@@ -131,7 +130,13 @@ function rebuilt(error: GatewayError, changes: Partial<GatewayErrorInit>): Gatew
  * becomes a 502, so a client does not tell its user that their key is wrong. The upstream's
  * `retry-after` is kept.
  */
-function answerError(error: GatewayError, status: number, headers: IncomingHttpHeaders, redactor: UpstreamRedactor, name: string): GatewayError {
+function answerError(
+  error: GatewayError,
+  status: number,
+  headers: IncomingHttpHeaders,
+  redactor: UpstreamRedactor,
+  name: string,
+): GatewayError {
   const changes: Partial<GatewayErrorInit> = {};
   const retryAfter = readRetryAfter(headers);
   if (retryAfter !== undefined && error.retryAfter === undefined) changes.retryAfter = retryAfter;

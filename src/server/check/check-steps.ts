@@ -4,7 +4,12 @@ export type CheckProtocol = 'chat' | 'responses' | 'messages';
 export type Capability = 'minimal' | 'streaming' | 'tools' | 'image';
 
 export const CAPABILITIES: readonly Capability[] = ['minimal', 'streaming', 'tools', 'image'];
-export const CAPABILITY_LABEL: Record<Capability, string> = { minimal: 'minimal request', streaming: 'streaming', tools: 'tool call', image: 'image input' };
+export const CAPABILITY_LABEL: Record<Capability, string> = {
+  minimal: 'minimal request',
+  streaming: 'streaming',
+  tools: 'tool call',
+  image: 'image input',
+};
 
 /** A 1×1 PNG, sent inline. */
 export const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -85,7 +90,9 @@ export function bodyOf(protocol: CheckProtocol, capability: Capability, model: s
 /** The request headers: a Bearer key for OpenAI's protocols, `x-api-key` and a version for Anthropic's. */
 export function headersOf(protocol: CheckProtocol, key: string): Record<string, string> {
   const common = { 'content-type': 'application/json', 'user-agent': 'switchyard-check' };
-  return protocol === 'messages' ? { ...common, 'x-api-key': key, 'anthropic-version': '2023-06-01' } : { ...common, authorization: `Bearer ${key}` };
+  return protocol === 'messages'
+    ? { ...common, 'x-api-key': key, 'anthropic-version': '2023-06-01' }
+    : { ...common, authorization: `Bearer ${key}` };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -98,7 +105,8 @@ export function verify(protocol: CheckProtocol, capability: Capability, text: st
     if (events.length === 0) return 'the answer was not a stream of server-sent events';
     const finished =
       protocol === 'chat'
-        ? events.includes('[DONE]') || events.some((event) => isObject(event) && list(event.choices).some((choice) => isObject(choice) && choice.finish_reason != null))
+        ? events.includes('[DONE]') ||
+          events.some((event) => isObject(event) && list(event.choices).some((choice) => isObject(choice) && choice.finish_reason != null))
         : protocol === 'responses'
           ? events.some((event) => isObject(event) && event.type === 'response.completed')
           : events.some((event) => isObject(event) && event.type === 'message_stop');
@@ -106,20 +114,28 @@ export function verify(protocol: CheckProtocol, capability: Capability, text: st
   }
   if (!isObject(json)) return 'the answer was not JSON';
   if (protocol === 'chat') {
-    const message = list(json.choices).map((choice) => (isObject(choice) ? choice.message : undefined)).find(isObject);
+    const message = list(json.choices)
+      .map((choice) => (isObject(choice) ? choice.message : undefined))
+      .find(isObject);
     if (message === undefined) return 'the answer has no choices[0].message';
     if (capability !== 'tools') return undefined;
     const calls = list(message.tool_calls).filter(isObject);
-    return calls.some((call) => isObject(call.function) && call.function.name === WEATHER.name) ? undefined : 'the answer has no call of the tool';
+    return calls.some((call) => isObject(call.function) && call.function.name === WEATHER.name)
+      ? undefined
+      : 'the answer has no call of the tool';
   }
   if (protocol === 'responses') {
     if (!Array.isArray(json.output)) return 'the answer has no output list';
     if (capability !== 'tools') return undefined;
-    return json.output.some((item) => isObject(item) && item.type === 'function_call' && item.name === WEATHER.name) ? undefined : 'the answer has no function_call of the tool';
+    return json.output.some((item) => isObject(item) && item.type === 'function_call' && item.name === WEATHER.name)
+      ? undefined
+      : 'the answer has no function_call of the tool';
   }
   if (!Array.isArray(json.content)) return 'the answer has no content list';
   if (capability !== 'tools') return undefined;
-  return json.content.some((block) => isObject(block) && block.type === 'tool_use' && block.name === WEATHER.name) ? undefined : 'the answer has no tool_use of the tool';
+  return json.content.some((block) => isObject(block) && block.type === 'tool_use' && block.name === WEATHER.name)
+    ? undefined
+    : 'the answer has no tool_use of the tool';
 }
 
 /** The error message an error answer carries, in any of the three protocols' shapes. */

@@ -14,8 +14,13 @@ export function formatCheck(result: CheckResult): string {
     ['', ...result.protocols],
     CAPABILITIES.map((capability) => [CAPABILITY_LABEL[capability], ...result.protocols.map((protocol) => cell(protocol, capability))]),
   );
-  const failures = result.steps.filter((step) => step.status === 'failed').map((step) => `  ${step.protocol} ${CAPABILITY_LABEL[step.capability]}: ${step.detail ?? ''}`);
-  const lines = [`\nBase URL: ${result.baseUrl.used}${result.baseUrl.used === result.baseUrl.given ? '' : ` (given: ${result.baseUrl.given})`}   Model: ${result.model}\n`, table];
+  const failures = result.steps
+    .filter((step) => step.status === 'failed')
+    .map((step) => `  ${step.protocol} ${CAPABILITY_LABEL[step.capability]}: ${step.detail ?? ''}`);
+  const lines = [
+    `\nBase URL: ${result.baseUrl.used}${result.baseUrl.used === result.baseUrl.given ? '' : ` (given: ${result.baseUrl.given})`}   Model: ${result.model}\n`,
+    table,
+  ];
   if (failures.length > 0) lines.push(`Failures:\n${failures.join('\n')}\n`);
   if (result.diagnoses.length > 0) lines.push(`Problems:\n${result.diagnoses.map((diagnosis) => `  - ${diagnosis.message}`).join('\n')}\n`);
   const passed = result.steps.filter((step) => step.status === 'ok').length;

@@ -1,6 +1,17 @@
 import { findClosestId, type ErrorCode } from '../../canonical/index.js';
 import { call, type CallResult, type CallSettings } from './check-http.js';
-import { bodyOf, CAPABILITIES, CAPABILITY_LABEL, ENDPOINT, errorCodeOf, errorMessageOf, headersOf, verify, type Capability, type CheckProtocol } from './check-steps.js';
+import {
+  bodyOf,
+  CAPABILITIES,
+  CAPABILITY_LABEL,
+  ENDPOINT,
+  errorCodeOf,
+  errorMessageOf,
+  headersOf,
+  verify,
+  type Capability,
+  type CheckProtocol,
+} from './check-steps.js';
 
 export interface CheckOptions {
   baseUrl: string;
@@ -69,7 +80,10 @@ function baseUrlDiagnosis(given: string, right: string): Diagnosis {
     return { code: 'DOUBLE_V1_PATH', message: `The base URL ends in /v1/v1: /v1 is there twice. Use ${right}` };
   }
   return right.length > given.length
-    ? { code: 'MISSING_V1_PATH', message: `The base URL is missing /v1: nothing is served at ${given}/chat/completions and the like. Use ${right} (clients that add /v1 themselves, such as ANTHROPIC_BASE_URL for Claude Code, take ${given}).` }
+    ? {
+        code: 'MISSING_V1_PATH',
+        message: `The base URL is missing /v1: nothing is served at ${given}/chat/completions and the like. Use ${right} (clients that add /v1 themselves, such as ANTHROPIC_BASE_URL for Claude Code, take ${given}).`,
+      }
     : { code: 'EXTRA_V1_PATH', message: `This gateway serves its API without /v1. Use ${right}` };
 }
 
@@ -88,7 +102,11 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
   const bearer = /^bearer\s+/i.exec(key);
   if (bearer !== null) {
     key = key.slice(bearer[0].length).trim();
-    diagnose({ code: 'KEY_HAS_BEARER_PREFIX', message: "The key starts with 'Bearer ': give the key alone. Clients add 'Bearer ' themselves, so the gateway would receive 'Bearer Bearer …'." });
+    diagnose({
+      code: 'KEY_HAS_BEARER_PREFIX',
+      message:
+        "The key starts with 'Bearer ': give the key alone. Clients add 'Bearer ' themselves, so the gateway would receive 'Bearer Bearer …'.",
+    });
   }
   /** Messages from the gateway, without the key if one echoes it. */
   const clean = (text: string) => (key.length >= 4 ? text.split(key).join('***') : text).slice(0, 300);
@@ -107,17 +125,23 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
   let baseSettled = base !== given;
 
   // The models the gateway lists (when it lists them): to name the closest id to an unknown one, and to find the base URL.
-  const listModels = (at: string) => call(`${at}/models`, { headers: { authorization: `Bearer ${key}`, 'x-api-key': key, 'anthropic-version': '2023-06-01' } }, settings);
+  const listModels = (at: string) =>
+    call(`${at}/models`, { headers: { authorization: `Bearer ${key}`, 'x-api-key': key, 'anthropic-version': '2023-06-01' } }, settings);
   let listed: string[] | undefined;
   const readIds = (result: CallResult) => {
     if (result.kind !== 'answer' || result.status !== 200) return undefined;
     const data = (result.json as { data?: unknown } | undefined)?.data;
-    return Array.isArray(data) ? data.map((entry) => (entry as { id?: unknown }).id).filter((id): id is string => typeof id === 'string') : undefined;
+    return Array.isArray(data)
+      ? data.map((entry) => (entry as { id?: unknown }).id).filter((id): id is string => typeof id === 'string')
+      : undefined;
   };
   progress(`Checking ${given} with model '${options.model}' (${options.protocols.join(', ')})`);
   const models = await listModels(base);
   if (models.kind === 'unreachable') {
-    diagnose({ code: 'UNREACHABLE', message: `Nothing answers at ${base} (${models.reason}): check the host and port, and that the gateway is running.` });
+    diagnose({
+      code: 'UNREACHABLE',
+      message: `Nothing answers at ${base} (${models.reason}): check the host and port, and that the gateway is running.`,
+    });
   } else if (models.kind === 'answer' && models.status === 404 && !baseSettled) {
     for (const alternative of alternativesOf(base)) {
       const other = await listModels(alternative);
@@ -139,7 +163,11 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
   const minimalWorked = new Set<CheckProtocol>();
 
   const send = (at: string, protocol: CheckProtocol, capability: Capability) =>
-    call(`${at}${ENDPOINT[protocol]}`, { method: 'POST', headers: headersOf(protocol, key), body: JSON.stringify(bodyOf(protocol, capability, options.model)) }, settings);
+    call(
+      `${at}${ENDPOINT[protocol]}`,
+      { method: 'POST', headers: headersOf(protocol, key), body: JSON.stringify(bodyOf(protocol, capability, options.model)) },
+      settings,
+    );
 
   /** An answer saying the model id is unknown: only a first request can say so (a model that answered once exists). */
   const isModelError = (result: Extract<CallResult, { kind: 'answer' }>, capability: Capability) => {
@@ -151,11 +179,15 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
     return /\bmodel\b/i.test(message) && /not exist|not found|unknown|invalid|no such|not available/i.test(message);
   };
 
-
   const unknownModel = async () => {
     listed ??= readIds(await listModels(base));
     const closest = listed === undefined ? undefined : findClosestId(options.model, listed);
-    const known = listed === undefined ? '' : listed.length === 0 ? ' It lists no models.' : ` It lists ${listed.length} model${listed.length === 1 ? '' : 's'}${closest === undefined ? `: ${listed.slice(0, 10).join(', ')}` : ''}.`;
+    const known =
+      listed === undefined
+        ? ''
+        : listed.length === 0
+          ? ' It lists no models.'
+          : ` It lists ${listed.length} model${listed.length === 1 ? '' : 's'}${closest === undefined ? `: ${listed.slice(0, 10).join(', ')}` : ''}.`;
     diagnose({
       code: 'UNKNOWN_MODEL',
       message: `The gateway does not know the model '${options.model}'.${closest === undefined ? '' : ` The closest id it lists is '${closest}'.`}${known}`,
@@ -167,18 +199,26 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
     result.kind === 'answer' &&
     ((result.status === 404 && !isModelError(result, 'minimal')) ||
       /^(DOUBLE_V1_PATH|MISSING_V1_PATH)$/i.test(errorCodeOf(result.json) ?? '') ||
-      (result.status === 400 && /base URL/i.test(errorMessageOf(result.json, result.text)) && /\/v1/.test(errorMessageOf(result.json, result.text))));
+      (result.status === 400 &&
+        /base URL/i.test(errorMessageOf(result.json, result.text)) &&
+        /\/v1/.test(errorMessageOf(result.json, result.text))));
 
   /** One step's outcome from its answer. */
   const judge = async (protocol: CheckProtocol, capability: Capability, result: CallResult): Promise<CheckStep> => {
     const step = { protocol, capability };
     const seconds = Math.round(options.timeoutMs / 100) / 10;
     if (result.kind === 'timeout') {
-      diagnose({ code: 'TIMEOUT', message: `Requests got no (complete) answer within ${seconds} s: the gateway or its provider is stuck or slow. Raise --timeout if the model is just slow.` });
+      diagnose({
+        code: 'TIMEOUT',
+        message: `Requests got no (complete) answer within ${seconds} s: the gateway or its provider is stuck or slow. Raise --timeout if the model is just slow.`,
+      });
       return { ...step, status: 'failed', ms: result.ms, detail: `no answer within ${seconds} s` };
     }
     if (result.kind === 'unreachable') {
-      diagnose({ code: 'UNREACHABLE', message: `Nothing answers at ${base} (${result.reason}): check the host and port, and that the gateway is running.` });
+      diagnose({
+        code: 'UNREACHABLE',
+        message: `Nothing answers at ${base} (${result.reason}): check the host and port, and that the gateway is running.`,
+      });
       stopped = true;
       return { ...step, status: 'failed', ms: result.ms, detail: `cannot connect (${result.reason})` };
     }
@@ -186,7 +226,9 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
     const said = clean(errorMessageOf(result.json, result.text));
     if (status >= 200 && status < 300) {
       const wrong = verify(protocol, capability, result.text, result.json);
-      return wrong === undefined ? { ...step, status: 'ok', httpStatus: status, ms } : { ...step, status: 'failed', httpStatus: status, ms, detail: wrong };
+      return wrong === undefined
+        ? { ...step, status: 'ok', httpStatus: status, ms }
+        : { ...step, status: 'failed', httpStatus: status, ms, detail: wrong };
     }
     const failed = (detail: string): CheckStep => ({ ...step, status: 'failed', httpStatus: status, ms, detail });
     if (status === 401) {
@@ -203,15 +245,24 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
       return failed(`unknown model (${status}): ${said}`);
     }
     if (status === 429) {
-      diagnose({ code: 'RATE_LIMITED', message: `The gateway kept answering 429 (rate limited) after ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'} with backoff: the key's or the provider's limit is reached. Wait, or raise the limit.` });
+      diagnose({
+        code: 'RATE_LIMITED',
+        message: `The gateway kept answering 429 (rate limited) after ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'} with backoff: the key's or the provider's limit is reached. Wait, or raise the limit.`,
+      });
       return failed(`rate limited (429) after ${result.retries} retries: ${said}`);
     }
     if (status === 404) {
-      diagnose({ code: 'ENDPOINT_NOT_SERVED', message: `The gateway does not serve every endpoint asked for (404): see the table. Check it with --protocol for the ones it serves.` });
+      diagnose({
+        code: 'ENDPOINT_NOT_SERVED',
+        message: `The gateway does not serve every endpoint asked for (404): see the table. Check it with --protocol for the ones it serves.`,
+      });
       return failed(`not served (404) at ${base}${ENDPOINT[protocol]}: ${said}`);
     }
     if (status >= 500) {
-      diagnose({ code: 'UPSTREAM_FAILED', message: `The gateway or its provider failed (HTTP 5xx): not a problem of your setup. Look at the gateway's logs or status page, or try again later.` });
+      diagnose({
+        code: 'UPSTREAM_FAILED',
+        message: `The gateway or its provider failed (HTTP 5xx): not a problem of your setup. Look at the gateway's logs or status page, or try again later.`,
+      });
       return failed(`the gateway or its provider failed (${status}): ${said}`);
     }
     if (capability === 'image') return failed(`image input refused (${status}): ${said}`);
@@ -223,7 +274,12 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
     for (const protocol of options.protocols) {
       const label = `${protocol.padEnd(9)} ${CAPABILITY_LABEL[capability]}`;
       if (stopped || (capability !== 'minimal' && !minimalWorked.has(protocol))) {
-        steps.push({ protocol, capability, status: 'skipped', detail: stopped ? 'stopped: see the problems below' : 'the minimal request failed' });
+        steps.push({
+          protocol,
+          capability,
+          status: 'skipped',
+          detail: stopped ? 'stopped: see the problems below' : 'the minimal request failed',
+        });
         continue;
       }
       progress(`  ${label} …`);
@@ -244,7 +300,9 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
       const step = await judge(protocol, capability, result);
       if (capability === 'minimal' && step.status === 'ok') minimalWorked.add(protocol);
       steps.push(step);
-      progress(`  ${label} ${step.status === 'ok' ? 'ok' : `FAILED: ${step.detail ?? ''}`}${step.ms === undefined ? '' : ` (${step.ms} ms)`}`);
+      progress(
+        `  ${label} ${step.status === 'ok' ? 'ok' : `FAILED: ${step.detail ?? ''}`}${step.ms === undefined ? '' : ` (${step.ms} ms)`}`,
+      );
     }
   }
   return {

@@ -3,7 +3,10 @@ import { MATRIX, type MatrixAnswer, type MatrixUpstream } from '../../helpers/ma
 import { sseText, type MockReply, type RecordedRequest } from '../../helpers/mock-upstream.js';
 
 type Block = Record<string, unknown>;
-type Body = { system?: Block[]; tools?: Block[]; messages: Array<{ role: string; content: string | Block[] }>; stream?: boolean } & Record<string, unknown>;
+type Body = { system?: Block[]; tools?: Block[]; messages: Array<{ role: string; content: string | Block[] }>; stream?: boolean } & Record<
+  string,
+  unknown
+>;
 
 const TOOL_CALL_IDS = ['toolu_01MatrixWeather', 'toolu_02MatrixWeather'] as const;
 /** Opaque and full of characters a careless codec would touch. */
@@ -38,24 +41,41 @@ function halves(whole: string): [string, string] {
 function reply(answer: MatrixAnswer, streaming: boolean): MockReply {
   const content = contentOf(answer);
   const stopReason =
-    answer.finish === 'length' ? 'max_tokens' : answer.finish === 'stop-sequence' ? 'stop_sequence' : (answer.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
+    answer.finish === 'length'
+      ? 'max_tokens'
+      : answer.finish === 'stop-sequence'
+        ? 'stop_sequence'
+        : (answer.toolCalls ?? []).length > 0
+          ? 'tool_use'
+          : 'end_turn';
   const stopSequence = answer.finish === 'stop-sequence' ? MATRIX.stop[0] : null;
   const message = { id: 'msg_01Matrix', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5' };
   if (!streaming) {
-    return { json: { ...message, content, stop_reason: stopReason, stop_sequence: stopSequence, usage: usageOf(answer, MATRIX.usage.output) } };
+    return {
+      json: { ...message, content, stop_reason: stopReason, stop_sequence: stopSequence, usage: usageOf(answer, MATRIX.usage.output) },
+    };
   }
   const frames: Array<{ event: string; data: Block }> = [
-    { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: usageOf({}, 1) } } },
+    {
+      event: 'message_start',
+      data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: usageOf({}, 1) } },
+    },
     { event: 'ping', data: { type: 'ping' } },
   ];
   content.forEach((block, index) => {
     const delta = (body: Block) => frames.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: body } });
     if (block.type === 'thinking') {
-      frames.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+      frames.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      });
       for (const piece of halves(String(block.thinking))) delta({ type: 'thinking_delta', thinking: piece });
       delta({ type: 'signature_delta', signature: String(block.signature) });
     } else if (block.type === 'text') {
-      frames.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+      frames.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      });
       for (const piece of halves(String(block.text))) delta({ type: 'text_delta', text: piece });
     } else {
       frames.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block, input: {} } } });
@@ -63,9 +83,15 @@ function reply(answer: MatrixAnswer, streaming: boolean): MockReply {
     }
     frames.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
-  const finalUsage = { output_tokens: MATRIX.usage.output, ...(answer.reasoning ? { output_tokens_details: { thinking_tokens: MATRIX.usage.reasoning } } : {}) };
+  const finalUsage = {
+    output_tokens: MATRIX.usage.output,
+    ...(answer.reasoning ? { output_tokens_details: { thinking_tokens: MATRIX.usage.reasoning } } : {}),
+  };
   frames.push(
-    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage } },
+    {
+      event: 'message_delta',
+      data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   );
   return { sse: sseText(frames), chunkBytes: 3 };
@@ -75,7 +101,11 @@ const blocksOf = (content: string | Block[]): Block[] => (typeof content === 'st
 const lastUser = (body: unknown) => (body as Body).messages.filter((turn) => turn.role === 'user').at(-1);
 const resultText = (block: Block): string => {
   const content = block.content;
-  return typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: Block) => String(part.text ?? '')).join('') : '';
+  return typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((part: Block) => String(part.text ?? '')).join('')
+      : '';
 };
 
 export const anthropicUpstream: MatrixUpstream = {
@@ -89,7 +119,7 @@ export const anthropicUpstream: MatrixUpstream = {
     jsonSchema: '`output_config.format`',
     reasoning: '`thinking` budget',
     reasoningReplay: 'signature byte-exact, every client',
-      },
+  },
   createAdapter: (upstreamUrl) => createAnthropicProvider({ apiKey: 'sk-ant-upstream-key', baseURL: upstreamUrl }),
   upstreamModel: 'claude-sonnet-4-5',
   isStream: (request: RecordedRequest) => (request.body as Body).stream === true,
@@ -106,7 +136,12 @@ export const anthropicUpstream: MatrixUpstream = {
     reasoningReplay: true,
   },
   expect: {
-    toolChoice: { auto: { type: 'auto' }, required: { type: 'any' }, named: { type: 'tool', name: MATRIX.toolName }, none: { type: 'none' } },
+    toolChoice: {
+      auto: { type: 'auto' },
+      required: { type: 'any' },
+      named: { type: 'tool', name: MATRIX.toolName },
+      none: { type: 'none' },
+    },
     // Effort "high" is LiteLLM's 4096-token budget; a Messages client's budget is kept.
     reasoning: {
       chat: { type: 'enabled', budget_tokens: 4096 },
@@ -145,12 +180,21 @@ export const anthropicUpstream: MatrixUpstream = {
       const messages = (body as Body).messages;
       const at = messages.findLastIndex((turn) => turn.role === 'assistant');
       const after = messages.slice(at);
-      const shape = after.map((turn) => `${turn.role}[${blocksOf(turn.content).map((block) => block.type).join(',')}]`).join(' ');
+      const shape = after
+        .map(
+          (turn) =>
+            `${turn.role}[${blocksOf(turn.content)
+              .map((block) => block.type)
+              .join(',')}]`,
+        )
+        .join(' ');
       const blocks = after.flatMap((turn) => blocksOf(turn.content));
       return {
         shape,
         calls: blocks.filter((block) => block.type === 'tool_use').map((block) => ({ id: String(block.id), arguments: block.input })),
-        results: blocks.filter((block) => block.type === 'tool_result').map((block) => ({ id: String(block.tool_use_id), text: resultText(block) })),
+        results: blocks
+          .filter((block) => block.type === 'tool_result')
+          .map((block) => ({ id: String(block.tool_use_id), text: resultText(block) })),
       };
     },
     toolChoice: (body) => (body as Body).tool_choice,

@@ -2,7 +2,12 @@ import type { ProviderAdapter } from '../../../src/providers/types.js';
 import { MATRIX, type MatrixAnswer, type MatrixUpstream, type Support, type ToolTurn } from '../../helpers/matrix/index.js';
 import { sseText, type MockReply, type RecordedRequest } from '../../helpers/mock-upstream.js';
 
-type Message = { role: string; content: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { arguments: string } }> };
+type Message = {
+  role: string;
+  content: unknown;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; function: { arguments: string } }>;
+};
 type Body = { messages: Message[]; tools?: Array<{ function: { name: string } }>; stream?: boolean } & Record<string, unknown>;
 
 /** OpenAI-style call ids; Mistral's are 9 alphanumerics. */
@@ -44,7 +49,9 @@ function reply(ids: readonly [string, string]) {
         ...(answer.reasoning ? { reasoning_content: MATRIX.reasoning } : {}),
         ...(calls.length > 0 ? { tool_calls: calls } : {}),
       };
-      return { json: { ...head, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage } };
+      return {
+        json: { ...head, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage },
+      };
     }
     const deltas: Record<string, unknown>[] = [{ role: 'assistant', content: answer.text === undefined ? null : '' }];
     if (answer.reasoning) deltas.push(...halves(MATRIX.reasoning).map((piece) => ({ reasoning_content: piece })));
@@ -56,17 +63,18 @@ function reply(ids: readonly [string, string]) {
     const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
       data: { ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null },
     });
-    const frames = [...deltas.map((delta) => chunk(delta)), chunk({}, finish), { data: { ...head, choices: [], usage } }, { data: '[DONE]' }];
+    const frames = [
+      ...deltas.map((delta) => chunk(delta)),
+      chunk({}, finish),
+      { data: { ...head, choices: [], usage } },
+      { data: '[DONE]' },
+    ];
     return { sse: sseText(frames), chunkBytes: 2 };
   };
 }
 
 const textOf = (content: unknown): string =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((part: { text?: string }) => part.text ?? '').join('')
-      : '';
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
 
 /** The assistant turn with calls and what follows it, as `assistant(2 calls) tool tool`. */
 function toolTurn(body: unknown): ToolTurn {
@@ -78,7 +86,9 @@ function toolTurn(body: unknown): ToolTurn {
   return {
     shape: [`assistant(${calls.length} calls)`, ...after.map((message) => message.role)].join(' '),
     calls: calls.map((call) => ({ id: call.id, arguments: JSON.parse(call.function.arguments) })),
-    results: after.filter((message) => message.role === 'tool').map((message) => ({ id: message.tool_call_id ?? '', text: textOf(message.content) })),
+    results: after
+      .filter((message) => message.role === 'tool')
+      .map((message) => ({ id: message.tool_call_id ?? '', text: textOf(message.content) })),
   };
 }
 
@@ -172,7 +182,9 @@ export function chatMatrixUpstream(
       maxTokens: (body) => (body as Body)[maxTokensField],
       responseFormat: (body) => (body as Body).response_format,
       replayedReasoning: (body) => {
-        const assistant = (body as Body).messages.filter((message) => message.role === 'assistant').at(-1) as Record<string, unknown> | undefined;
+        const assistant = (body as Body).messages.filter((message) => message.role === 'assistant').at(-1) as
+          | Record<string, unknown>
+          | undefined;
         return assistant?.reasoning_content ?? assistant?.reasoning ?? assistant?.thinking_blocks;
       },
       reasoning: (body) => {

@@ -51,7 +51,10 @@ function reply(answer: MatrixAnswer, streaming: boolean): MockReply {
     const characters = Array.from(part.text);
     const cut = Math.ceil(characters.length / 2);
     const { thoughtSignature: _signature, ...unsigned } = part;
-    return [{ ...unsigned, text: characters.slice(0, cut).join('') }, { ...part, text: characters.slice(cut).join('') }];
+    return [
+      { ...unsigned, text: characters.slice(0, cut).join('') },
+      { ...part, text: characters.slice(cut).join('') },
+    ];
   });
   // After calls, Gemini 3.5 ends the turn with an empty signed text part.
   const trailing: GeminiPart[] = (answer.toolCalls ?? []).length > 0 ? [{ text: '', thoughtSignature: TEXT_SIGNATURE }] : [{ text: '' }];
@@ -60,7 +63,10 @@ function reply(answer: MatrixAnswer, streaming: boolean): MockReply {
 }
 
 const contentsOf = (body: unknown) => (body as Body).contents;
-const lastUser = (body: unknown) => contentsOf(body).filter((content) => content.role === 'user').at(-1);
+const lastUser = (body: unknown) =>
+  contentsOf(body)
+    .filter((content) => content.role === 'user')
+    .at(-1);
 
 /** The canonical id of a replayed call: Gemini's call id with the signature replayed on its part. */
 function canonicalId(body: unknown, callId: string | undefined, name: string): string {
@@ -127,7 +133,9 @@ export const geminiUpstream: MatrixUpstream = {
       return { id: canonicalId(body, response.id, response.name), text: String(response.response.output) };
     },
     images: (body) =>
-      (lastUser(body)?.parts ?? []).flatMap((part): Array<'url' | 'base64'> => (part.inlineData ? ['base64'] : part.fileData ? ['url'] : [])),
+      (lastUser(body)?.parts ?? []).flatMap(
+        (part): Array<'url' | 'base64'> => (part.inlineData ? ['base64'] : part.fileData ? ['url'] : []),
+      ),
     turns: (body) =>
       contentsOf(body).map((content) => ({
         role: content.role === 'model' ? 'assistant' : 'user',
@@ -140,18 +148,30 @@ export const geminiUpstream: MatrixUpstream = {
       const contents = contentsOf(body);
       const after = contents.slice(contents.findLastIndex((content) => content.role === 'model'));
       const parts = after.flatMap((content) => content.parts);
-      const kind = (part: GeminiPart) => (part.functionCall ? 'functionCall' : part.functionResponse ? 'functionResponse' : part.thought ? 'thought' : 'text');
+      const kind = (part: GeminiPart) =>
+        part.functionCall ? 'functionCall' : part.functionResponse ? 'functionResponse' : part.thought ? 'thought' : 'text';
       // The streamed turn's trailing signature-only text part comes back too (clients keep it with their reasoning, first); it is no call or result.
       const signatureOnly = (part: GeminiPart) => part.text === '' && part.thoughtSignature !== undefined;
-      const shapeOf = (content: GeminiContent) => `${content.role}[${content.parts.filter((part) => !signatureOnly(part)).map(kind).join(',')}]`;
+      const shapeOf = (content: GeminiContent) =>
+        `${content.role}[${content.parts
+          .filter((part) => !signatureOnly(part))
+          .map(kind)
+          .join(',')}]`;
       return {
         shape: after.map(shapeOf).join(' '),
         calls: parts.flatMap((part) =>
-          part.functionCall ? [{ id: encodeToolCallId(part.functionCall.id ?? '', part.thoughtSignature), arguments: part.functionCall.args }] : [],
+          part.functionCall
+            ? [{ id: encodeToolCallId(part.functionCall.id ?? '', part.thoughtSignature), arguments: part.functionCall.args }]
+            : [],
         ),
         results: parts.flatMap((part) =>
           part.functionResponse
-            ? [{ id: canonicalId(body, part.functionResponse.id, part.functionResponse.name), text: String(part.functionResponse.response.output) }]
+            ? [
+                {
+                  id: canonicalId(body, part.functionResponse.id, part.functionResponse.name),
+                  text: String(part.functionResponse.response.output),
+                },
+              ]
             : [],
         ),
       };

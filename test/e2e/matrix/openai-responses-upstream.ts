@@ -19,7 +19,12 @@ const usageOf = (answer: MatrixAnswer) => ({
 function itemsOf(answer: MatrixAnswer): Item[] {
   const items: Item[] = [];
   if (answer.reasoning) {
-    items.push({ type: 'reasoning', id: 'rs_matrix1', summary: [{ type: 'summary_text', text: MATRIX.reasoning }], encrypted_content: ENCRYPTED });
+    items.push({
+      type: 'reasoning',
+      id: 'rs_matrix1',
+      summary: [{ type: 'summary_text', text: MATRIX.reasoning }],
+      encrypted_content: ENCRYPTED,
+    });
   }
   if (answer.text !== undefined) {
     items.push({
@@ -107,7 +112,10 @@ function stream(answer: MatrixAnswer, status: string, items: Item[]): MockReply 
     }
     events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
   });
-  events.push({ type: status === 'incomplete' ? 'response.incomplete' : 'response.completed', response: response(answer, status, items, true) });
+  events.push({
+    type: status === 'incomplete' ? 'response.incomplete' : 'response.completed',
+    response: response(answer, status, items, true),
+  });
   const frames = events.map((event, sequence) => ({ event: String(event.type), data: { ...event, sequence_number: sequence } }));
   return { sse: sseText(frames), chunkBytes: 5 };
 }
@@ -192,8 +200,12 @@ export const openAIResponsesUpstream: MatrixUpstream = {
       const after = input.slice(input.findLastIndex((item) => item.role === 'user') + 1);
       return {
         shape: after.map((item) => String(item.type ?? 'message')).join(' '),
-        calls: after.filter((item) => item.type === 'function_call').map((item) => ({ id: String(item.call_id), arguments: JSON.parse(String(item.arguments)) })),
-        results: after.filter((item) => item.type === 'function_call_output').map((item) => ({ id: String(item.call_id), text: outputText(item) })),
+        calls: after
+          .filter((item) => item.type === 'function_call')
+          .map((item) => ({ id: String(item.call_id), arguments: JSON.parse(String(item.arguments)) })),
+        results: after
+          .filter((item) => item.type === 'function_call_output')
+          .map((item) => ({ id: String(item.call_id), text: outputText(item) })),
       };
     },
     toolChoice: (body) => (body as Body).tool_choice,
@@ -203,7 +215,9 @@ export const openAIResponsesUpstream: MatrixUpstream = {
     reasoning: (body) => ({ reasoning: (body as Body).reasoning, include: (body as Body).include }),
     replayedReasoning: (body) => {
       const input = (body as Body).input;
-      const after = input.slice(input.findLastIndex((item) => item.role === 'user') + 1).filter((item) => item.type !== 'function_call_output');
+      const after = input
+        .slice(input.findLastIndex((item) => item.role === 'user') + 1)
+        .filter((item) => item.type !== 'function_call_output');
       // OpenAI's own ids (and encrypted content) are shown; ids the gateway minted are not.
       const own = (id: unknown) => (typeof id === 'string' && id.includes('_matrix') ? [id] : []);
       const encrypted = (item: Item) => (typeof item.encrypted_content === 'string' ? [item.encrypted_content] : []);

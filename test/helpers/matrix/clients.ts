@@ -63,7 +63,12 @@ function responsesFields(ask: Ask): Body {
 }
 
 function messagesFields(ask: Ask): Body {
-  const choice = { auto: { type: 'auto' }, required: { type: 'any' }, none: { type: 'none' }, named: { type: 'tool', name: MATRIX.toolName } };
+  const choice = {
+    auto: { type: 'auto' },
+    required: { type: 'any' },
+    none: { type: 'none' },
+    named: { type: 'tool', name: MATRIX.toolName },
+  };
   return {
     max_tokens: 1024,
     ...(ask.tools ? { tools: [{ name: MATRIX.toolName, input_schema: toolParameters }] } : {}),
@@ -152,7 +157,9 @@ export function createClients(gateway: RunningGateway, headers: Record<string, s
     const turn: Turn = {
       text: message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''),
       reasoning: message.content.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : [])).join(''),
-      toolCalls: message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: block.input }] : [])),
+      toolCalls: message.content.flatMap((block) =>
+        block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: block.input }] : [],
+      ),
       finish: message.stop_reason ?? '',
       stopSequence: message.stop_sequence,
       usage: {
@@ -223,7 +230,11 @@ export function createClients(gateway: RunningGateway, headers: Record<string, s
       { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] },
       {
         role: 'user',
-        content: first.turn.toolCalls.map((call, index) => ({ type: 'tool_result' as const, tool_use_id: call.id, content: results[index] ?? '' })),
+        content: first.turn.toolCalls.map((call, index) => ({
+          type: 'tool_result' as const,
+          tool_use_id: call.id,
+          content: results[index] ?? '',
+        })),
       },
     );
     return { first: first.turn, second: (await messages(model, stream, history, ask)).turn };

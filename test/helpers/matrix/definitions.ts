@@ -180,7 +180,11 @@ export const INBOUND_SUPPORT: Readonly<
   chat: { label: 'Chat', stopSequences: true, jsonObject: true, signatureCarrier: '`thinking_blocks`' },
   responses: {
     label: 'Responses',
-    stopSequences: { refused: "'stop' is not a field of the responses api: it has no stop sequences", note: 'no `stop` field', sameProtocolPassthrough: true },
+    stopSequences: {
+      refused: "'stop' is not a field of the responses api: it has no stop sequences",
+      note: 'no `stop` field',
+      sameProtocolPassthrough: true,
+    },
     jsonObject: true,
     signatureCarrier: '`encrypted_content`',
   },

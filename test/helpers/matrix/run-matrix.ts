@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../mock-upstream.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../start-gateway.js';
-import { MATRIX, type Inbound, INBOUNDS, type MatrixAnswer, TOOL_CHOICE_FORMS, type Support, type MatrixUpstream, type InboundSupport, INBOUND_SUPPORT } from './definitions.js';
+import {
+  MATRIX,
+  type Inbound,
+  INBOUNDS,
+  type MatrixAnswer,
+  TOOL_CHOICE_FORMS,
+  type Support,
+  type MatrixUpstream,
+  type InboundSupport,
+  INBOUND_SUPPORT,
+} from './definitions.js';
 import { createClients } from './clients.js';
 
 /** Each client's words for a normal stop, a tool-call stop, and an answer cut off by the output limit. */
@@ -173,7 +183,12 @@ export function runMatrix(upstream: MatrixUpstream): void {
           expect(second.text).toBe(MATRIX.afterToolText);
           expect(upstream.read.replayedReasoning(received(1))).toEqual(upstream.expect.replayedReasoning[inbound]);
           // Reasoning never leaks into the answer text sent back (mapping pitfall 23).
-          expect(upstream.read.turns(received(1)).map((turn) => turn.text).join('')).not.toContain(MATRIX.reasoning);
+          expect(
+            upstream.read
+              .turns(received(1))
+              .map((turn) => turn.text)
+              .join(''),
+          ).not.toContain(MATRIX.reasoning);
         });
       }
 
@@ -181,7 +196,10 @@ export function runMatrix(upstream: MatrixUpstream): void {
         script({ text: MATRIX.text });
         const turn = await clients.ask(inbound, model, false, {}, MATRIX.history);
         expect(turn.text).toBe(MATRIX.text);
-        const expected = [...MATRIX.history, MATRIX.question].map((text, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', text }));
+        const expected = [...MATRIX.history, MATRIX.question].map((text, index) => ({
+          role: index % 2 === 0 ? 'user' : 'assistant',
+          text,
+        }));
         expect(upstream.read.turns(received())).toEqual(expected);
         expect(upstream.read.systemText(received())).toContain(MATRIX.system);
       });
@@ -196,7 +214,6 @@ export function runMatrix(upstream: MatrixUpstream): void {
           expect(upstream.read.toolChoice(received())).toEqual(upstream.expect.toolChoice[form]);
         });
       }
-
 
       it(`should send a JSON schema from ${inbound} in the upstream's own field`, async () => {
         script({ text: MATRIX.jsonText });

@@ -2,12 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  GatewayError,
-  type CanonicalRequest,
-  type CanonicalResponse,
-  type CanonicalStreamEvent,
-} from '../../../src/canonical/index.js';
+import { GatewayError, type CanonicalRequest, type CanonicalResponse, type CanonicalStreamEvent } from '../../../src/canonical/index.js';
 import { chatCodec } from '../../../src/protocols/chat-completions/index.js';
 import type { EncodeContext } from '../../../src/protocols/codec.js';
 
@@ -171,7 +166,9 @@ describe('chatCodec', () => {
   it('should fold a tool-only stream into the same message as the non-streamed answer', async () => {
     const events = parallelCallEvents.filter((event) => !event.type.startsWith('text-'));
     answer = { events };
-    const folded = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Go' }], tools }).finalChatCompletion();
+    const folded = await client.chat.completions
+      .stream({ model: 'm', messages: [{ role: 'user', content: 'Go' }], tools })
+      .finalChatCompletion();
     answer = {
       response: {
         id: 'msg_1',
@@ -234,12 +231,16 @@ describe('chatCodec', () => {
 
   it('should make the SDK throw its status class with code, param and request id', async () => {
     answer = { error: new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'Slow down.', retryAfter: 2 }) };
-    const failure = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Go' }] }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Go' }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
     expect(failure).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: 'rate_limit_error', requestID: 'req_sdk1' });
 
     answer = { error: new GatewayError({ kind: 'not_found', code: 'UNKNOWN_MODEL', message: 'No such model.', param: 'model' }) };
-    const missing = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Go' }] }).catch((error: unknown) => error);
+    const missing = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Go' }] })
+      .catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect(missing).toMatchObject({ code: 'model_not_found', param: 'model', message: '404 No such model.' });
   });

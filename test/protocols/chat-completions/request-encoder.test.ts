@@ -12,9 +12,9 @@ import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
 import { jsonFixture } from '../../helpers/fixtures.js';
 
 const hintFields = chatCodec.hintFields;
-const encode = (request: CanonicalRequest, dialect: ChatDialect = openAIChatDialect) =>
-  encodeChatRequest(request, { dialect, hintFields });
-const chat = (body: Record<string, unknown>) => decodeChatRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], ...body });
+const encode = (request: CanonicalRequest, dialect: ChatDialect = openAIChatDialect) => encodeChatRequest(request, { dialect, hintFields });
+const chat = (body: Record<string, unknown>) =>
+  decodeChatRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], ...body });
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 const base: CanonicalRequest = { model: 'gpt-4o', messages: [user('Hi')], stream: false };
 
@@ -27,7 +27,6 @@ const compatible: ChatDialect = {
   metadata: false,
 };
 
-
 describe('encodeChatRequest', () => {
   describe('request fields', () => {
     it('should send the output cap as max_completion_tokens to OpenAI and max_tokens where the dialect says', () => {
@@ -37,7 +36,10 @@ describe('encodeChatRequest', () => {
     });
 
     it('should always ask a stream for usage, even when the caller did not', () => {
-      expect(encode({ ...base, stream: true, includeUsage: false })).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+      expect(encode({ ...base, stream: true, includeUsage: false })).toMatchObject({
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       expect(encode({ ...base, stream: true }, { ...openAIChatDialect, streamUsage: 'always' })).not.toHaveProperty('stream_options');
       expect(encode(base)).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: false });
     });
@@ -61,7 +63,7 @@ describe('encodeChatRequest', () => {
       });
     });
 
-    it('should hash an end-user id longer than OpenAI\'s 64 characters, the same way every turn', () => {
+    it("should hash an end-user id longer than OpenAI's 64 characters, the same way every turn", () => {
       const userId = JSON.stringify({ device_id: 'd'.repeat(64), session_id: 's'.repeat(36) });
       const first = encode({ ...base, metadata: { userId } }).safety_identifier as string;
       expect(first.length).toBeLessThanOrEqual(64);
@@ -86,7 +88,9 @@ describe('encodeChatRequest', () => {
         response_format: { type: 'json_schema', json_schema: { schema: { type: 'object' } } },
       });
       const deepseek = { ...openAIChatDialect, responseFormats: ['json_object'] as const };
-      expect(gatewayErrorOf(() => encode({ ...base, responseFormat: { type: 'json-schema', schema } }, deepseek)).code).toBe('UNSUPPORTED_FEATURE');
+      expect(gatewayErrorOf(() => encode({ ...base, responseFormat: { type: 'json-schema', schema } }, deepseek)).code).toBe(
+        'UNSUPPORTED_FEATURE',
+      );
     });
   });
 
@@ -114,10 +118,15 @@ describe('encodeChatRequest', () => {
 
     it('should use DeepSeek thinking and OpenRouter reasoning objects where the dialect says', () => {
       const deepseek = { ...openAIChatDialect, reasoningControl: 'thinking' as const, reasoningEfforts: ['low', 'high', 'max'] as const };
-      expect(encode({ ...base, reasoning: { effort: 'medium' } }, deepseek)).toMatchObject({ thinking: { type: 'enabled' }, reasoning_effort: 'high' });
+      expect(encode({ ...base, reasoning: { effort: 'medium' } }, deepseek)).toMatchObject({
+        thinking: { type: 'enabled' },
+        reasoning_effort: 'high',
+      });
       expect(encode({ ...base, reasoning: { mode: 'disabled' } }, deepseek)).toMatchObject({ thinking: { type: 'disabled' } });
       const openrouter = { ...openAIChatDialect, reasoningControl: 'reasoning_object' as const };
-      expect(encode({ ...base, reasoning: { mode: 'enabled', budgetTokens: 3000 } }, openrouter)).toMatchObject({ reasoning: { max_tokens: 3000 } });
+      expect(encode({ ...base, reasoning: { mode: 'enabled', budgetTokens: 3000 } }, openrouter)).toMatchObject({
+        reasoning: { max_tokens: 3000 },
+      });
     });
 
     it('should refuse a reasoning request a server cannot take per call', () => {
@@ -141,7 +150,10 @@ describe('encodeChatRequest', () => {
 
     it('should encode allowed tools and Mistral `any` for required', () => {
       expect(encode({ ...base, tools: [tool], toolChoice: { type: 'required', allowedTools: ['get_weather'] } })).toMatchObject({
-        tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'get_weather' } }] } },
+        tool_choice: {
+          type: 'allowed_tools',
+          allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'get_weather' } }] },
+        },
       });
       const mistral = { ...openAIChatDialect, requiredToolChoice: 'any' as const };
       expect(encode({ ...base, tools: [tool], toolChoice: { type: 'required' } }, mistral)).toMatchObject({ tool_choice: 'any' });
@@ -163,15 +175,34 @@ describe('encodeChatRequest', () => {
       const custom = { type: 'custom', custom: { name: 'sql', format: { type: 'grammar', grammar: { definition: 'x', syntax: 'lark' } } } };
       const request = chat({ tools: [custom] });
       expect(encode(request).tools).toEqual([custom]);
-      const hosted = { ...base, tools: [{ type: 'provider-defined' as const, protocol: 'messages' as const, kind: 'web_search_20250305', definition: {} }] };
+      const hosted = {
+        ...base,
+        tools: [{ type: 'provider-defined' as const, protocol: 'messages' as const, kind: 'web_search_20250305', definition: {} }],
+      };
       expect(gatewayErrorOf(() => encode(hosted))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools[0]' });
     });
   });
 
   describe('same-protocol passthrough', () => {
     it('should put the Chat fields without a canonical home back on the body', () => {
-      const body = encode(chat({ n: 2, logprobs: true, top_logprobs: 3, logit_bias: { '50256': -100 }, prediction: { type: 'content', content: 'x' }, vendor_flag: true }));
-      expect(body).toMatchObject({ n: 2, logprobs: true, top_logprobs: 3, logit_bias: { '50256': -100 }, prediction: { type: 'content', content: 'x' }, vendor_flag: true });
+      const body = encode(
+        chat({
+          n: 2,
+          logprobs: true,
+          top_logprobs: 3,
+          logit_bias: { '50256': -100 },
+          prediction: { type: 'content', content: 'x' },
+          vendor_flag: true,
+        }),
+      );
+      expect(body).toMatchObject({
+        n: 2,
+        logprobs: true,
+        top_logprobs: 3,
+        logit_bias: { '50256': -100 },
+        prediction: { type: 'content', content: 'x' },
+        vendor_flag: true,
+      });
     });
 
     it('should round-trip an OpenAI Agents request: developer role, tool calls, one tool message per result', () => {
@@ -181,7 +212,14 @@ describe('encodeChatRequest', () => {
       const messages = structuredClone(wire.messages) as Record<string, unknown>[];
       messages[4] = { ...messages[4], content: '14:05 CET' };
       expect(body.messages).toEqual(messages);
-      expect(body).toMatchObject({ tools: wire.tools, tool_choice: 'auto', parallel_tool_calls: true, store: false, prompt_cache_key: 'travel-agent-v2', metadata: { session: 's-42' } });
+      expect(body).toMatchObject({
+        tools: wire.tools,
+        tool_choice: 'auto',
+        parallel_tool_calls: true,
+        store: false,
+        prompt_cache_key: 'travel-agent-v2',
+        metadata: { session: 's-42' },
+      });
     });
 
     it('should send a deprecated functions request as tools, with the legacy call and its result linked', () => {
@@ -191,31 +229,54 @@ describe('encodeChatRequest', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_legacy_0', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"Boston"}' } }],
+          tool_calls: [
+            { id: 'call_legacy_0', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"Boston"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_legacy_0', content: '{"temperature":22}' },
       ]);
-      expect(body).toMatchObject({ tool_choice: 'auto', parallel_tool_calls: false, tools: [{ type: 'function', function: { name: 'get_current_weather' } }] });
+      expect(body).toMatchObject({
+        tool_choice: 'auto',
+        parallel_tool_calls: false,
+        tools: [{ type: 'function', function: { name: 'get_current_weather' } }],
+      });
       expect(JSON.stringify(body)).not.toContain('"source"');
     });
 
     it('should put part, message and tool extension fields back where they came from', () => {
       const request = chat({
         messages: [
-          { role: 'user', name: 'ann', content: [{ type: 'text', text: 'a', prompt_cache_breakpoint: { mode: 'explicit' } }, { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'high', vendor: 1 } }] },
+          {
+            role: 'user',
+            name: 'ann',
+            content: [
+              { type: 'text', text: 'a', prompt_cache_breakpoint: { mode: 'explicit' } },
+              { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'high', vendor: 1 } },
+            ],
+          },
         ],
         tools: [{ type: 'function', function: { name: 'f', vendor: 2 }, cache: true }],
       });
       const body = encode(request);
       expect(body.messages).toEqual([
-        { role: 'user', name: 'ann', content: [{ type: 'text', text: 'a', prompt_cache_breakpoint: { mode: 'explicit' } }, { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'high', vendor: 1 } }] },
+        {
+          role: 'user',
+          name: 'ann',
+          content: [
+            { type: 'text', text: 'a', prompt_cache_breakpoint: { mode: 'explicit' } },
+            { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'high', vendor: 1 } },
+          ],
+        },
       ]);
       expect(body.tools).toEqual([{ type: 'function', function: { name: 'f', vendor: 2 }, cache: true }]);
     });
 
     it('should refuse a field a strict server cannot carry, and drop a hint it does not take', () => {
       const mistral = { ...compatible, extensionFields: { only: ['safe_prompt'] } };
-      expect(gatewayErrorOf(() => encode(chat({ logprobs: true }), mistral))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'logprobs' });
+      expect(gatewayErrorOf(() => encode(chat({ logprobs: true }), mistral))).toMatchObject({
+        code: 'UNSUPPORTED_FEATURE',
+        param: 'logprobs',
+      });
       const body = encode(chat({ store: true, safe_prompt: true }), mistral);
       expect(body).toMatchObject({ safe_prompt: true });
       expect(body).not.toHaveProperty('store');
@@ -263,13 +324,35 @@ describe('encodeChatRequest', () => {
     });
 
     it('should refuse an image given by file id', () => {
-      const request = { ...base, messages: [{ role: 'user' as const, content: [{ type: 'image' as const, source: { kind: 'file-id' as const, fileId: 'file_1' } }] }] };
+      const request = {
+        ...base,
+        messages: [
+          { role: 'user' as const, content: [{ type: 'image' as const, source: { kind: 'file-id' as const, fileId: 'file_1' } }] },
+        ],
+      };
       expect(gatewayErrorOf(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
     });
 
     it('should send developer instructions as system where the role does not exist, with text parts joined', () => {
-      const request = chat({ messages: [{ role: 'developer', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] }, { role: 'user', content: 'Hi' }] });
-      expect(encode(request).messages[0]).toEqual({ role: 'developer', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] });
+      const request = chat({
+        messages: [
+          {
+            role: 'developer',
+            content: [
+              { type: 'text', text: 'A' },
+              { type: 'text', text: 'B' },
+            ],
+          },
+          { role: 'user', content: 'Hi' },
+        ],
+      });
+      expect(encode(request).messages[0]).toEqual({
+        role: 'developer',
+        content: [
+          { type: 'text', text: 'A' },
+          { type: 'text', text: 'B' },
+        ],
+      });
       expect(encode(request, compatible).messages[0]).toEqual({ role: 'system', content: 'A\nB' });
     });
 
@@ -352,7 +435,10 @@ describe('encodeChatRequest', () => {
         ...base,
         messages: [user('Q'), { role: 'assistant', content: [{ type: 'reasoning', text: '', signature: 'sig' }] }, user('Q2')],
       };
-      expect(encode(request).messages).toEqual([{ role: 'user', content: 'Q' }, { role: 'user', content: 'Q2' }]);
+      expect(encode(request).messages).toEqual([
+        { role: 'user', content: 'Q' },
+        { role: 'user', content: 'Q2' },
+      ]);
     });
 
     it('should map tool-call ids to 9 alphanumerics, the same on the call and its result (Mistral)', () => {
@@ -374,7 +460,9 @@ describe('encodeChatRequest', () => {
     it('should refuse another protocol’s content in the conversation', () => {
       const request: CanonicalRequest = {
         ...base,
-        messages: [{ role: 'assistant', content: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search_call', data: {} }] }],
+        messages: [
+          { role: 'assistant', content: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search_call', data: {} }] },
+        ],
       };
       expect(gatewayErrorOf(() => encode(request))).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'messages[0].content[0]' });
     });

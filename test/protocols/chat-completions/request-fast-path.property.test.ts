@@ -4,14 +4,24 @@ import { maybe, mostly, withoutUndefined } from '../../helpers/arbitraries.js';
 import { decodeChatRequestBySchema } from '../../../src/protocols/chat-completions/request.js';
 import { decodePlainChatRequest } from '../../../src/protocols/chat-completions/request-fast-path.js';
 
-
-const number = mostly(fc.oneof({ arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 }, { arbitrary: fc.integer(), weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }));
+const number = mostly(
+  fc.oneof(
+    { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 },
+    { arbitrary: fc.integer(), weight: 4 },
+    { arbitrary: fc.constant(null), weight: 1 },
+  ),
+);
 const integer = mostly(fc.oneof({ arbitrary: fc.integer(), weight: 9 }, fc.constant(2 ** 60), fc.constant(1.5), fc.constant(null)));
 const text = fc.oneof({ arbitrary: fc.string(), weight: 6 }, { arbitrary: fc.constant(''), weight: 1 });
 const message = fc
   .record({
     role: mostly(fc.constantFrom('system', 'user', 'user', 'assistant', 'assistant', 'system', 'developer', 'tool')),
-    content: mostly(fc.oneof({ arbitrary: text, weight: 8 }, { arbitrary: fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }), { maxLength: 2 }), weight: 1 })),
+    content: mostly(
+      fc.oneof(
+        { arbitrary: text, weight: 8 },
+        { arbitrary: fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }), { maxLength: 2 }), weight: 1 },
+      ),
+    ),
     name: maybe(fc.string(), 12),
     tool_call_id: maybe(fc.string(), 12),
   })

@@ -1,7 +1,7 @@
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions/completions';
 import { describe, expect, it } from 'vitest';
 import { chatCodec } from '../../../src/protocols/chat-completions/index.js';
-import { chatRequestFields } from '../../../src/protocols/chat-completions/request-fields.js';
+import type { chatRequestFields } from '../../../src/protocols/chat-completions/request-fields.js';
 
 /** `true` only when the list holds every field of the openai SDK's request type; `npx tsc` names any it lacks. */
 type Unlisted = Exclude<keyof ChatCompletionCreateParamsBase, (typeof chatRequestFields)[number]>;

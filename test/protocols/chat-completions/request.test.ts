@@ -176,7 +176,14 @@ describe('decodeChatRequest', () => {
       const request = decodeChatRequest(
         body({
           messages: [
-            { role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }], name: 'ops' },
+            {
+              role: 'system',
+              content: [
+                { type: 'text', text: 'A' },
+                { type: 'text', text: 'B' },
+              ],
+              name: 'ops',
+            },
             { role: 'user', content: 'Hi' },
             { role: 'developer', content: 'Be brief.' },
           ],
@@ -201,9 +208,7 @@ describe('decodeChatRequest', () => {
   describe('user messages', () => {
     it('should decode a string content as one text part and keep the name in extensions', () => {
       const request = decodeChatRequest(body({ messages: [{ role: 'user', content: 'Hi', name: 'ann' }] }));
-      expect(request.messages).toEqual([
-        { role: 'user', content: [{ type: 'text', text: 'Hi' }], extensions: { chat: { name: 'ann' } } },
-      ]);
+      expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }], extensions: { chat: { name: 'ann' } } }]);
     });
 
     it('should decode file ids and raw base64 file data, keeping prompt_cache_breakpoint', () => {
@@ -241,7 +246,10 @@ describe('decodeChatRequest', () => {
             { role: 'user', content: 'Hi' },
             {
               role: 'assistant',
-              content: [{ type: 'text', text: 'No.' }, { type: 'refusal', refusal: 'I cannot.' }],
+              content: [
+                { type: 'text', text: 'No.' },
+                { type: 'refusal', refusal: 'I cannot.' },
+              ],
               reasoning_content: 'thinking…',
               refusal: 'Also no.',
               audio: { id: 'audio_1' },
@@ -329,7 +337,13 @@ describe('decodeChatRequest', () => {
           ],
           tool_choice: {
             type: 'allowed_tools',
-            allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'f' } }, { type: 'custom', custom: { name: 'grep' } }] },
+            allowed_tools: {
+              mode: 'required',
+              tools: [
+                { type: 'function', function: { name: 'f' } },
+                { type: 'custom', custom: { name: 'grep' } },
+              ],
+            },
           },
         }),
       );
@@ -411,8 +425,20 @@ describe('decodeChatRequest', () => {
       [{ messages: [] }, 'model'],
       [{ model: 'm' }, 'messages'],
       [body({ messages: [{ role: 'bot', content: 'x' }] }), 'messages[0].role'],
-      [body({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'user', content: 5 }] }), 'messages[2].content'],
-      [body({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { detail: 'low' } }] }] }), 'messages[0].content[0].image_url.url'],
+      [
+        body({
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: 'b' },
+            { role: 'user', content: 5 },
+          ],
+        }),
+        'messages[2].content',
+      ],
+      [
+        body({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { detail: 'low' } }] }] }),
+        'messages[0].content[0].image_url.url',
+      ],
       [body({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] }), 'messages[0].content[0].file'],
       [body({ messages: [{ role: 'tool', content: 'x' }] }), 'messages[0].tool_call_id'],
       [body({ tools: [{ type: 'function', function: { name: 3 } }] }), 'tools[0].function.name'],
@@ -429,7 +455,15 @@ describe('decodeChatRequest', () => {
     });
 
     it('should say what was expected', () => {
-      const error = decodeError(body({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'user', content: 5 }] }));
+      const error = decodeError(
+        body({
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: 'b' },
+            { role: 'user', content: 5 },
+          ],
+        }),
+      );
       expect(error.message).toBe('Invalid request: messages[2].content: expected a string or an array of content parts.');
       expect(decodeError(body({ messages: [{ role: 'user', content: [{ type: 'text', text: 1 }] }] })).message).toBe(
         'Invalid request: messages[0].content[0].text: expected string, received number.',

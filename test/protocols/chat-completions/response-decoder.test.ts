@@ -15,9 +15,7 @@ describe('decodeChatResponse', () => {
   describe('tool calls', () => {
     it('should keep the call id verbatim, the arguments text and a tool-calls finish', () => {
       const response = decodeChatResponse(jsonFixture('chat-completions', 'upstream-response-tool-call'));
-      expect(response.content).toEqual([
-        { type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      ]);
+      expect(response.content).toEqual([{ type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
       expect(response.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_calls' });
       expect(response).toMatchObject({ id: 'chatcmpl-abc123', model: 'gpt-4o-2024-08-06' });
     });
@@ -36,7 +34,12 @@ describe('decodeChatResponse', () => {
         answer({ tool_calls: [{ id: 'call_c', type: 'custom', custom: { name: 'grammar', input: 'x = 1' } }] }, 'tool_calls'),
       );
       expect(response.content).toEqual([
-        { type: 'provider-defined', protocol: 'chat', kind: 'custom_tool_call', data: { id: 'call_c', type: 'custom', custom: { name: 'grammar', input: 'x = 1' } } },
+        {
+          type: 'provider-defined',
+          protocol: 'chat',
+          kind: 'custom_tool_call',
+          data: { id: 'call_c', type: 'custom', custom: { name: 'grammar', input: 'x = 1' } },
+        },
       ]);
     });
   });

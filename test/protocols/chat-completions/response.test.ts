@@ -91,7 +91,12 @@ describe('encodeChatResponse', () => {
 
   it('should leave thinking_blocks out when no reasoning part is signed', () => {
     const encoded = encodeChatResponse(
-      response({ content: [{ type: 'reasoning', text: 'hmm' }, { type: 'text', text: 'Hi' }] }),
+      response({
+        content: [
+          { type: 'reasoning', text: 'hmm' },
+          { type: 'text', text: 'Hi' },
+        ],
+      }),
       createTestContext(),
     );
     expect(encoded.choices[0].message.reasoning_content).toBe('hmm');

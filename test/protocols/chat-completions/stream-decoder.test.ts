@@ -5,8 +5,7 @@ import { checkStreamEvents } from '../../../src/testing/check-stream-events.js';
 import { decodeMessages } from './decode-messages.js';
 import { sseMessagesFixture } from '../../helpers/fixtures.js';
 
-const text = (events: CanonicalStreamEvent[]) =>
-  events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
+const text = (events: CanonicalStreamEvent[]) => events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
 const reasoning = (events: CanonicalStreamEvent[]) =>
   events.flatMap((event) => (event.type === 'reasoning-delta' ? [event.delta] : [])).join('');
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -227,7 +226,9 @@ describe('createChatStreamDecoder', () => {
 
     it('should turn a Groq `event: error` frame into an error event', () => {
       const decoder = createChatStreamDecoder();
-      const data = JSON.stringify({ error: { message: 'tool call failed', type: 'invalid_request_error', code: 'tool_use_failed', status_code: 400 } });
+      const data = JSON.stringify({
+        error: { message: 'tool call failed', type: 'invalid_request_error', code: 'tool_use_failed', status_code: 400 },
+      });
       const events = decoder.decode({ event: 'error', data });
       expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 400, code: 'TOOL_USE_FAILED', retryable: false } });
       expect(decoder.decode(chunk({ content: 'late' }))).toEqual([]);

@@ -47,7 +47,7 @@ describe('createChatStreamEncoder', () => {
   it('should write the plain-text transcript with a usage chunk when includeUsage is set', () => {
     const texts = encodeAll(text, { includeUsage: true });
     expect(texts.join('')).toBe(
-      [
+      `${[
         { ...base, choices: [choice({ role: 'assistant', content: '', refusal: null })], usage: null },
         { ...base, choices: [choice({ content: 'Hel' })], usage: null },
         { ...base, choices: [choice({ content: 'lo!' })], usage: null },
@@ -65,7 +65,7 @@ describe('createChatStreamEncoder', () => {
         },
       ]
         .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
-        .join('') + 'data: [DONE]\n\n',
+        .join('')}data: [DONE]\n\n`,
     );
     expect(texts.map((part) => part === '')).toEqual([true, false, false, false, true, false]);
   });
@@ -105,9 +105,7 @@ describe('createChatStreamEncoder', () => {
       { ...base, choices: [choice({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] })] },
       {
         ...base,
-        choices: [
-          choice({ tool_calls: [{ index: 1, id: 'toolu_2', type: 'function', function: { name: 'get_time', arguments: '' } }] }),
-        ],
+        choices: [choice({ tool_calls: [{ index: 1, id: 'toolu_2', type: 'function', function: { name: 'get_time', arguments: '' } }] })],
       },
       { ...base, choices: [choice({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] })] },
       { ...base, choices: [choice({}, 'tool_calls')] },
@@ -192,7 +190,9 @@ describe('createChatStreamEncoder', () => {
   });
 
   it('should report length for a truncated answer', () => {
-    const frames = payloads(encodeAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Lon' }, finish('length')]));
+    const frames = payloads(
+      encodeAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Lon' }, finish('length')]),
+    );
     expect(frames.at(-2)).toEqual({ ...base, choices: [choice({}, 'length')] });
   });
 
@@ -205,7 +205,10 @@ describe('createChatStreamEncoder', () => {
   it('should write each chunk byte for byte as JSON.stringify would, escapes included', () => {
     const model = 'tenant/"quoted" model \u2028 é';
     const texts = encodeAll([{ ...start, id: 'chatcmpl-"odd"\\id' }, ...text.slice(1)], { model });
-    const frames = texts.join('').split('\n\n').filter((frame) => frame !== '' && frame !== 'data: [DONE]');
+    const frames = texts
+      .join('')
+      .split('\n\n')
+      .filter((frame) => frame !== '' && frame !== 'data: [DONE]');
     expect(frames).toHaveLength(4); // role, two deltas, finish
     for (const frame of frames) {
       const data = frame.slice('data: '.length);
@@ -218,7 +221,13 @@ describe('createChatStreamEncoder', () => {
 
   it('should send an in-band error and nothing after it', () => {
     const error = new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', message: 'The provider failed.' });
-    const texts = encodeAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Hi' }, { type: 'error', error }, finish()]);
+    const texts = encodeAll([
+      start,
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'Hi' },
+      { type: 'error', error },
+      finish(),
+    ]);
     expect(texts[3]).toBe(
       'data: {"error":{"message":"The provider failed.","type":"server_error","param":null,"code":"upstream_error"}}\n\n',
     );

@@ -10,7 +10,10 @@ function relayAll(name: string, includeUsage: boolean, cut?: number) {
   batches.push(relay.end());
   const events: CanonicalStreamEvent[] = batches.flatMap((batch) => batch.events);
   const wire = batches.map((batch) => batch.wire).join('');
-  const frames = wire.split('\n\n').filter((frame) => frame !== '').map((frame) => frame.replace(/^data: /, ''));
+  const frames = wire
+    .split('\n\n')
+    .filter((frame) => frame !== '')
+    .map((frame) => frame.replace(/^data: /, ''));
   return { batches, events, wire, frames };
 }
 
@@ -20,7 +23,7 @@ function translated(name: string): CanonicalStreamEvent[] {
 }
 
 describe('the Chat stream relay', () => {
-  it('should pass every chunk on naming the caller\'s model, text chunks unread, and report the finish the translated stream reports', () => {
+  it("should pass every chunk on naming the caller's model, text chunks unread, and report the finish the translated stream reports", () => {
     const { batches, events, frames } = relayAll('upstream-text', true);
     expect(events[0]).toMatchObject({ type: 'start', id: 'chatcmpl-1' });
     expect(events.at(-1)).toEqual(translated('upstream-text').at(-1));
@@ -46,7 +49,9 @@ describe('the Chat stream relay', () => {
     for (const name of ['upstream-deepseek-reasoning', 'upstream-tool-call', 'upstream-parallel-tools']) {
       const { events, frames } = relayAll(name, true);
       expect(events.at(-1)).toEqual(translated(name).at(-1));
-      const upstreamChunks = sseMessagesFixture('chat-completions', name).filter((message) => message.data !== '[DONE]').map((message) => JSON.parse(message.data) as Record<string, unknown>);
+      const upstreamChunks = sseMessagesFixture('chat-completions', name)
+        .filter((message) => message.data !== '[DONE]')
+        .map((message) => JSON.parse(message.data) as Record<string, unknown>);
       const relayed = frames.filter((frame) => frame !== '[DONE]').map((frame) => JSON.parse(frame) as Record<string, unknown>);
       expect(relayed).toEqual(upstreamChunks.map((chunk) => ('model' in chunk ? { ...chunk, model: 'caller-model' } : chunk)));
     }
@@ -55,10 +60,20 @@ describe('the Chat stream relay', () => {
   it('should count an escaped text by its characters and still pass it unread', () => {
     const relay = createChatStreamRelay({ answerModel: 'm', includeUsage: false });
     const head = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up"';
-    relay.relay({ data: `${head},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}` });
-    const batch = relay.relay({ data: `${head},"choices":[{"index":0,"delta":{"content":"a\\"b\\n"},"logprobs":null,"finish_reason":null}],"usage":null}` });
+    relay.relay({
+      data: `${head},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`,
+    });
+    const batch = relay.relay({
+      data: `${head},"choices":[{"index":0,"delta":{"content":"a\\"b\\n"},"logprobs":null,"finish_reason":null}],"usage":null}`,
+    });
     expect(batch).toMatchObject({ output: true, outputChars: 4, events: [] });
-    expect(JSON.parse(batch.wire.slice('data: '.length))).toEqual({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'a"b\n' }, logprobs: null, finish_reason: null }] });
+    expect(JSON.parse(batch.wire.slice('data: '.length))).toEqual({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content: 'a"b\n' }, logprobs: null, finish_reason: null }],
+    });
   });
 
   it('should end a stream the upstream cut short with the in-band error, and one closed after its finish with [DONE]', () => {
@@ -70,7 +85,7 @@ describe('the Chat stream relay', () => {
     expect(closed.frames.at(-1)).toBe('[DONE]');
   });
 
-  it('should turn an in-band upstream error into the gateway\'s error frame', () => {
+  it("should turn an in-band upstream error into the gateway's error frame", () => {
     const { events, frames } = relayAll('upstream-openrouter-error', true);
     expect(events.at(-1)).toMatchObject({ type: 'error' });
     expect(JSON.parse(frames.at(-1)!)).toHaveProperty('error');

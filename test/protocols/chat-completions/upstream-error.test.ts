@@ -16,7 +16,7 @@ describe('parseChatError', () => {
       expect(parseChatError(status, { error: { message: 'x' } })).toMatchObject({ status, kind, retryable });
     });
 
-    it('should read a 401 as a non-retryable authentication error (the transport makes it the gateway\'s 502)', () => {
+    it("should read a 401 as a non-retryable authentication error (the transport makes it the gateway's 502)", () => {
       const error = parseChatError(401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
       expect(error).toMatchObject({ status: 401, kind: 'authentication', retryable: false, code: 'INVALID_API_KEY' });
       expect(error.message).toBe('Incorrect API key provided');
@@ -30,7 +30,14 @@ describe('parseChatError', () => {
 
   describe('body shapes', () => {
     it('should keep OpenAI message, code and param', () => {
-      const body = { error: { message: "This model's maximum context length is 128000 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
+      const body = {
+        error: {
+          message: "This model's maximum context length is 128000 tokens.",
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      };
       expect(parseChatError(400, body)).toMatchObject({
         message: "This model's maximum context length is 128000 tokens.",
         code: 'CONTEXT_LENGTH_EXCEEDED',

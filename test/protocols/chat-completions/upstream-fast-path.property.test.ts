@@ -27,7 +27,11 @@ const message = fc
     content: maybe(mostly(fc.oneof(fc.string(), fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }), { maxLength: 2 })))),
     refusal: maybe(text),
     reasoning_content: maybe(text),
-    tool_calls: maybe(fc.array(fc.record({ index: fc.nat(3), id: fc.string(), function: fc.record({ name: fc.string(), arguments: fc.string() }) }), { maxLength: 2 })),
+    tool_calls: maybe(
+      fc.array(fc.record({ index: fc.nat(3), id: fc.string(), function: fc.record({ name: fc.string(), arguments: fc.string() }) }), {
+        maxLength: 2,
+      }),
+    ),
     annotations: maybe(mostly(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }))),
     extra_vendor_field: maybe(fc.jsonValue({ maxDepth: 2 })),
   })
@@ -46,10 +50,23 @@ const envelope = (choice: fc.Arbitrary<unknown>) =>
     })
     .map(withoutUndefined);
 const chunk = envelope(
-  mostly(fc.record({ index: maybe(count), delta: maybe(mostly(message)), finish_reason: maybe(text), logprobs: maybe(fc.constant(null)) }).map(withoutUndefined)),
+  mostly(
+    fc
+      .record({ index: maybe(count), delta: maybe(mostly(message)), finish_reason: maybe(text), logprobs: maybe(fc.constant(null)) })
+      .map(withoutUndefined),
+  ),
 );
 const response = envelope(
-  mostly(fc.record({ index: maybe(count), message: maybe(mostly(message)), finish_reason: maybe(text), logprobs: maybe(fc.jsonValue({ maxDepth: 1 })) }).map(withoutUndefined)),
+  mostly(
+    fc
+      .record({
+        index: maybe(count),
+        message: maybe(mostly(message)),
+        finish_reason: maybe(text),
+        logprobs: maybe(fc.jsonValue({ maxDepth: 1 })),
+      })
+      .map(withoutUndefined),
+  ),
 );
 
 describe('the Chat upstream fast path', () => {

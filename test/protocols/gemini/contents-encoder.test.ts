@@ -125,7 +125,12 @@ describe('encodeGeminiRequest: contents', () => {
       ]),
     );
     expect(body.contents[2]?.parts[0]).toEqual({
-      functionResponse: { name: 'screenshot', id: 'c1', response: { output: 'done' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
+      functionResponse: {
+        name: 'screenshot',
+        id: 'c1',
+        response: { output: 'done' },
+        parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }],
+      },
     });
   });
 
@@ -156,7 +161,7 @@ describe('encodeGeminiRequest: contents', () => {
     expect(body.contents[2]?.parts[0]?.functionResponse).toMatchObject({ name: 'get_weather', id: 'call_x' });
   });
 
-  it('should drop other vendors\' signatures and redacted thinking, keeping reasoning text as a thought', () => {
+  it("should drop other vendors' signatures and redacted thinking, keeping reasoning text as a thought", () => {
     const body = encodeGeminiRequest(
       request([
         user('x'),

@@ -47,7 +47,9 @@ describe('encodeGeminiRequest', () => {
   });
 
   it('should name namespaced functions namespace.name', () => {
-    const body = encodeGeminiRequest(base({ tools: [{ ...time, namespace: 'mcp_clock' }], toolChoice: { type: 'tool', name: 'get_time' } }));
+    const body = encodeGeminiRequest(
+      base({ tools: [{ ...time, namespace: 'mcp_clock' }], toolChoice: { type: 'tool', name: 'get_time' } }),
+    );
     expect(body.tools?.[0]?.functionDeclarations[0]?.name).toBe('mcp_clock.get_time');
     expect(body.toolConfig?.functionCallingConfig).toEqual({ mode: 'ANY', allowedFunctionNames: ['mcp_clock.get_time'] });
   });
@@ -56,14 +58,23 @@ describe('encodeGeminiRequest', () => {
     [{ type: 'auto' as const }, { mode: 'AUTO' }],
     [{ type: 'none' as const }, { mode: 'NONE' }],
     [{ type: 'required' as const }, { mode: 'ANY' }],
-    [{ type: 'tool' as const, name: 'get_time' }, { mode: 'ANY', allowedFunctionNames: ['get_time'] }],
-    [{ type: 'auto' as const, allowedTools: ['get_time'] }, { mode: 'VALIDATED', allowedFunctionNames: ['get_time'] }],
-    [{ type: 'required' as const, allowedTools: ['get_weather'] }, { mode: 'ANY', allowedFunctionNames: ['get_weather'] }],
+    [
+      { type: 'tool' as const, name: 'get_time' },
+      { mode: 'ANY', allowedFunctionNames: ['get_time'] },
+    ],
+    [
+      { type: 'auto' as const, allowedTools: ['get_time'] },
+      { mode: 'VALIDATED', allowedFunctionNames: ['get_time'] },
+    ],
+    [
+      { type: 'required' as const, allowedTools: ['get_weather'] },
+      { mode: 'ANY', allowedFunctionNames: ['get_weather'] },
+    ],
   ])('should map tool choice %j to functionCallingConfig %j', (toolChoice, config) => {
     expect(encodeGeminiRequest(base({ tools: [weather, time], toolChoice })).toolConfig).toEqual({ functionCallingConfig: config });
   });
 
-  it('should refuse another protocol\'s provider-defined tool', () => {
+  it("should refuse another protocol's provider-defined tool", () => {
     const error = failure(() =>
       encodeGeminiRequest(base({ tools: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search', definition: {} }] }), {
         modelLabel: 'gem',
@@ -102,7 +113,9 @@ describe('encodeGeminiRequest', () => {
   });
 
   it('should ask for JSON, with the schema as responseJsonSchema and const rewritten to a one-value enum', () => {
-    expect(encodeGeminiRequest(base({ responseFormat: { type: 'json' } })).generationConfig).toEqual({ responseMimeType: 'application/json' });
+    expect(encodeGeminiRequest(base({ responseFormat: { type: 'json' } })).generationConfig).toEqual({
+      responseMimeType: 'application/json',
+    });
     const schema = { type: 'object', properties: { kind: { const: 'weather' }, list: { type: 'array', items: [{ const: 1 }] } } };
     expect(encodeGeminiRequest(base({ responseFormat: { type: 'json-schema', name: 'w', schema } })).generationConfig).toEqual({
       responseMimeType: 'application/json',

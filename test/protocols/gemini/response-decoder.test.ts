@@ -54,13 +54,19 @@ describe('decodeGeminiResponse', () => {
     const body = encodeGeminiRequest({
       model: 'gemini-3.5-flash',
       stream: false,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }] }, { role: 'assistant', content }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+        { role: 'assistant', content },
+      ],
     });
     expect(body.contents[1]?.parts).toEqual([
       { text: '**Weighing the forecast**\nThe user asks about Paris.', thought: true },
       { text: 'Sunny over Paris — 21 °C.', thoughtSignature: 'VGV4dFNpZ25hdHVyZQ==' },
       { text: 'Checking the weather.' },
-      { functionCall: { name: 'get_weather', args: { city: 'Paris' }, id: expect.stringMatching(/^call_/) }, thoughtSignature: 'CiQBe/x+AAA=' },
+      {
+        functionCall: { name: 'get_weather', args: { city: 'Paris' }, id: expect.stringMatching(/^call_/) },
+        thoughtSignature: 'CiQBe/x+AAA=',
+      },
     ]);
   });
 
@@ -102,7 +108,10 @@ describe('decodeGeminiResponse', () => {
   it('should keep a candidate that finished without content, with its reason', () => {
     const body = { candidates: [{ finishReason: 'SAFETY' }], usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } };
     expect(decodeGeminiResponse(body, options)).toMatchObject({ content: [], finishReason: { unified: 'content-filter', raw: 'SAFETY' } });
-    const thinkingOnly = { candidates: [{ finishReason: 'MAX_TOKENS' }], usageMetadata: { promptTokenCount: 5, thoughtsTokenCount: 100, totalTokenCount: 105 } };
+    const thinkingOnly = {
+      candidates: [{ finishReason: 'MAX_TOKENS' }],
+      usageMetadata: { promptTokenCount: 5, thoughtsTokenCount: 100, totalTokenCount: 105 },
+    };
     expect(decodeGeminiResponse(thinkingOnly, options)).toMatchObject({
       content: [],
       finishReason: { unified: 'length' },
@@ -121,7 +130,10 @@ describe('decodeGeminiResponse', () => {
   });
 
   it('should use the fallbacks when Gemini sends no responseId or modelVersion, and ignore unknown fields', () => {
-    const response = decodeGeminiResponse({ candidates: [{ content: { parts: [{ text: 'hi', newThing: 1 }] }, finishReason: 'STOP', x: [] }] }, options);
+    const response = decodeGeminiResponse(
+      { candidates: [{ content: { parts: [{ text: 'hi', newThing: 1 }] }, finishReason: 'STOP', x: [] }] },
+      options,
+    );
     expect(response).toMatchObject({ id: 'gemini_req_1', model: 'gemini-3.5-flash', content: [{ type: 'text', text: 'hi' }] });
   });
 

@@ -67,7 +67,9 @@ describe('createGeminiStreamDecoder', () => {
   it('should emit events as chunks arrive, finishing only at the end of the stream', () => {
     const decoder = createGeminiStreamDecoder(options);
     expect(decoder.decode({ data: chunk([{ text: 'Hel' }]) }).map((event) => event.type)).toEqual(['start', 'text-start', 'text-delta']);
-    expect(decoder.decode({ data: chunk([{ text: 'lo' }], { finishReason: 'STOP' }) })).toEqual([{ type: 'text-delta', id: 'b0', delta: 'lo' }]);
+    expect(decoder.decode({ data: chunk([{ text: 'lo' }], { finishReason: 'STOP' }) })).toEqual([
+      { type: 'text-delta', id: 'b0', delta: 'lo' },
+    ]);
     expect(decoder.end().map((event) => event.type)).toEqual(['text-end', 'finish']);
   });
 
@@ -93,9 +95,14 @@ describe('createGeminiStreamDecoder', () => {
   it('should turn an in-band error frame into an error event and ignore what follows', () => {
     const decoder = createGeminiStreamDecoder(options);
     decoder.decode({ data: chunk([{ text: 'partial' }]) });
-    const events = decoder.decode({ data: JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }) });
+    const events = decoder.decode({
+      data: JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }),
+    });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'error', error: { kind: 'overloaded', status: 503, retryable: true, message: 'The model is overloaded.' } });
+    expect(events[0]).toMatchObject({
+      type: 'error',
+      error: { kind: 'overloaded', status: 503, retryable: true, message: 'The model is overloaded.' },
+    });
     expect(decoder.decode({ data: chunk([{ text: 'more' }]) })).toEqual([]);
     expect(decoder.end()).toEqual([]);
   });
@@ -112,7 +119,10 @@ describe('createGeminiStreamDecoder', () => {
   });
 
   it('should finish a blocked prompt as a content-filter refusal', () => {
-    const blocked = JSON.stringify({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 } });
+    const blocked = JSON.stringify({
+      promptFeedback: { blockReason: 'SAFETY' },
+      usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 },
+    });
     expect(decodeAll([blocked]).map((event) => event.type)).toEqual(['start', 'finish']);
     expect(decodeAll([blocked]).at(-1)).toMatchObject({ finishReason: { unified: 'content-filter', raw: 'SAFETY' } });
   });

@@ -10,7 +10,11 @@ describe('parseGeminiError', () => {
   });
 
   it('should not retry an exhausted per-day quota, also when the body is wrapped in an array', () => {
-    expect(parseGeminiError(429, jsonFixture('gemini', 'error-429-daily'))).toMatchObject({ status: 429, retryable: false, retryAfter: 3600 });
+    expect(parseGeminiError(429, jsonFixture('gemini', 'error-429-daily'))).toMatchObject({
+      status: 429,
+      retryable: false,
+      retryAfter: 3600,
+    });
   });
 
   it('should turn an invalid API key (a 400 on Gemini) into a 401', () => {
@@ -23,7 +27,7 @@ describe('parseGeminiError', () => {
     });
   });
 
-  it('should keep a 400 a non-retryable invalid request with Google\'s explanation', () => {
+  it("should keep a 400 a non-retryable invalid request with Google's explanation", () => {
     const error = parseGeminiError(400, jsonFixture('gemini', 'error-400-signature'));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, code: 'GEMINI_INVALID_ARGUMENT' });
     expect(error.message).toContain('missing a thought_signature');
@@ -41,7 +45,12 @@ describe('parseGeminiError', () => {
   });
 
   it('should cope with a body that is not JSON', () => {
-    expect(parseGeminiError(502, '<html>Bad Gateway</html>')).toMatchObject({ status: 502, retryable: true, message: '<html>Bad Gateway</html>', code: 'GEMINI_HTTP_502' });
+    expect(parseGeminiError(502, '<html>Bad Gateway</html>')).toMatchObject({
+      status: 502,
+      retryable: true,
+      message: '<html>Bad Gateway</html>',
+      code: 'GEMINI_HTTP_502',
+    });
     expect(parseGeminiError(500, undefined).message).toContain('HTTP 500');
   });
 });

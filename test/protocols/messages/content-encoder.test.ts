@@ -35,14 +35,20 @@ describe('encodeMessagesUserPart', () => {
 
     it('should put source fields of a Messages client back into the source', () => {
       expect(
-        user({ type: 'image', source: { kind: 'file-id', fileId: 'file_1' }, extensions: { messages: { cache_control: { type: 'ephemeral' }, source: { x: 1 } } } }),
+        user({
+          type: 'image',
+          source: { kind: 'file-id', fileId: 'file_1' },
+          extensions: { messages: { cache_control: { type: 'ephemeral' }, source: { x: 1 } } },
+        }),
       ).toEqual({ type: 'image', source: { type: 'file', file_id: 'file_1', x: 1 }, cache_control: { type: 'ephemeral' } });
     });
   });
 
   describe('documents', () => {
     it('should send a PDF as a base64 document titled by its filename', () => {
-      expect(user({ type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, filename: 'report.pdf' })).toEqual({
+      expect(
+        user({ type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, filename: 'report.pdf' }),
+      ).toEqual({
         type: 'document',
         title: 'report.pdf',
         source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
@@ -77,7 +83,14 @@ describe('encodeMessagesUserPart', () => {
 
     it("should refuse another protocol's provider-defined content and pass Anthropic's verbatim", () => {
       expect(() => user({ type: 'provider-defined', protocol: 'responses', kind: 'web_search_call', data: {} })).toThrow(/web_search_call/);
-      expect(user({ type: 'provider-defined', protocol: 'messages', kind: 'search_result', data: { type: 'search_result', source: 's', title: 't', content: [] } })).toEqual({
+      expect(
+        user({
+          type: 'provider-defined',
+          protocol: 'messages',
+          kind: 'search_result',
+          data: { type: 'search_result', source: 's', title: 't', content: [] },
+        }),
+      ).toEqual({
         type: 'search_result',
         source: 's',
         title: 't',
@@ -89,6 +102,9 @@ describe('encodeMessagesUserPart', () => {
 
 describe('encodeMessagesAssistantPart', () => {
   it('should send a refusal as text', () => {
-    expect(encodeMessagesAssistantPart({ type: 'refusal', text: 'I cannot help with that.' }, 'm')).toEqual({ type: 'text', text: 'I cannot help with that.' });
+    expect(encodeMessagesAssistantPart({ type: 'refusal', text: 'I cannot help with that.' }, 'm')).toEqual({
+      type: 'text',
+      text: 'I cannot help with that.',
+    });
   });
 });

@@ -9,7 +9,10 @@ const call = (id: string, args = '{"city":"Paris"}') => ({ type: 'tool-call' as 
 const result = (id: string, value: string) => ({ type: 'tool-result' as const, toolCallId: id, content: [text(value)] });
 
 function encodeMessages(messages: CanonicalMessage[], system?: string) {
-  return encodeMessagesConversation(canonicalRequest({ messages, ...(system === undefined ? {} : { system: [text(system)] }) }), 'claude-gateway');
+  return encodeMessagesConversation(
+    canonicalRequest({ messages, ...(system === undefined ? {} : { system: [text(system)] }) }),
+    'claude-gateway',
+  );
 }
 
 describe('encodeMessagesConversation', () => {
@@ -20,7 +23,10 @@ describe('encodeMessagesConversation', () => {
           { role: 'system', content: [text('Be brief.')] },
           { role: 'user', content: [text('Hi')] },
           { role: 'assistant', content: [text('Hello.')] },
-          { role: 'system', content: [{ type: 'text', text: 'Now in French.', extensions: { messages: { cache_control: { type: 'ephemeral' } } } }] },
+          {
+            role: 'system',
+            content: [{ type: 'text', text: 'Now in French.', extensions: { messages: { cache_control: { type: 'ephemeral' } } } }],
+          },
           { role: 'user', content: [text('Again')] },
         ],
         'You are a weather bot.',

@@ -20,7 +20,12 @@ describe('decodeMessagesSystem', () => {
 describe('decodeMessagesConversation', () => {
   describe('system messages', () => {
     it('should keep a role:system message in place as a SystemMessage', () => {
-      expect(decode([{ role: 'user', content: 'a' }, { role: 'system', content: 'rule' }])).toEqual([
+      expect(
+        decode([
+          { role: 'user', content: 'a' },
+          { role: 'system', content: 'rule' },
+        ]),
+      ).toEqual([
         { role: 'user', content: [{ type: 'text', text: 'a' }] },
         { role: 'system', content: [{ type: 'text', text: 'rule' }] },
       ]);
@@ -120,7 +125,9 @@ describe('decodeMessagesConversation', () => {
       const [user] = decode([
         {
           role: 'user',
-          content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' }, title: 'T', context: 'C' }],
+          content: [
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' }, title: 'T', context: 'C' },
+          ],
         },
       ]);
       expect(user?.content[0]).toEqual({

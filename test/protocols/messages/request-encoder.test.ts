@@ -14,14 +14,20 @@ function withStringToolResults(body: Record<string, unknown>): Record<string, un
       ? message.content.map((block: Record<string, unknown>) => {
           const content = block.content;
           const only = Array.isArray(content) && content.length === 1 ? (content[0] as Record<string, unknown>) : undefined;
-          return block.type === 'tool_result' && only?.type === 'text' && Object.keys(only).length === 2 ? { ...block, content: only.text } : block;
+          return block.type === 'tool_result' && only?.type === 'text' && Object.keys(only).length === 2
+            ? { ...block, content: only.text }
+            : block;
         })
       : message.content,
   }));
   return { ...body, messages };
 }
 
-const weather = { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+const weather = {
+  type: 'function' as const,
+  name: 'get_weather',
+  parameters: { type: 'object', properties: { city: { type: 'string' } } },
+};
 
 describe('encodeMessagesRequest', () => {
   describe('max_tokens', () => {
@@ -125,7 +131,10 @@ describe('encodeMessagesRequest', () => {
       [{ type: 'auto' }, { type: 'auto' }],
       [{ type: 'required' }, { type: 'any' }],
       [{ type: 'none' }, { type: 'none' }],
-      [{ type: 'tool', name: 'get_weather' }, { type: 'tool', name: 'get_weather' }],
+      [
+        { type: 'tool', name: 'get_weather' },
+        { type: 'tool', name: 'get_weather' },
+      ],
     ] as const)('should map choice %o to %o', (choice, wire) => {
       expect(encode({ tools: [weather], toolChoice: choice }).tool_choice).toEqual(wire);
     });
@@ -139,22 +148,37 @@ describe('encodeMessagesRequest', () => {
     });
 
     it('should downgrade a forced tool choice to auto while thinking runs', () => {
-      expect(encode({ tools: [weather], toolChoice: { type: 'required' }, reasoning: { effort: 'medium' } }).tool_choice).toEqual({ type: 'auto' });
-      expect(encode({ tools: [weather], toolChoice: { type: 'tool', name: 'get_weather' }, reasoning: { mode: 'adaptive' } }).tool_choice).toEqual({
+      expect(encode({ tools: [weather], toolChoice: { type: 'required' }, reasoning: { effort: 'medium' } }).tool_choice).toEqual({
+        type: 'auto',
+      });
+      expect(
+        encode({ tools: [weather], toolChoice: { type: 'tool', name: 'get_weather' }, reasoning: { mode: 'adaptive' } }).tool_choice,
+      ).toEqual({
         type: 'auto',
       });
     });
 
     it('should send only the allowed tools of a narrowed choice', () => {
-      const body = encode({ tools: [weather, { type: 'function', name: 'other' }], toolChoice: { type: 'required', allowedTools: ['other'] } });
+      const body = encode({
+        tools: [weather, { type: 'function', name: 'other' }],
+        toolChoice: { type: 'required', allowedTools: ['other'] },
+      });
       expect(body.tools).toEqual([{ name: 'other', input_schema: { type: 'object', properties: {} } }]);
       expect(body.tool_choice).toEqual({ type: 'any' });
     });
 
     it("should pass Anthropic's own tools verbatim and refuse another protocol's hosted tool", () => {
-      const server = { type: 'provider-defined' as const, protocol: 'messages' as const, kind: 'web_search_20250305', name: 'web_search', definition: { type: 'web_search_20250305', name: 'web_search', max_uses: 3 } };
+      const server = {
+        type: 'provider-defined' as const,
+        protocol: 'messages' as const,
+        kind: 'web_search_20250305',
+        name: 'web_search',
+        definition: { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+      };
       expect(encode({ tools: [server] }).tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }]);
-      const error = encodeFailure({ tools: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search', definition: { type: 'web_search' } }] });
+      const error = encodeFailure({
+        tools: [{ type: 'provider-defined', protocol: 'responses', kind: 'web_search', definition: { type: 'web_search' } }],
+      });
       expect(error).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools' });
       expect(error.message).toContain('web_search');
     });

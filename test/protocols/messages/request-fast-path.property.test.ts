@@ -4,9 +4,16 @@ import { maybe, mostly, withoutUndefined } from '../../helpers/arbitraries.js';
 import { decodeMessagesRequestBySchema } from '../../../src/protocols/messages/request.js';
 import { decodePlainMessagesRequest } from '../../../src/protocols/messages/request-fast-path.js';
 
-
-const number = mostly(fc.oneof({ arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 }, { arbitrary: fc.integer(), weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }));
-const integer = mostly(fc.oneof({ arbitrary: fc.integer(), weight: 9 }, fc.constant(2 ** 60), fc.constant(1.5), fc.constant(-1), fc.constant(null)));
+const number = mostly(
+  fc.oneof(
+    { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 },
+    { arbitrary: fc.integer(), weight: 4 },
+    { arbitrary: fc.constant(null), weight: 1 },
+  ),
+);
+const integer = mostly(
+  fc.oneof({ arbitrary: fc.integer(), weight: 9 }, fc.constant(2 ** 60), fc.constant(1.5), fc.constant(-1), fc.constant(null)),
+);
 const textBlock = fc
   .record({
     type: mostly(fc.constantFrom('text', 'text', 'image')),
@@ -87,7 +94,9 @@ describe('the Messages request fast path', () => {
     const base = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] };
     expect(decodePlainMessagesRequest({ ...base, max_tokens: -1 })).toBeUndefined();
     expect(decodePlainMessagesRequest({ ...base, model: '' })).toBeUndefined();
-    expect(decodePlainMessagesRequest({ ...base, system: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral' } }] })).toBeUndefined();
+    expect(
+      decodePlainMessagesRequest({ ...base, system: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral' } }] }),
+    ).toBeUndefined();
     expect(decodePlainMessagesRequest({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: {} }] }] })).toBeUndefined();
     expect(decodePlainMessagesRequest({ model: 'm', messages: [] })).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import type { MessageCreateParamsBase as BetaMessageCreateParamsBase } from '@an
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
-import { messagesRequestFields } from '../../../src/protocols/messages/request-fields.js';
+import type { messagesRequestFields } from '../../../src/protocols/messages/request-fields.js';
 
 /** `betas` is sent as the `anthropic-beta` header, not in the body. */
 type SdkField = keyof MessageCreateParamsBase | Exclude<keyof BetaMessageCreateParamsBase, 'betas'>;

@@ -149,8 +149,16 @@ describe('decodeMessagesRequest', () => {
       ['a fractional max_tokens', { ...minimal, max_tokens: 1.5 }, 'max_tokens'],
       ['an unknown role', { ...minimal, messages: [{ role: 'bot', content: 'x' }] }, 'messages[0].role'],
       ['numeric content', { ...minimal, messages: [minimal.messages[0], { role: 'user', content: 5 }] }, 'messages[1].content'],
-      ['a text block without text', { ...minimal, messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'messages[0].content[0].text'],
-      ['a string tool input', { ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'b', input: '{}' }] }] }, 'messages[0].content[0].input'],
+      [
+        'a text block without text',
+        { ...minimal, messages: [{ role: 'user', content: [{ type: 'text' }] }] },
+        'messages[0].content[0].text',
+      ],
+      [
+        'a string tool input',
+        { ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'b', input: '{}' }] }] },
+        'messages[0].content[0].input',
+      ],
       ['a tool without input_schema', { ...minimal, tools: [{ name: 'a' }] }, 'tools[0].input_schema'],
       ['a server tool without name', { ...minimal, tools: [{ type: 'web_search_20250305' }] }, 'tools[0].name'],
       ['tool_choice tool without name', { ...minimal, tool_choice: { type: 'tool' } }, 'tool_choice.name'],
@@ -174,10 +182,16 @@ describe('decodeMessagesRequest', () => {
       expect(decodeError({ model: 'm', max_token: 10, messages: minimal.messages }).message).toBe(
         "Invalid request: max_tokens: is required (expected a number). The request has 'max_token': did you mean 'max_tokens'?",
       );
-      expect(decodeError({ model: 'm', max_tokens: 10, mesages: minimal.messages }).message).toContain("The request has 'mesages': did you mean 'messages'?");
+      expect(decodeError({ model: 'm', max_tokens: 10, mesages: minimal.messages }).message).toContain(
+        "The request has 'mesages': did you mean 'messages'?",
+      );
       // A field of the API is no typo, and nothing unlike the missing one is named.
-      expect(decodeError({ model: 'm', messages: minimal.messages, metadata: {} }).message).toBe('Invalid request: max_tokens: is required (expected a number).');
-      expect(decodeError({ model: 'm', messages: minimal.messages, zzz: 1 }).message).toBe('Invalid request: max_tokens: is required (expected a number).');
+      expect(decodeError({ model: 'm', messages: minimal.messages, metadata: {} }).message).toBe(
+        'Invalid request: max_tokens: is required (expected a number).',
+      );
+      expect(decodeError({ model: 'm', messages: minimal.messages, zzz: 1 }).message).toBe(
+        'Invalid request: max_tokens: is required (expected a number).',
+      );
     });
   });
 });

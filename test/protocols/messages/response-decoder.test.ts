@@ -34,7 +34,9 @@ describe('decodeMessagesResponse', () => {
 
     it('should keep a block type it does not know instead of failing', () => {
       const response = decodeMessagesResponse({ id: 'msg_x', content: [{ type: 'hologram', beam: 1 }], stop_reason: 'end_turn' });
-      expect(response.content).toEqual([{ type: 'provider-defined', protocol: 'messages', kind: 'hologram', data: { type: 'hologram', beam: 1 } }]);
+      expect(response.content).toEqual([
+        { type: 'provider-defined', protocol: 'messages', kind: 'hologram', data: { type: 'hologram', beam: 1 } },
+      ]);
     });
   });
 
@@ -63,7 +65,11 @@ describe('decodeMessagesResponse', () => {
     });
 
     it('should keep the stop sequence that fired', () => {
-      const response = decodeMessagesResponse({ content: [{ type: 'text', text: 'a' }], stop_reason: 'stop_sequence', stop_sequence: '###' });
+      const response = decodeMessagesResponse({
+        content: [{ type: 'text', text: 'a' }],
+        stop_reason: 'stop_sequence',
+        stop_sequence: '###',
+      });
       expect(response).toMatchObject({ finishReason: { unified: 'stop', raw: 'stop_sequence' }, stopSequence: '###' });
     });
   });

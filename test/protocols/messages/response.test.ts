@@ -114,7 +114,10 @@ describe('encodeMessagesResponse', () => {
   });
 
   it('should encode a refusal part as text', () => {
-    const body = encodeMessagesResponse(response({ content: [{ type: 'refusal', text: 'No.' }], finishReason: { unified: 'content-filter' } }), context);
+    const body = encodeMessagesResponse(
+      response({ content: [{ type: 'refusal', text: 'No.' }], finishReason: { unified: 'content-filter' } }),
+      context,
+    );
     expect(body.content).toEqual([{ type: 'text', text: 'No.' }]);
     expect(body.stop_reason).toBe('refusal');
   });

@@ -79,23 +79,29 @@ const expectedMessage = {
   usage: { input_tokens: 100, cache_read_input_tokens: 1000, cache_creation_input_tokens: 100, output_tokens: 80 },
 };
 
-const replyJson = (response: CanonicalResponse): Reply => (res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'request-id': context.requestId });
-  res.end(JSON.stringify(messagesCodec.encodeResponse(response, context)));
-};
+const replyJson =
+  (response: CanonicalResponse): Reply =>
+  (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': context.requestId });
+    res.end(JSON.stringify(messagesCodec.encodeResponse(response, context)));
+  };
 
-const replySse = (events: CanonicalStreamEvent[]): Reply => (res) => {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': context.requestId });
-  const encoder = messagesCodec.createStreamEncoder(context);
-  for (const event of events) res.write(encoder.encode(event));
-  res.end();
-};
+const replySse =
+  (events: CanonicalStreamEvent[]): Reply =>
+  (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': context.requestId });
+    const encoder = messagesCodec.createStreamEncoder(context);
+    for (const event of events) res.write(encoder.encode(event));
+    res.end();
+  };
 
-const replyError = (error: GatewayError, requestId: string): Reply => (res) => {
-  const rendered = messagesCodec.renderError(error, requestId);
-  res.writeHead(rendered.status, { 'content-type': 'application/json', ...rendered.headers });
-  res.end(JSON.stringify(rendered.body));
-};
+const replyError =
+  (error: GatewayError, requestId: string): Reply =>
+  (res) => {
+    const rendered = messagesCodec.renderError(error, requestId);
+    res.writeHead(rendered.status, { 'content-type': 'application/json', ...rendered.headers });
+    res.end(JSON.stringify(rendered.body));
+  };
 
 const params = { model: 'claude-gateway', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'Weather in Paris and Tokyo?' }] };
 
@@ -192,12 +198,19 @@ describe('messagesCodec', () => {
       reply = replyError(new GatewayError({ kind: 'rate_limit', code: 'RATE_LIMITED', message: 'Slow down.', retryAfter: 1 }), 'req_rate1');
       const error = await sdk.create().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(sdk.rateLimitError);
-      expect(error).toMatchObject({ status: 429, requestID: 'req_rate1', error: { error: { type: 'rate_limit_error', message: 'Slow down.' } } });
+      expect(error).toMatchObject({
+        status: 429,
+        requestID: 'req_rate1',
+        error: { error: { type: 'rate_limit_error', message: 'Slow down.' } },
+      });
     });
 
     it('should raise the overloaded error class for status 529', async () => {
       const sdk = createSdk();
-      reply = replyError(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }), 'req_over1');
+      reply = replyError(
+        new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }),
+        'req_over1',
+      );
       const error = await sdk.create().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(sdk.overloadedError);
       expect(error).toMatchObject({ status: 529, requestID: 'req_over1' });
@@ -208,7 +221,10 @@ describe('messagesCodec', () => {
         { type: 'start', id: 'x', model: 'm' },
         { type: 'text-start', id: 't' },
         { type: 'text-delta', id: 't', delta: 'Partial' },
-        { type: 'error', error: new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }) },
+        {
+          type: 'error',
+          error: new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('UPSTREAM_OVERLOADED'), message: 'Overloaded' }),
+        },
       ]);
       await expect(createSdk().finalMessage()).rejects.toMatchObject({ error: { error: { type: 'overloaded_error' } } });
     });

@@ -16,7 +16,12 @@ describe('createMessagesStreamDecoder', () => {
   describe('plain text', () => {
     it('should turn the transcript into start, one text block and a stop finish with usage', () => {
       expect(decodeAll(sseMessagesFixture('messages', 'upstream-text'))).toEqual([
-        { type: 'start', id: 'msg_1', model: 'claude-x', usage: { inputTokens: 25, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, totalTokens: 26 } },
+        {
+          type: 'start',
+          id: 'msg_1',
+          model: 'claude-x',
+          usage: { inputTokens: 25, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, totalTokens: 26 },
+        },
         { type: 'text-start', id: 'b0' },
         { type: 'text-delta', id: 'b0', delta: 'Hel' },
         { type: 'text-delta', id: 'b0', delta: 'lo!' },
@@ -82,7 +87,14 @@ describe('createMessagesStreamDecoder', () => {
       expect(finish).toEqual({
         type: 'finish',
         finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-        usage: { inputTokens: 2572, outputTokens: 89, cachedInputTokens: 2000, cacheWriteTokens: 100, reasoningTokens: 40, totalTokens: 2661 },
+        usage: {
+          inputTokens: 2572,
+          outputTokens: 89,
+          cachedInputTokens: 2000,
+          cacheWriteTokens: 100,
+          reasoningTokens: 40,
+          totalTokens: 2661,
+        },
       });
     });
   });
@@ -103,7 +115,12 @@ describe('createMessagesStreamDecoder', () => {
       const events = decodeAll(sseMessagesFixture('messages', 'upstream-stream-error'));
       const last = events.at(-1);
       expect(last?.type).toBe('error');
-      expect(last?.type === 'error' && last.error).toMatchObject({ kind: 'overloaded', status: 529, retryable: true, message: 'Overloaded' });
+      expect(last?.type === 'error' && last.error).toMatchObject({
+        kind: 'overloaded',
+        status: 529,
+        retryable: true,
+        message: 'Overloaded',
+      });
       expect(events.filter((event) => event.type === 'error')).toHaveLength(1);
     });
 
@@ -130,7 +147,11 @@ describe('createMessagesStreamDecoder', () => {
     it('should pass server-tool blocks on verbatim and skip unknown events without breaking the stream', () => {
       const events = decodeAll([
         frame({ type: 'message_start', message: { id: 'msg_s', model: 'm', usage: { input_tokens: 5 }, container: null } }),
-        frame({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } }),
+        frame({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+        }),
         frame({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"x"}' } }),
         frame({ type: 'content_block_stop', index: 0 }),
         frame({ type: 'future_event', anything: true }),

@@ -43,7 +43,12 @@ describe('createMessagesStreamEncoder', () => {
             stop_sequence: null,
             stop_details: null,
             container: null,
-            usage: expect.objectContaining({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: null, cache_creation_input_tokens: null }),
+            usage: expect.objectContaining({
+              input_tokens: 0,
+              output_tokens: 0,
+              cache_read_input_tokens: null,
+              cache_creation_input_tokens: null,
+            }),
           },
         },
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -81,7 +86,12 @@ describe('createMessagesStreamEncoder', () => {
     });
 
     it('should report max_tokens for a truncated answer', () => {
-      const { frames } = encodeAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'cut' }, finish('length')]);
+      const { frames } = encodeAll([
+        start,
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'cut' },
+        finish('length'),
+      ]);
       expect(frames.map((frame) => frame.event)).toEqual([
         'message_start',
         'content_block_start',
@@ -205,6 +215,12 @@ describe('createMessagesStreamEncoder', () => {
 
   it('should write message_start first even when the provider sent no start event', () => {
     const { frames } = encodeAll([{ type: 'text-start', id: 't' }, { type: 'text-end', id: 't' }, finish()]);
-    expect(frames.map((frame) => frame.event)).toEqual(['message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(frames.map((frame) => frame.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
   });
 });

@@ -28,7 +28,9 @@ describe('createMessagesStreamRelay', () => {
     const upstream = messages.map((message) => JSON.parse(message.data) as Record<string, unknown>);
     expect(upstream.some((event) => event.type === 'ping')).toBe(true);
     expect(dataOf(wire)).toEqual(
-      upstream.map((event) => (event.type === 'message_start' ? { ...event, message: { ...(event.message as object), model: 'my-claude' } } : event)),
+      upstream.map((event) =>
+        event.type === 'message_start' ? { ...event, message: { ...(event.message as object), model: 'my-claude' } } : event,
+      ),
     );
     expect(parseSseText(wire).map((message) => message.event)).toEqual(messages.map((message) => message.event));
   });
@@ -48,7 +50,12 @@ describe('createMessagesStreamRelay', () => {
   it('should pass content deltas on unread, marked as output', () => {
     // Not JSON inside, but the shape of one event: relayed without being parsed.
     const part = createMessagesStreamRelay(options).relay({ event: 'content_block_delta', data: '{"type":"content_block_delta",unread}' });
-    expect(part).toEqual({ wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",unread}\n\n', events: [], output: true, outputChars: 0 });
+    expect(part).toEqual({
+      wire: 'event: content_block_delta\ndata: {"type":"content_block_delta",unread}\n\n',
+      events: [],
+      output: true,
+      outputChars: 0,
+    });
   });
 
   it('should decode a delta without the shape of one event, and answer it with the invalid-stream error', () => {
@@ -86,14 +93,17 @@ describe('createMessagesStreamRelay', () => {
     expect(dataOf(wire).at(-1)).toEqual(JSON.parse(messages.at(-1)!.data));
   });
 
-  it('should write a failure in Anthropic\'s error shape', () => {
-    const frame = createMessagesStreamRelay(options).fail(new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('X'), message: 'busy' }));
+  it("should write a failure in Anthropic's error shape", () => {
+    const frame = createMessagesStreamRelay(options).fail(
+      new GatewayError({ kind: 'overloaded', code: upstreamErrorCode('X'), message: 'busy' }),
+    );
     expect(parseSseText(frame)).toEqual([{ event: 'error', data: expect.any(String) }]);
     expect(dataOf(frame)[0]).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'busy' }, request_id: 'req_abc' });
   });
   it('should measure the text of each delta it passes on unread: text, thinking (as reasoning) and tool input, not the frame or a signature', () => {
     const relay = createMessagesStreamRelay(options);
-    const delta = (body: object) => relay.relay({ event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: body }) });
+    const delta = (body: object) =>
+      relay.relay({ event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: body }) });
     expect(delta({ type: 'text_delta', text: 'Hé "quoted"\n' })).toMatchObject({ output: true, outputChars: 12 });
     expect(delta({ type: 'thinking_delta', thinking: 'Let me think' })).toMatchObject({ outputChars: 12, reasoningChars: 12 });
     expect(delta({ type: 'input_json_delta', partial_json: '{"city": "Par' })).toMatchObject({ outputChars: 13 });

@@ -34,16 +34,19 @@ describe('decodeMessagesTool', () => {
     });
   });
 
-  it.each(['web_search_20250305', 'bash_20250124', 'text_editor_20250728'])('should carry a %s tool verbatim as provider-defined', (type) => {
-    const definition = { type, name: 'x', max_uses: 2 };
-    expect(decodeMessagesTool(messagesToolSchema.parse(definition))).toEqual({
-      type: 'provider-defined',
-      protocol: 'messages',
-      kind: type,
-      name: 'x',
-      definition,
-    });
-  });
+  it.each(['web_search_20250305', 'bash_20250124', 'text_editor_20250728'])(
+    'should carry a %s tool verbatim as provider-defined',
+    (type) => {
+      const definition = { type, name: 'x', max_uses: 2 };
+      expect(decodeMessagesTool(messagesToolSchema.parse(definition))).toEqual({
+        type: 'provider-defined',
+        protocol: 'messages',
+        kind: type,
+        name: 'x',
+        definition,
+      });
+    },
+  );
 });
 
 describe('decodeMessagesToolChoice', () => {

@@ -46,7 +46,11 @@ describe('parseMessagesError', () => {
 
 describe('parseMessagesStreamError', () => {
   it('should take the status from the error type of an in-band error', () => {
-    expect(parseMessagesStreamError(body('rate_limit_error', 'Slow down'))).toMatchObject({ status: 429, kind: 'rate_limit', retryable: true });
+    expect(parseMessagesStreamError(body('rate_limit_error', 'Slow down'))).toMatchObject({
+      status: 429,
+      kind: 'rate_limit',
+      retryable: true,
+    });
     expect(parseMessagesStreamError(body('overloaded_error', 'Overloaded'))).toMatchObject({ status: 529, kind: 'overloaded' });
   });
 });

@@ -47,7 +47,12 @@ describe('decodeResponsesUserContent', () => {
       ),
     ).toEqual([
       { type: 'audio', data: 'UklGR', format: 'wav' },
-      { type: 'provider-defined', protocol: 'responses', kind: 'input_video', data: { type: 'input_video', video_url: 'https://example.com/v.mp4' } },
+      {
+        type: 'provider-defined',
+        protocol: 'responses',
+        kind: 'input_video',
+        data: { type: 'input_video', video_url: 'https://example.com/v.mp4' },
+      },
     ]);
   });
 
@@ -64,8 +69,8 @@ describe('decodeResponsesToolOutput', () => {
   });
 
   it('should decode a file part in an array output', () => {
-    expect(decodeResponsesToolOutput([{ type: 'input_file', file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }], ['x'])).toEqual([
-      { type: 'file', source: { kind: 'base64', mediaType: 'text/plain', data: 'aGk=' }, filename: 'a.txt' },
-    ]);
+    expect(decodeResponsesToolOutput([{ type: 'input_file', file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }], ['x'])).toEqual(
+      [{ type: 'file', source: { kind: 'base64', mediaType: 'text/plain', data: 'aGk=' }, filename: 'a.txt' }],
+    );
   });
 });

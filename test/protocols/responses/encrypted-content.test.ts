@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeResponsesEncryptedContent,
-  encodeResponsesEncryptedContent,
-} from '../../../src/protocols/responses/encrypted-content.js';
+import { decodeResponsesEncryptedContent, encodeResponsesEncryptedContent } from '../../../src/protocols/responses/encrypted-content.js';
 
 describe('encodeResponsesEncryptedContent', () => {
   it('should mint a sy1. token that decodes back to the signature', () => {

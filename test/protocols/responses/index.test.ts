@@ -71,7 +71,11 @@ beforeEach(() => {
 
 const usage: Usage = { inputTokens: 20, cachedInputTokens: 5, outputTokens: 12, reasoningTokens: 4, totalTokens: 32 };
 const start: CanonicalStreamEvent = { type: 'start', id: 'up_1', model: 'upstream' };
-const finish = (unified: 'stop' | 'length' | 'tool-calls' = 'stop'): CanonicalStreamEvent => ({ type: 'finish', finishReason: { unified }, usage });
+const finish = (unified: 'stop' | 'length' | 'tool-calls' = 'stop'): CanonicalStreamEvent => ({
+  type: 'finish',
+  finishReason: { unified },
+  usage,
+});
 const text = (id: string, ...deltas: string[]): CanonicalStreamEvent[] => [
   { type: 'text-start', id },
   ...deltas.map((delta): CanonicalStreamEvent => ({ type: 'text-delta', id, delta })),
@@ -89,7 +93,12 @@ const thinking: CanonicalStreamEvent[] = [
   { type: 'reasoning-end', id: 'r', signature: 'EqQBCkYIsig==' },
 ];
 const weatherTools = [
-  { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
+  {
+    type: 'function' as const,
+    name: 'get_weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    strict: false,
+  },
   { type: 'function' as const, name: 'get_time', parameters: { type: 'object', properties: {} }, strict: false },
 ];
 const calls = (response: OpenAIResponse) =>
@@ -166,7 +175,13 @@ describe('responsesCodec', () => {
     });
 
     it('should let responses.parse read structured output', async () => {
-      script.response = { id: 'up', model: 'u', content: [{ type: 'text', text: '{"answer":"42"}' }], finishReason: { unified: 'stop' }, usage };
+      script.response = {
+        id: 'up',
+        model: 'u',
+        content: [{ type: 'text', text: '{"answer":"42"}' }],
+        finishReason: { unified: 'stop' },
+        usage,
+      };
       const parsed = await client.responses.parse({
         model: 'gpt-test',
         input: 'Answer?',
@@ -184,10 +199,21 @@ describe('responsesCodec', () => {
     });
 
     it('should surface a rendered error as the SDK error class with code, param and request id', async () => {
-      script.error = new GatewayError({ kind: 'invalid_request', code: 'UNKNOWN_MODEL', param: 'model', message: "Model 'x' was not found." });
+      script.error = new GatewayError({
+        kind: 'invalid_request',
+        code: 'UNKNOWN_MODEL',
+        param: 'model',
+        message: "Model 'x' was not found.",
+      });
       const error = await client.responses.create({ model: 'x', input: 'Hi' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(error).toMatchObject({ status: 400, code: 'model_not_found', param: 'model', type: 'invalid_request_error', requestID: 'req_t0' });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'model_not_found',
+        param: 'model',
+        type: 'invalid_request_error',
+        requestID: 'req_t0',
+      });
     });
 
     it('should surface a 429 as RateLimitError', async () => {
@@ -250,7 +276,10 @@ describe('responsesCodec', () => {
 
       script.events = [start, ...text('t', 'Sure.'), finish()];
       await client.responses
-        .stream({ model: 'gpt-test', input: [{ role: 'user', content: 'A or B?' }, ...(final.output as ResponseInputItem[]), { role: 'user', content: 'Why?' }] })
+        .stream({
+          model: 'gpt-test',
+          input: [{ role: 'user', content: 'A or B?' }, ...(final.output as ResponseInputItem[]), { role: 'user', content: 'Why?' }],
+        })
         .finalResponse();
       expect(received[1]?.messages[1]?.content[0]).toMatchObject({
         type: 'reasoning',
@@ -288,13 +317,23 @@ describe('responsesCodec', () => {
       script.requestId = 'req_fold';
       const folded = await client.responses.stream({ model: 'gpt-test', input: 'Hi' }).finalResponse();
       const content = folded.output.flatMap((item): CanonicalResponse['content'] => {
-        if (item.type === 'message') return item.content.map((part) => (part.type === 'output_text' ? { type: 'text' as const, text: part.text } : { type: 'refusal' as const, text: part.refusal }));
+        if (item.type === 'message')
+          return item.content.map((part) =>
+            part.type === 'output_text' ? { type: 'text' as const, text: part.text } : { type: 'refusal' as const, text: part.refusal },
+          );
         if (item.type === 'function_call') return [{ type: 'tool-call', id: item.call_id, name: item.name, arguments: item.arguments }];
-        if (item.type === 'reasoning') return [{ type: 'reasoning', text: item.summary.map((part) => part.text).join(''), signature: 'EqQBCkYIsig==' }];
+        if (item.type === 'reasoning')
+          return [{ type: 'reasoning', text: item.summary.map((part) => part.text).join(''), signature: 'EqQBCkYIsig==' }];
         return [];
       });
       const last = events.at(-1);
-      script.response = { id: 'up', model: 'u', content, finishReason: last?.type === 'finish' ? last.finishReason : { unified: 'stop' }, usage };
+      script.response = {
+        id: 'up',
+        model: 'u',
+        content,
+        finishReason: last?.type === 'finish' ? last.finishReason : { unified: 'stop' },
+        usage,
+      };
       const plain = await client.responses.parse({ model: 'gpt-test', input: 'Hi' }); // parse adds the same `parsed` fields the stream helper does
       expect(folded).toEqual(plain);
     });

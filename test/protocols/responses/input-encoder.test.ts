@@ -51,7 +51,13 @@ describe('encodeResponsesInput', () => {
     it('should never forward an Anthropic thinking signature or redacted thinking', () => {
       const input = inputOf([
         { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
-        { role: 'assistant', content: [{ type: 'reasoning', text: '', redactedData: 'opaque' }, { type: 'text', text: 'Hello' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: '', redactedData: 'opaque' },
+            { type: 'text', text: 'Hello' },
+          ],
+        },
       ]);
       expect(JSON.stringify(input)).not.toContain('EqQB');
       expect(JSON.stringify(input)).not.toContain('opaque');
@@ -68,17 +74,39 @@ describe('encodeResponsesInput', () => {
           ],
         },
       ]);
-      expect(input[0]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thinking' }], encrypted_content: 'gAAAAB' });
+      expect(input[0]).toEqual({
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Thinking' }],
+        encrypted_content: 'gAAAAB',
+      });
       expect(input[1]).toMatchObject({ type: 'function_call', call_id: 'call_1', arguments: '{}' });
     });
 
     it('should leave out empty text from another protocol (a Chat assistant with content "" and tool calls)', () => {
-      const input = inputOf([{ role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool-call', id: 'call_9', name: 'f', arguments: '{}' }] }]);
+      const input = inputOf([
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'tool-call', id: 'call_9', name: 'f', arguments: '{}' },
+          ],
+        },
+      ]);
       expect(input.map((item) => item.type)).toEqual(['function_call']);
     });
 
     it('should keep adjacent text parts in one message item', () => {
-      const input = inputOf([{ role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'refusal', text: 'no' }] }]);
+      const input = inputOf([
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+            { type: 'refusal', text: 'no' },
+          ],
+        },
+      ]);
       expect(input).toHaveLength(1);
       expect(input[0]?.content).toEqual([
         { type: 'output_text', text: 'a', annotations: [] },
@@ -94,7 +122,14 @@ describe('encodeResponsesInput', () => {
         {
           role: 'tool',
           content: [
-            { type: 'tool-result', toolCallId: 'a', content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }] },
+            {
+              type: 'tool-result',
+              toolCallId: 'a',
+              content: [
+                { type: 'text', text: 'line 1' },
+                { type: 'text', text: 'line 2' },
+              ],
+            },
             { type: 'tool-result', toolCallId: 'b', content: [{ type: 'text', text: 'not found' }], isError: true },
           ],
         },
@@ -113,7 +148,10 @@ describe('encodeResponsesInput', () => {
             {
               type: 'tool-result',
               toolCallId: 'shot',
-              content: [{ type: 'text', text: 'screenshot' }, { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAA' } }],
+              content: [
+                { type: 'text', text: 'screenshot' },
+                { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAA' } },
+              ],
             },
           ],
         },
@@ -159,7 +197,9 @@ describe('encodeResponsesInput', () => {
 
     it('should send Responses client-side items (computer_call_output) as their own items', () => {
       const item = { type: 'computer_call_output', call_id: 'cu_1', output: { type: 'computer_screenshot', image_url: 'data:…' } };
-      const input = inputOf([{ role: 'user', content: [{ type: 'provider-defined', protocol: 'responses', kind: 'computer_call_output', data: item }] }]);
+      const input = inputOf([
+        { role: 'user', content: [{ type: 'provider-defined', protocol: 'responses', kind: 'computer_call_output', data: item }] },
+      ]);
       expect(input).toEqual([item]);
     });
   });

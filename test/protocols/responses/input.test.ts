@@ -69,7 +69,11 @@ describe('decodeResponsesInput', () => {
         {
           role: 'assistant',
           content: [
-            { type: 'text', text: 'Partly', extensions: { responses: { id: 'msg_1', status: 'completed', annotations: [], logprobs: [] } } },
+            {
+              type: 'text',
+              text: 'Partly',
+              extensions: { responses: { id: 'msg_1', status: 'completed', annotations: [], logprobs: [] } },
+            },
             { type: 'refusal', text: 'No.', extensions: { responses: { id: 'msg_1', status: 'completed' } } },
             { type: 'text', text: 'Easy', extensions: { responses: { part_type: 'input_text' } } },
           ],
@@ -81,7 +85,9 @@ describe('decodeResponsesInput', () => {
   describe('reasoning items', () => {
     it('should restore a Switchyard-minted signature', () => {
       const minted = encodeResponsesEncryptedContent({ signature: 'EqQBCkYIBxgCKkA=' });
-      const { messages } = decode([{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Hmm' }], encrypted_content: minted }]);
+      const { messages } = decode([
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Hmm' }], encrypted_content: minted },
+      ]);
       expect(messages[0]?.content[0]).toEqual({
         type: 'reasoning',
         text: 'Hmm',
@@ -138,8 +144,19 @@ describe('decodeResponsesInput', () => {
     });
 
     it('should carry hosted-tool items verbatim, calls in the assistant turn and outputs in a user turn', () => {
-      const call = { type: 'computer_call', id: 'cu_1', call_id: 'call_c', action: { type: 'click', x: 1, y: 2 }, pending_safety_checks: [], status: 'completed' };
-      const output = { type: 'computer_call_output', call_id: 'call_c', output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,AA==' } };
+      const call = {
+        type: 'computer_call',
+        id: 'cu_1',
+        call_id: 'call_c',
+        action: { type: 'click', x: 1, y: 2 },
+        pending_safety_checks: [],
+        status: 'completed',
+      };
+      const output = {
+        type: 'computer_call_output',
+        call_id: 'call_c',
+        output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,AA==' },
+      };
       const search = { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'q' } };
       const { messages } = decode([{ role: 'user', content: 'Click' }, call, output, search, { type: 'item_reference', id: 'msg_9' }]);
       expect(messages).toEqual([

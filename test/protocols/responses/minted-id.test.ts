@@ -8,7 +8,9 @@ describe('mintResponsesItemId', () => {
   });
 
   it('should give different ids for different seeds and prefixes', () => {
-    const ids = new Set(['a', 'b', 'toolu_01', 'toolu_02'].flatMap((seed) => [mintResponsesItemId('fc', seed), mintResponsesItemId('msg', seed)]));
+    const ids = new Set(
+      ['a', 'b', 'toolu_01', 'toolu_02'].flatMap((seed) => [mintResponsesItemId('fc', seed), mintResponsesItemId('msg', seed)]),
+    );
     expect(ids.size).toBe(8);
   });
 });

@@ -14,7 +14,6 @@ const request = (overrides: Partial<CanonicalRequest> = {}): CanonicalRequest =>
 
 const encode = (overrides: Partial<CanonicalRequest> = {}, stream = false) => encodeResponsesRequest(request(overrides), { stream });
 
-
 describe('encodeResponsesRequest', () => {
   describe('same-protocol passthrough', () => {
     it('should send a Codex request back as it came (ids, namespaces, custom tools, hosted tools, extra fields)', () => {
@@ -74,13 +73,21 @@ describe('encodeResponsesRequest', () => {
       const decoded = decodeResponsesRequest({ model: 'm', input: 'x', stream_options: { include_obfuscation: false } });
       expect(encodeResponsesRequest(decoded, { stream: false })).not.toHaveProperty('stream_options');
       expect(encodeResponsesRequest(decoded, { stream: false })).not.toHaveProperty('stream');
-      expect(encodeResponsesRequest(decoded, { stream: true })).toMatchObject({ stream: true, stream_options: { include_obfuscation: false } });
+      expect(encodeResponsesRequest(decoded, { stream: true })).toMatchObject({
+        stream: true,
+        stream_options: { include_obfuscation: false },
+      });
     });
   });
 
   describe('system instructions', () => {
     it('should join system parts from another protocol into instructions', () => {
-      const out = encode({ system: [{ type: 'text', text: 'You are terse.' }, { type: 'text', text: 'Answer in French.' }] });
+      const out = encode({
+        system: [
+          { type: 'text', text: 'You are terse.' },
+          { type: 'text', text: 'Answer in French.' },
+        ],
+      });
       expect(out.instructions).toBe('You are terse.\n\nAnswer in French.');
       expect(out.input).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }]);
     });
@@ -92,15 +99,31 @@ describe('encodeResponsesRequest', () => {
           { role: 'system', content: [{ type: 'text', text: 'Now be formal.' }] },
         ],
       });
-      expect((out.input as unknown[])[1]).toEqual({ type: 'message', role: 'system', content: [{ type: 'input_text', text: 'Now be formal.' }] });
+      expect((out.input as unknown[])[1]).toEqual({
+        type: 'message',
+        role: 'system',
+        content: [{ type: 'input_text', text: 'Now be formal.' }],
+      });
     });
   });
 
   describe('sampling and limits', () => {
     it('should map max tokens, temperature, top_p, parallel tool calls and the end-user id', () => {
       expect(
-        encode({ maxOutputTokens: 300, sampling: { temperature: 0.2, topP: 0.8 }, parallelToolCalls: false, metadata: { userId: 'u-1', tags: { a: 'b' } } }),
-      ).toMatchObject({ max_output_tokens: 300, temperature: 0.2, top_p: 0.8, parallel_tool_calls: false, safety_identifier: 'u-1', metadata: { a: 'b' } });
+        encode({
+          maxOutputTokens: 300,
+          sampling: { temperature: 0.2, topP: 0.8 },
+          parallelToolCalls: false,
+          metadata: { userId: 'u-1', tags: { a: 'b' } },
+        }),
+      ).toMatchObject({
+        max_output_tokens: 300,
+        temperature: 0.2,
+        top_p: 0.8,
+        parallel_tool_calls: false,
+        safety_identifier: 'u-1',
+        metadata: { a: 'b' },
+      });
     });
 
     it('should hash an end-user id longer than OpenAI allows, the same way every time', () => {
@@ -137,7 +160,9 @@ describe('encodeResponsesRequest', () => {
 
     it("should refuse another protocol's provider-defined tool", () => {
       const error = gatewayErrorOf(() =>
-        encode({ tools: [{ type: 'provider-defined', protocol: 'messages', kind: 'web_search_20250305', name: 'web_search', definition: {} }] }),
+        encode({
+          tools: [{ type: 'provider-defined', protocol: 'messages', kind: 'web_search_20250305', name: 'web_search', definition: {} }],
+        }),
       );
       expect(error).toMatchObject({ code: 'UNSUPPORTED_FEATURE', param: 'tools' });
       expect(error.message).toContain('web_search_20250305');
@@ -165,7 +190,10 @@ describe('encodeResponsesRequest', () => {
     });
 
     it('should send a forced tool as the flat function choice', () => {
-      expect(encode({ tools: [{ type: 'function', name: 'f' }], toolChoice: { type: 'tool', name: 'f' } }).tool_choice).toEqual({ type: 'function', name: 'f' });
+      expect(encode({ tools: [{ type: 'function', name: 'f' }], toolChoice: { type: 'tool', name: 'f' } }).tool_choice).toEqual({
+        type: 'function',
+        name: 'f',
+      });
     });
   });
 
@@ -200,8 +228,16 @@ describe('encodeResponsesRequest', () => {
     });
 
     it('should not repeat reasoning.encrypted_content when the caller included it', () => {
-      const decoded = decodeResponsesRequest({ model: 'm', input: 'x', reasoning: { effort: 'low' }, include: ['reasoning.encrypted_content', 'web_search_call.action.sources'] });
-      expect(encodeResponsesRequest(decoded, { stream: false }).include).toEqual(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+      const decoded = decodeResponsesRequest({
+        model: 'm',
+        input: 'x',
+        reasoning: { effort: 'low' },
+        include: ['reasoning.encrypted_content', 'web_search_call.action.sources'],
+      });
+      expect(encodeResponsesRequest(decoded, { stream: false }).include).toEqual([
+        'reasoning.encrypted_content',
+        'web_search_call.action.sources',
+      ]);
     });
   });
 

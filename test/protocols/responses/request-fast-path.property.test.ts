@@ -4,15 +4,27 @@ import { maybe, mostly, withoutUndefined } from '../../helpers/arbitraries.js';
 import { decodeResponsesRequestBySchema } from '../../../src/protocols/responses/request.js';
 import { decodePlainResponsesRequest } from '../../../src/protocols/responses/request-fast-path.js';
 
-
-const number = mostly(fc.oneof({ arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 }, { arbitrary: fc.integer(), weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }));
-const count = mostly(fc.oneof({ arbitrary: fc.nat(), weight: 9 }, fc.constant(-1), fc.constant(2 ** 60), fc.constant(1.5), fc.constant(null)));
+const number = mostly(
+  fc.oneof(
+    { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 4 },
+    { arbitrary: fc.integer(), weight: 4 },
+    { arbitrary: fc.constant(null), weight: 1 },
+  ),
+);
+const count = mostly(
+  fc.oneof({ arbitrary: fc.nat(), weight: 9 }, fc.constant(-1), fc.constant(2 ** 60), fc.constant(1.5), fc.constant(null)),
+);
 const text = fc.oneof({ arbitrary: fc.string(), weight: 6 }, { arbitrary: fc.constant(''), weight: 1 });
 const item = fc
   .record({
     type: maybe(mostly(fc.constantFrom('message', 'message', 'function_call')), 3),
     role: mostly(fc.constantFrom('user', 'user', 'assistant', 'assistant', 'system', 'developer')),
-    content: mostly(fc.oneof({ arbitrary: text, weight: 8 }, { arbitrary: fc.array(fc.record({ type: fc.constant('input_text'), text: fc.string() }), { maxLength: 2 }), weight: 1 })),
+    content: mostly(
+      fc.oneof(
+        { arbitrary: text, weight: 8 },
+        { arbitrary: fc.array(fc.record({ type: fc.constant('input_text'), text: fc.string() }), { maxLength: 2 }), weight: 1 },
+      ),
+    ),
     id: maybe(fc.string(), 12),
     status: maybe(fc.constantFrom('completed', 'in_progress'), 12),
   })
@@ -21,7 +33,13 @@ const body = fc
   .record({
     model: mostly(fc.oneof({ arbitrary: fc.string({ minLength: 1 }), weight: 9 }, fc.constant(''))),
     // Usually there: an array of items more often than a string.
-    input: fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: mostly(fc.oneof({ arbitrary: text, weight: 1 }, { arbitrary: fc.array(item, { maxLength: 4 }), weight: 3 })), weight: 7 }),
+    input: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 1 },
+      {
+        arbitrary: mostly(fc.oneof({ arbitrary: text, weight: 1 }, { arbitrary: fc.array(item, { maxLength: 4 }), weight: 3 })),
+        weight: 7,
+      },
+    ),
     instructions: maybe(mostly(fc.oneof({ arbitrary: text, weight: 5 }, fc.constant(null)))),
     stream: maybe(mostly(fc.boolean())),
     max_output_tokens: maybe(count, 3),

@@ -1,7 +1,7 @@
 import type { ResponseCreateParamsBase } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
-import { responsesRequestFields } from '../../../src/protocols/responses/request-fields.js';
+import type { responsesRequestFields } from '../../../src/protocols/responses/request-fields.js';
 
 /** `true` only when the list holds every field of the openai SDK's request type; `npx tsc` names any it lacks. */
 type Unlisted = Exclude<keyof ResponseCreateParamsBase, (typeof responsesRequestFields)[number]>;

@@ -28,7 +28,16 @@ describe('decodeResponsesRequest', () => {
           extensions: { responses: { role: 'developer' } },
         },
       ]);
-      expect(request.messages.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user']);
+      expect(request.messages.map((message) => message.role)).toEqual([
+        'user',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ]);
       expect(request.messages[2]).toEqual({
         role: 'assistant',
         content: [
@@ -232,17 +241,45 @@ describe('decodeResponsesRequest', () => {
       { name: 'a bad temperature', body: { model: 'm', temperature: 'hot' }, param: 'temperature' },
       { name: 'a bad content part list', body: { model: 'm', input: [{ role: 'user', content: 7 }] }, param: 'input[0].content' },
       { name: 'a bad role', body: { model: 'm', input: [{ role: 'robot', content: 'x' }] }, param: 'input[0].role' },
-      { name: 'a function call without call_id', body: { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, param: 'input[0].call_id' },
-      { name: 'a text part without text', body: { model: 'm', input: [{ role: 'user', content: [{ type: 'input_text' }] }] }, param: 'input[0].content[0].text' },
+      {
+        name: 'a function call without call_id',
+        body: { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
+        param: 'input[0].call_id',
+      },
+      {
+        name: 'a text part without text',
+        body: { model: 'm', input: [{ role: 'user', content: [{ type: 'input_text' }] }] },
+        param: 'input[0].content[0].text',
+      },
       { name: 'an item without type or role', body: { model: 'm', input: [{ content: 'x' }] }, param: 'input[0]' },
-      { name: 'an image without a source', body: { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', detail: 'auto' }] }] }, param: 'input[0].content[0]' },
+      {
+        name: 'an image without a source',
+        body: { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', detail: 'auto' }] }] },
+        param: 'input[0].content[0]',
+      },
       { name: 'a function tool without name', body: { model: 'm', tools: [{ type: 'function', parameters: {} }] }, param: 'tools[0].name' },
-      { name: 'a namespace member without name', body: { model: 'm', tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function' }] }] }, param: 'tools[0].tools[0].name' },
-      { name: 'a json_schema format without name', body: { model: 'm', text: { format: { type: 'json_schema', schema: {} } } }, param: 'text.format.name' },
+      {
+        name: 'a namespace member without name',
+        body: { model: 'm', tools: [{ type: 'namespace', name: 'ns', tools: [{ type: 'function' }] }] },
+        param: 'tools[0].tools[0].name',
+      },
+      {
+        name: 'a json_schema format without name',
+        body: { model: 'm', text: { format: { type: 'json_schema', schema: {} } } },
+        param: 'text.format.name',
+      },
       { name: 'an unknown reasoning effort', body: { model: 'm', reasoning: { effort: 'extreme' } }, param: 'reasoning.effort' },
       { name: 'a forced function without name', body: { model: 'm', tool_choice: { type: 'function' } }, param: 'tool_choice.name' },
-      { name: 'an image in a tool output', body: { model: 'm', input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'output_text', text: 'x' }] }] }, param: 'input[0].output[0].type' },
-      { name: 'an image in a developer message', body: { model: 'm', input: [{ role: 'developer', content: [{ type: 'input_image', image_url: 'https://x' }] }] }, param: 'input[0].content[0].type' },
+      {
+        name: 'an image in a tool output',
+        body: { model: 'm', input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'output_text', text: 'x' }] }] },
+        param: 'input[0].output[0].type',
+      },
+      {
+        name: 'an image in a developer message',
+        body: { model: 'm', input: [{ role: 'developer', content: [{ type: 'input_image', image_url: 'https://x' }] }] },
+        param: 'input[0].content[0].type',
+      },
     ])('should reject $name with param $param', ({ body, param }) => {
       const error = decodeError(body);
       expect(error.kind).toBe('invalid_request');

@@ -56,7 +56,12 @@ describe('decodeResponsesResponse', () => {
 
   it('should throw the failure of a failed response', () => {
     expect(() => decodeResponsesResponse(jsonFixture('responses', 'upstream-failed'))).toThrow(
-      expect.objectContaining({ code: 'SERVER_ERROR', kind: 'upstream', retryable: true, message: 'The server had an error while processing your request.' }),
+      expect.objectContaining({
+        code: 'SERVER_ERROR',
+        kind: 'upstream',
+        retryable: true,
+        message: 'The server had an error while processing your request.',
+      }),
     );
   });
 
@@ -89,7 +94,12 @@ describe('decodeResponsesResponse', () => {
       id: 'resp_y',
       status: 'completed',
       surprise: true,
-      output: [null, 7, { type: 'message', content: 'not an array' }, { type: 'message', content: [{ type: 'output_text', text: 'ok', extra: 1 }] }],
+      output: [
+        null,
+        7,
+        { type: 'message', content: 'not an array' },
+        { type: 'message', content: [{ type: 'output_text', text: 'ok', extra: 1 }] },
+      ],
       usage: { input_tokens: 'many' },
     });
     expect(answer.content).toEqual([{ type: 'text', text: 'ok', extensions: { responses: { extra: 1 } } }]);

@@ -88,7 +88,14 @@ describe('encodeResponsesResponse', () => {
     expect(body.status).toBe('completed');
     expect(body.output).toEqual([
       expect.objectContaining({ id: 'msg_abc_0', type: 'message' }),
-      { id: 'fc_abc_1', type: 'function_call', status: 'completed', call_id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      {
+        id: 'fc_abc_1',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'toolu_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+      },
       { id: 'fc_abc_2', type: 'function_call', status: 'completed', call_id: 'toolu_2', name: 'get_time', arguments: '{}' },
     ]);
   });
@@ -126,7 +133,12 @@ describe('encodeResponsesResponse', () => {
       contextFor(),
     );
     const first = item(body, 0);
-    expect(first).toMatchObject({ id: 'rs_abc_0', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Comparing options…' }], status: 'completed' });
+    expect(first).toMatchObject({
+      id: 'rs_abc_0',
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'Comparing options…' }],
+      status: 'completed',
+    });
     expect(decodeResponsesEncryptedContent(String(first?.encrypted_content))).toEqual({ signature: 'EqQBsig==' });
     const second = item(body, 1);
     expect(second?.summary).toEqual([]);
@@ -139,7 +151,11 @@ describe('encodeResponsesResponse', () => {
     const body = encodeResponsesResponse(
       answer({
         content: [
-          { type: 'reasoning', text: 'raw', extensions: { responses: { id: 'rs_up', reasoning_form: 'reasoning_text', encrypted_content: 'gAAAA' } } },
+          {
+            type: 'reasoning',
+            text: 'raw',
+            extensions: { responses: { id: 'rs_up', reasoning_form: 'reasoning_text', encrypted_content: 'gAAAA' } },
+          },
         ],
       }),
       contextFor(),
@@ -211,14 +227,14 @@ describe('encodeResponsesResponse', () => {
 
   describe('echoed request settings', () => {
     it('should echo instructions, tools, tool_choice and sampling as the caller sent them', () => {
-      const wireTools = [
-        { type: 'function', name: 'f', parameters: { type: 'object' }, strict: false },
-        { type: 'web_search' },
-      ];
+      const wireTools = [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }, { type: 'web_search' }];
       const request = decodeResponsesRequest({
         model: 'alias-model',
         instructions: 'Be brief.',
-        input: [{ role: 'developer', content: 'Dev rules.' }, { role: 'user', content: 'Hi' }],
+        input: [
+          { role: 'developer', content: 'Dev rules.' },
+          { role: 'user', content: 'Hi' },
+        ],
         tools: wireTools,
         tool_choice: { type: 'web_search_preview' },
         temperature: 0.2,

@@ -13,7 +13,10 @@ function decodeAll(messages: readonly SseMessage[]): CanonicalStreamEvent[] {
 const frame = (data: Record<string, unknown>): SseMessage => ({ event: String(data.type), data: JSON.stringify(data) });
 const created = frame({ type: 'response.created', response: { id: 'resp_9', model: 'gpt-5', status: 'in_progress', output: [] } });
 const completed = (output: unknown[] = []) =>
-  frame({ type: 'response.completed', response: { id: 'resp_9', status: 'completed', output, usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } });
+  frame({
+    type: 'response.completed',
+    response: { id: 'resp_9', status: 'completed', output, usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } },
+  });
 
 describe('createResponsesStreamDecoder', () => {
   describe('text', () => {
@@ -45,7 +48,11 @@ describe('createResponsesStreamDecoder', () => {
     it('should report a cut-off stream as length', () => {
       const events = decodeAll(sseMessagesFixture('responses', 'upstream-incomplete'));
       expect(checkStreamEvents(events)).toEqual([]);
-      expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'length', raw: 'max_output_tokens' }, usage: { outputTokens: 16 } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'finish',
+        finishReason: { unified: 'length', raw: 'max_output_tokens' },
+        usage: { outputTokens: 16 },
+      });
     });
   });
 
@@ -85,7 +92,9 @@ describe('createResponsesStreamDecoder', () => {
         completed(),
       ]);
       expect(checkStreamEvents(events)).toEqual([]);
-      expect(events.filter((event) => event.type === 'tool-call-start').map((event) => event.type === 'tool-call-start' && event.toolCallId)).toEqual(['call_0', 'call_1']);
+      expect(
+        events.filter((event) => event.type === 'tool-call-start').map((event) => event.type === 'tool-call-start' && event.toolCallId),
+      ).toEqual(['call_0', 'call_1']);
     });
   });
 
@@ -100,7 +109,12 @@ describe('createResponsesStreamDecoder', () => {
         frame({ type: 'response.refusal.delta', output_index: 0, content_index: 0, delta: "I'm sorry, " }),
         frame({ type: 'response.refusal.delta', output_index: 0, content_index: 0, delta: 'no.' }),
         frame({ type: 'response.refusal.done', output_index: 0, content_index: 0, refusal: "I'm sorry, no." }),
-        frame({ type: 'response.content_part.done', output_index: 0, content_index: 0, part: { type: 'refusal', refusal: "I'm sorry, no." } }),
+        frame({
+          type: 'response.content_part.done',
+          output_index: 0,
+          content_index: 0,
+          part: { type: 'refusal', refusal: "I'm sorry, no." },
+        }),
         frame({ type: 'response.output_item.done', output_index: 0, item: message([{ type: 'refusal', refusal: "I'm sorry, no." }]) }),
         completed([message([{ type: 'refusal', refusal: "I'm sorry, no." }])]),
       ]);
@@ -227,7 +241,9 @@ describe('createResponsesStreamDecoder', () => {
 
     it('should ignore anything after the terminal event and frames that are not JSON', () => {
       const decoder = createResponsesStreamDecoder();
-      const events = [created, { data: '[DONE]' }, completed(), frame({ type: 'error', message: 'late' })].flatMap((message) => decoder.decode(message));
+      const events = [created, { data: '[DONE]' }, completed(), frame({ type: 'error', message: 'late' })].flatMap((message) =>
+        decoder.decode(message),
+      );
       expect(events.map((event) => event.type)).toEqual(['start', 'finish']);
       expect(decoder.end()).toEqual([]);
     });

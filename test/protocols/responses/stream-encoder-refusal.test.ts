@@ -29,7 +29,11 @@ const fields = { item_id: 'msg_up', output_index: 0, content_index: 0 };
 
 describe('createResponsesStreamEncoder: refusals', () => {
   it('should stream a refusal as a message whose content part is a refusal, fed by response.refusal.delta', () => {
-    const events = encodeAll([start, ...refusal('r', "I'm sorry, ", 'no.'), { type: 'finish', finishReason: { unified: 'stop' }, usage: {} }]);
+    const events = encodeAll([
+      start,
+      ...refusal('r', "I'm sorry, ", 'no.'),
+      { type: 'finish', finishReason: { unified: 'stop' }, usage: {} },
+    ]);
     const strip = ({ sequence_number: _sequence, ...rest }: WireEvent) => rest;
     const item = (status: string, content: unknown[]) => ({ id: 'msg_up', type: 'message', status, role: 'assistant', content });
     expect(events.slice(2, -1).map(strip)).toEqual([
@@ -67,7 +71,12 @@ describe('createResponsesStreamEncoder: refusals', () => {
 
   it('should keep a refusal cut short by an error as an incomplete item of the failed response', () => {
     const error = new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', message: 'Gone.' });
-    const events = encodeAll([start, { type: 'refusal-start', id: 'r' }, { type: 'refusal-delta', id: 'r', delta: 'I can' }, { type: 'error', error }]);
+    const events = encodeAll([
+      start,
+      { type: 'refusal-start', id: 'r' },
+      { type: 'refusal-delta', id: 'r', delta: 'I can' },
+      { type: 'error', error },
+    ]);
     expect(events.at(-1)).toMatchObject({
       type: 'response.failed',
       response: { output: [{ id: 'msg_abc_0', type: 'message', status: 'incomplete', content: [part('I can')] }] },

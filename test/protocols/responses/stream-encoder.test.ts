@@ -145,7 +145,11 @@ describe('createResponsesStreamEncoder', () => {
     expect(events[2]?.item).toEqual({ id: 'rs_abc_0', type: 'reasoning', summary: [] });
     expect(events[6]).toMatchObject({ item_id: 'rs_abc_0', summary_index: 0, text: 'Comparing options…' });
     const reasoningItem = events[8]?.item as Record<string, unknown>;
-    expect(reasoningItem).toMatchObject({ id: 'rs_abc_0', summary: [{ type: 'summary_text', text: 'Comparing options…' }], status: 'completed' });
+    expect(reasoningItem).toMatchObject({
+      id: 'rs_abc_0',
+      summary: [{ type: 'summary_text', text: 'Comparing options…' }],
+      status: 'completed',
+    });
     expect(decodeResponsesEncryptedContent(String(reasoningItem.encrypted_content))).toEqual({ signature: 'EqQBsig==' });
     const terminal = terminalOf(events);
     expect((terminal.output as unknown[])[0]).toEqual(reasoningItem);
@@ -173,7 +177,15 @@ describe('createResponsesStreamEncoder', () => {
 
   it('should stream calls to a custom tool with custom_tool_call_input events', () => {
     const context = contextFor({
-      tools: [{ type: 'provider-defined', protocol: 'responses', kind: 'custom', name: 'apply_patch', definition: { type: 'custom', name: 'apply_patch' } }],
+      tools: [
+        {
+          type: 'provider-defined',
+          protocol: 'responses',
+          kind: 'custom',
+          name: 'apply_patch',
+          definition: { type: 'custom', name: 'apply_patch' },
+        },
+      ],
     });
     const { events } = encodeAll([start, ...callBlock('b0', 'call_p', 'apply_patch', '*** Begin', ' Patch'), stop], context);
     expect(events.slice(2, -1).map((event) => event.type)).toEqual([
@@ -253,7 +265,9 @@ describe('createResponsesStreamEncoder', () => {
       ...callBlock('c', 'call_9', 'f', '{}'),
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
     ]);
-    const streamedIds = events.filter((event) => event.type === 'response.output_item.done').map((event) => (event.item as { id: string }).id);
+    const streamedIds = events
+      .filter((event) => event.type === 'response.output_item.done')
+      .map((event) => (event.item as { id: string }).id);
     expect(streamedIds).toEqual(['rs_abc_0', 'msg_abc_1', 'fc_abc_2']);
     expect((terminalOf(events).output as { id: string }[]).map((entry) => entry.id)).toEqual(streamedIds);
   });
@@ -275,7 +289,9 @@ describe('createResponsesStreamEncoder', () => {
       { type: 'tool-call-end', id: 'c' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
     ]);
-    const streamedIds = events.filter((event) => event.type === 'response.output_item.done').map((event) => (event.item as { id: string }).id);
+    const streamedIds = events
+      .filter((event) => event.type === 'response.output_item.done')
+      .map((event) => (event.item as { id: string }).id);
     expect(streamedIds).toEqual(['rs_up', 'msg_up', 'msg_abc_2', 'fc_up']);
     expect((terminalOf(events).output as { id: string }[]).map((entry) => entry.id)).toEqual(streamedIds);
   });

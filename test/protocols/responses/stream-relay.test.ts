@@ -57,19 +57,28 @@ describe('createResponsesStreamRelay', () => {
     const relay = createResponsesStreamRelay(options);
     // Not JSON inside, but the shape of one event: a delta is passed on unread, so this cannot fail.
     const part = relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",unread}' });
-    expect(part).toEqual({ wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",unread}\n\n', events: [], output: true, outputChars: 0 });
+    expect(part).toEqual({
+      wire: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",unread}\n\n',
+      events: [],
+      output: true,
+      outputChars: 0,
+    });
   });
 
-  it('should measure each delta\'s text as the output sent, reasoning apart', () => {
+  it("should measure each delta's text as the output sent, reasoning apart", () => {
     const relay = createResponsesStreamRelay(options);
-    const delta = (type: string, text: string) => relay.relay({ event: type, data: JSON.stringify({ type, sequence_number: 5, item_id: 'msg_1', delta: text }) });
+    const delta = (type: string, text: string) =>
+      relay.relay({ event: type, data: JSON.stringify({ type, sequence_number: 5, item_id: 'msg_1', delta: text }) });
     expect(delta('response.output_text.delta', 'Hello, "world"')).toMatchObject({ outputChars: 14 });
     expect(delta('response.reasoning_summary_text.delta', 'Thinking')).toMatchObject({ outputChars: 8, reasoningChars: 8 });
     expect(delta('response.function_call_arguments.delta', '{"a":1}')).toMatchObject({ outputChars: 7 });
   });
 
   it('should decode a delta without the shape of one event, so that it ends in the invalid-stream error', () => {
-    const part = createResponsesStreamRelay(options).relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta",' });
+    const part = createResponsesStreamRelay(options).relay({
+      event: 'response.output_text.delta',
+      data: '{"type":"response.output_text.delta",',
+    });
     expect(part.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'UPSTREAM_INVALID_STREAM' } });
   });
 
@@ -80,11 +89,18 @@ describe('createResponsesStreamRelay', () => {
   });
 
   it('should rename the model whatever the JSON spacing, and re-serialise when a nested model comes first', () => {
-    const spaced = { event: 'response.created', data: '{"type": "response.created", "sequence_number": 0, "response": {"id": "resp_1", "model" : "gpt-5", "output": []}}' };
+    const spaced = {
+      event: 'response.created',
+      data: '{"type": "response.created", "sequence_number": 0, "response": {"id": "resp_1", "model" : "gpt-5", "output": []}}',
+    };
     expect(dataOf(relayAll([spaced]).wire)[0]).toMatchObject({ response: { model: 'my-gpt' } });
     const nested = {
       event: 'response.created',
-      data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { tools: [{ type: 'image_generation', model: 'gpt-image-1' }], id: 'r', model: 'gpt-5' } }),
+      data: JSON.stringify({
+        type: 'response.created',
+        sequence_number: 0,
+        response: { tools: [{ type: 'image_generation', model: 'gpt-image-1' }], id: 'r', model: 'gpt-5' },
+      }),
     };
     expect(dataOf(relayAll([nested]).wire)[0]).toEqual({
       type: 'response.created',
@@ -99,7 +115,10 @@ describe('createResponsesStreamRelay', () => {
 
   it('should end a stream cut short with response.failed, numbered after the last event, holding the items sent', () => {
     const messages = fixture('upstream-text');
-    const cut = messages.slice(0, messages.findIndex((message) => message.event === 'response.output_text.done'));
+    const cut = messages.slice(
+      0,
+      messages.findIndex((message) => message.event === 'response.output_text.done'),
+    );
     const { wire, events } = relayAll(cut);
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'STREAM_ENDED_EARLY' } });
     const relayed = dataOf(wire);
@@ -110,21 +129,35 @@ describe('createResponsesStreamRelay', () => {
       sequence_number: (relayed.at(-2)!.sequence_number as number) + 1,
       response: { id: 'resp_1', model: 'my-gpt', status: 'failed', error: { code: 'server_error' }, usage: null },
     });
-    expect((failed.response as { output: unknown[] }).output).toEqual([expect.objectContaining({ id: 'msg_1', type: 'message', status: 'incomplete' })]);
+    expect((failed.response as { output: unknown[] }).output).toEqual([
+      expect.objectContaining({ id: 'msg_1', type: 'message', status: 'incomplete' }),
+    ]);
   });
 
   it('should number a failure after content deltas it did not read', () => {
     const relay = createResponsesStreamRelay(options);
-    relay.relay({ event: 'response.created', data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp_1', model: 'gpt-5' } }) });
+    relay.relay({
+      event: 'response.created',
+      data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp_1', model: 'gpt-5' } }),
+    });
     relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","sequence_number":1}' });
     relay.relay({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","sequence_number":2}' });
     const failed = dataOf(relay.fail(new GatewayError({ kind: 'rate_limit', code: upstreamErrorCode('X'), message: 'slow down' })))[0];
-    expect(failed).toMatchObject({ type: 'response.failed', sequence_number: 3, response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } } });
+    expect(failed).toMatchObject({
+      type: 'response.failed',
+      sequence_number: 3,
+      response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } },
+    });
   });
 
-  it('should write a failure before any snapshot with the gateway\'s own response id', () => {
-    const failed = dataOf(createResponsesStreamRelay(options).fail(new GatewayError({ kind: 'upstream', code: upstreamErrorCode('X'), message: 'gone' })))[0];
-    expect(failed).toMatchObject({ sequence_number: 0, response: { id: 'resp_abc', created_at: 1_700_000_000, model: 'my-gpt', output: [] } });
+  it("should write a failure before any snapshot with the gateway's own response id", () => {
+    const failed = dataOf(
+      createResponsesStreamRelay(options).fail(new GatewayError({ kind: 'upstream', code: upstreamErrorCode('X'), message: 'gone' })),
+    )[0];
+    expect(failed).toMatchObject({
+      sequence_number: 0,
+      response: { id: 'resp_abc', created_at: 1_700_000_000, model: 'my-gpt', output: [] },
+    });
   });
 
   it('should pass an upstream failure on as sent, and report it as an error', () => {

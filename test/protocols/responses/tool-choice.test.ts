@@ -13,7 +13,14 @@ describe('decodeResponsesToolChoice', () => {
   });
 
   it('should map allowed_tools over functions to a narrowed auto/required', () => {
-    const choice = { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'a' }, { type: 'function', name: 'b' }] };
+    const choice = {
+      type: 'allowed_tools',
+      mode: 'required',
+      tools: [
+        { type: 'function', name: 'a' },
+        { type: 'function', name: 'b' },
+      ],
+    };
     expect(decodeResponsesToolChoice(choice, ['tool_choice'])).toEqual({ toolChoice: { type: 'required', allowedTools: ['a', 'b'] } });
   });
 

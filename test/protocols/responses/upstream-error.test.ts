@@ -25,11 +25,17 @@ describe('parseResponsesError', () => {
     [503, 'overloaded', true],
     [504, 'timeout', true],
   ])('should map status %i to %s (retryable: %s)', (status, kind, retryable) => {
-    expect(parseResponsesError(status, { error: { message: 'x', type: 'y', param: null, code: null } })).toMatchObject({ status, kind, retryable });
+    expect(parseResponsesError(status, { error: { message: 'x', type: 'y', param: null, code: null } })).toMatchObject({
+      status,
+      kind,
+      retryable,
+    });
   });
 
   it('should not retry a 429 for an exhausted quota', () => {
-    const body = { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
+    const body = {
+      error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
+    };
     expect(parseResponsesError(429, body)).toMatchObject({ kind: 'rate_limit', retryable: false, code: 'INSUFFICIENT_QUOTA' });
   });
 
@@ -41,11 +47,24 @@ describe('parseResponsesError', () => {
 
 describe('decodeResponsesFailure', () => {
   it('should make a rate limit failure retryable and an invalid prompt not', () => {
-    expect(decodeResponsesFailure({ code: 'rate_limit_exceeded', message: 'slow down' })).toMatchObject({ kind: 'rate_limit', status: 429, retryable: true, message: 'slow down' });
-    expect(decodeResponsesFailure({ code: 'invalid_prompt', message: 'flagged' })).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false });
+    expect(decodeResponsesFailure({ code: 'rate_limit_exceeded', message: 'slow down' })).toMatchObject({
+      kind: 'rate_limit',
+      status: 429,
+      retryable: true,
+      message: 'slow down',
+    });
+    expect(decodeResponsesFailure({ code: 'invalid_prompt', message: 'flagged' })).toMatchObject({
+      kind: 'invalid_request',
+      status: 400,
+      retryable: false,
+    });
   });
 
   it('should still give a message when the failure has none', () => {
-    expect(decodeResponsesFailure(null)).toMatchObject({ kind: 'upstream', code: 'SERVER_ERROR', message: 'The provider failed to produce an answer.' });
+    expect(decodeResponsesFailure(null)).toMatchObject({
+      kind: 'upstream',
+      code: 'SERVER_ERROR',
+      message: 'The provider failed to produce an answer.',
+    });
   });
 });

@@ -37,7 +37,14 @@ const response = mostly(
           output: maybe(mostly(fc.oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }), fc.constant(null)))),
           usage: maybe(fc.jsonValue({ maxDepth: 1 })),
           error: maybe(fc.jsonValue({ maxDepth: 1 })),
-          incomplete_details: maybe(mostly(fc.oneof(fc.constant(null), fc.tuple(fc.record({ reason: maybe(text) }).map(withoutUndefined), extra).map(([fields, more]) => ({ ...more, ...fields }))))),
+          incomplete_details: maybe(
+            mostly(
+              fc.oneof(
+                fc.constant(null),
+                fc.tuple(fc.record({ reason: maybe(text) }).map(withoutUndefined), extra).map(([fields, more]) => ({ ...more, ...fields })),
+              ),
+            ),
+          ),
         })
         .map(withoutUndefined),
       extra,
@@ -47,7 +54,9 @@ const response = mostly(
 
 const event = fc
   .record({
-    type: mostly(fc.constantFrom('response.output_text.delta', 'response.output_text.done', 'response.function_call_arguments.delta', 'error')),
+    type: mostly(
+      fc.constantFrom('response.output_text.delta', 'response.output_text.done', 'response.function_call_arguments.delta', 'error'),
+    ),
     sequence_number: maybe(fc.nat()),
     item_id: maybe(text),
     output_index: maybe(index),

@@ -4,7 +4,14 @@ import { decodeResponsesUsage, encodeResponsesUsage } from '../../../src/protoco
 describe('encodeResponsesUsage', () => {
   it('should write every count, cache and reasoning details included', () => {
     expect(
-      encodeResponsesUsage({ inputTokens: 100, cachedInputTokens: 60, cacheWriteTokens: 10, outputTokens: 40, reasoningTokens: 25, totalTokens: 140 }),
+      encodeResponsesUsage({
+        inputTokens: 100,
+        cachedInputTokens: 60,
+        cacheWriteTokens: 10,
+        outputTokens: 40,
+        reasoningTokens: 25,
+        totalTokens: 140,
+      }),
     ).toEqual({
       input_tokens: 100,
       input_tokens_details: { cached_tokens: 60, cache_write_tokens: 10 },

@@ -30,8 +30,6 @@ describe('validateResponsesWire', () => {
 
   it('should report the deepest issue of a union whose array branch got further', () => {
     const schema = z.looseObject({ input: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) });
-    expect(() => validateResponsesWire(schema, { input: [{ type: 3 }] }, [])).toThrow(
-      expect.objectContaining({ param: 'input[0].type' }),
-    );
+    expect(() => validateResponsesWire(schema, { input: [{ type: 3 }] }, [])).toThrow(expect.objectContaining({ param: 'input[0].type' }));
   });
 });

@@ -34,12 +34,22 @@ runAdapterContract({
       'rate-limit': () => ({
         status: 429,
         headers: { 'retry-after': '3' },
-        json: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } },
+        json: {
+          type: 'error',
+          error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+        },
       }),
-      'bad-request': () => ({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: at least one message is required' } } }),
-      hang: () => ({ hang: true, sse: sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' }),
+      'bad-request': () => ({
+        status: 400,
+        json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: at least one message is required' } },
+      }),
+      hang: () => ({ hang: true, sse: `${sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n')}\n\n` }),
     };
     upstream.reply((request) => replies[scenario](request.body));
-    return { adapter: createAnthropicProvider({ apiKey: 'sk-ant-test', baseURL: upstream.url }), model: 'claude-x', close: () => upstream.close() };
+    return {
+      adapter: createAnthropicProvider({ apiKey: 'sk-ant-test', baseURL: upstream.url }),
+      model: 'claude-x',
+      close: () => upstream.close(),
+    };
   },
 });

@@ -17,7 +17,8 @@ beforeEach(() => {
   upstream.requests.length = 0;
 });
 
-const provider = (options: AnthropicProviderOptions = {}) => createAnthropicProvider({ apiKey: 'sk-ant-provider', baseURL: upstream.url, ...options });
+const provider = (options: AnthropicProviderOptions = {}) =>
+  createAnthropicProvider({ apiKey: 'sk-ant-provider', baseURL: upstream.url, ...options });
 
 function context(signal = new AbortController().signal): ProviderContext {
   return { signal, requestId: 'req_test', gatewayModel: 'claude-gateway', logger: silentLogger };
@@ -64,7 +65,9 @@ describe('createAnthropicProvider', () => {
 
     it('should send tools, a tool round trip with merged parallel results, and images', async () => {
       upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
-      const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+      const tools = [
+        { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+      ];
       await provider().generate(
         request({
           tools,
@@ -114,7 +117,11 @@ describe('createAnthropicProvider', () => {
 
     it('should use a per-model max_tokens default and strip /v1 from the base URL', async () => {
       upstream.reply({ json: jsonFixture('messages', 'upstream-response') });
-      const adapter = provider({ baseURL: `${upstream.url}/v1`, defaultMaxTokens: 1000, maxTokensByModel: { 'claude-sonnet-4': 16000, 'claude-sonnet-4-5': 32000 } });
+      const adapter = provider({
+        baseURL: `${upstream.url}/v1`,
+        defaultMaxTokens: 1000,
+        maxTokensByModel: { 'claude-sonnet-4': 16000, 'claude-sonnet-4-5': 32000 },
+      });
       await adapter.generate(request(), context());
       expect(upstream.requests[0]?.url).toBe('/v1/messages');
       expect(body().max_tokens).toBe(32000);
@@ -142,7 +149,13 @@ describe('createAnthropicProvider', () => {
     it('should stream with stream:true, split inside multi-byte characters', async () => {
       const text = 'Il fait beau à Paris — 21 °C ☀️';
       const sse = sseText([
-        { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_u', model: 'claude-x', content: [], usage: { input_tokens: 5, output_tokens: 1 } } } },
+        {
+          event: 'message_start',
+          data: {
+            type: 'message_start',
+            message: { id: 'msg_u', model: 'claude-x', content: [], usage: { input_tokens: 5, output_tokens: 1 } },
+          },
+        },
         { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
         { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } } },
         { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
@@ -181,7 +194,11 @@ describe('createAnthropicProvider', () => {
         headers: { 'x-should-retry': 'false', 'retry-after': '7' },
         json: { type: 'error', error: { type: 'rate_limit_error', message: 'Quota exhausted' } },
       });
-      expect(await failure(provider().generate(request(), context()))).toMatchObject({ kind: 'rate_limit', retryable: false, retryAfter: 7 });
+      expect(await failure(provider().generate(request(), context()))).toMatchObject({
+        kind: 'rate_limit',
+        retryable: false,
+        retryAfter: 7,
+      });
     });
 
     it("should report an upstream 401 as the gateway's credentials refused (502), never the caller's auth error", async () => {
@@ -195,10 +212,12 @@ describe('createAnthropicProvider', () => {
 
   describe('abort', () => {
     it('should close the upstream connection when the signal fires mid-stream', async () => {
-      upstream.reply({ hang: true, sse: sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: `${sseFixture('messages', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n')}\n\n` });
       const closedBefore = upstream.closedConnections;
       const controller = new AbortController();
-      const iterator = provider().stream(request({ stream: true }), context(controller.signal))[Symbol.asyncIterator]();
+      const iterator = provider()
+        .stream(request({ stream: true }), context(controller.signal))
+        [Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'start' });
       controller.abort();
       await iterator.next().catch(() => undefined);

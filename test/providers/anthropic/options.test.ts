@@ -3,7 +3,6 @@ import { resolveAnthropicOptions, resolveDefaultMaxTokens } from '../../../src/p
 import { createProviderFromConfig } from '../../../src/providers/create-provider.js';
 import { gatewayErrorOf } from '../../helpers/gateway-error-of.js';
 
-
 describe('resolveAnthropicOptions', () => {
   it("should default to Anthropic's API, version 2023-06-01 and the key from ANTHROPIC_API_KEY", () => {
     const resolved = resolveAnthropicOptions({}, { ANTHROPIC_API_KEY: 'sk-ant-env' });
@@ -50,7 +49,10 @@ describe('resolveAnthropicOptions', () => {
 
 describe('createProviderFromConfig (anthropic)', () => {
   it('should build the adapter from configuration', () => {
-    expect(createProviderFromConfig('claude', { type: 'anthropic', apiKey: 'sk-ant-config' })).toMatchObject({ id: 'anthropic', protocol: 'messages' });
+    expect(createProviderFromConfig('claude', { type: 'anthropic', apiKey: 'sk-ant-config' })).toMatchObject({
+      id: 'anthropic',
+      protocol: 'messages',
+    });
   });
 
   it('should refuse unknown options naming the field', () => {

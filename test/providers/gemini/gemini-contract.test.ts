@@ -14,7 +14,10 @@ const textJson = {
 const toolJson = {
   candidates: [
     {
-      content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'Q2lRQ0FRLi4u' }] },
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'Q2lRQ0FRLi4u' }],
+      },
       finishReason: 'STOP',
       index: 0,
     },
@@ -45,7 +48,7 @@ runAdapterContract({
         },
       }),
       'bad-request': () => ({ status: 400, json: jsonFixture('gemini', 'error-400-signature') }),
-      hang: () => ({ hang: true, sse: sseFixture('gemini', 'stream-text').split('\r\n\r\n').slice(0, 3).join('\r\n\r\n') + '\r\n\r\n' }),
+      hang: () => ({ hang: true, sse: `${sseFixture('gemini', 'stream-text').split('\r\n\r\n').slice(0, 3).join('\r\n\r\n')}\r\n\r\n` }),
     };
     upstream.reply((request) => replies[scenario](request.url));
     return {
@@ -55,4 +58,3 @@ runAdapterContract({
     };
   },
 });
-

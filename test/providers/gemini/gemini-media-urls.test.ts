@@ -27,7 +27,15 @@ afterAll(async () => {
 const request = (): CanonicalRequest => ({
   model: 'gemini-2.5-flash',
   stream: false,
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { kind: 'url', url: imageUrl } }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image', source: { kind: 'url', url: imageUrl } },
+      ],
+    },
+  ],
 });
 const context = { signal: new AbortController().signal, requestId: 'req_1', gatewayModel: 'g', logger: silentLogger };
 

@@ -63,10 +63,13 @@ describe('createGeminiProvider', () => {
     expect(body.tools?.[0]?.functionDeclarations.map((declaration) => declaration.name)).toEqual(['get_weather']);
     expect(body).not.toHaveProperty('model');
     expect(response.finishReason.unified).toBe('tool-calls');
-    expect(response.content.find((part) => part.type === 'tool-call')).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(response.content.find((part) => part.type === 'tool-call')).toMatchObject({
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
   });
 
-  it('should send the tool result back as a functionResponse under the call\'s name, with the signature replayed', async () => {
+  it("should send the tool result back as a functionResponse under the call's name, with the signature replayed", async () => {
     mock.reply({ json: jsonFixture('gemini', 'tool-call-response') }, { json: jsonFixture('gemini', 'thinking-text-response') });
     const first = await adapter.generate(weatherTurn, context());
     const call = first.content.find((part) => part.type === 'tool-call');
@@ -117,7 +120,10 @@ describe('createGeminiProvider', () => {
       stream: false,
       messages: [{ role: 'user', content: [{ type: 'image', source: { kind: 'url', url: 'http://intranet/cat' } }] }],
     };
-    await expect(adapter.generate(request, context())).rejects.toMatchObject({ status: 400, message: expect.stringContaining("'my-gemini'") });
+    await expect(adapter.generate(request, context())).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("'my-gemini'"),
+    });
     expect(mock.requests).toHaveLength(0);
   });
 

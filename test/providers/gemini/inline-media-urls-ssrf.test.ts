@@ -57,7 +57,15 @@ beforeEach(() => {
 const withImage = (url: string): CanonicalRequest => ({
   model: 'm',
   stream: false,
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', source: { kind: 'url', url } }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', source: { kind: 'url', url } },
+      ],
+    },
+  ],
 });
 const signal = () => new AbortController().signal;
 const failure = (url: string, options: Parameters<typeof inlineMediaUrls>[1] = {}) =>
@@ -76,18 +84,16 @@ function scriptedResolver(...answers: string[][]) {
 }
 
 describe('inlineMediaUrls SSRF guard: IPv6 literals that carry an IPv4 address', () => {
-  it.each([
-    '[::ffff:127.0.0.1]',
-    '[::ffff:7f00:1]',
-    '[0:0:0:0:0:ffff:127.0.0.1]',
-    '[::FFFF:7F00:0001]',
-  ])('should refuse the IPv4-mapped loopback literal %s without connecting', async (host) => {
-    const error = await failure(`https://${host}:${port}/cat.png`);
-    expect(connections).toBe(0);
-    expect(error.code).toBe('MEDIA_FETCH_FAILED');
-    expect(error.status).toBe(400);
-    expect(error.message).toContain('private network address');
-  });
+  it.each(['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::FFFF:7F00:0001]'])(
+    'should refuse the IPv4-mapped loopback literal %s without connecting',
+    async (host) => {
+      const error = await failure(`https://${host}:${port}/cat.png`);
+      expect(connections).toBe(0);
+      expect(error.code).toBe('MEDIA_FETCH_FAILED');
+      expect(error.status).toBe(400);
+      expect(error.message).toContain('private network address');
+    },
+  );
 
   it.each([
     ['IPv4-compatible loopback', '[::127.0.0.1]'],
@@ -145,7 +151,16 @@ describe('inlineMediaUrls SSRF guard: IPv6 literals that carry an IPv4 address',
     for (const address of ['2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1']) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
-    for (const address of ['::ffff:10.0.0.1', '::ffff:ac10:1', '64:ff9b::c0a8:1', '2002:a9fe:a9fe::', '::ffff:ffff:ffff', 'fec0::1', 'fe80::1%eth0', 'not an ip']) {
+    for (const address of [
+      '::ffff:10.0.0.1',
+      '::ffff:ac10:1',
+      '64:ff9b::c0a8:1',
+      '2002:a9fe:a9fe::',
+      '::ffff:ffff:ffff',
+      'fec0::1',
+      'fe80::1%eth0',
+      'not an ip',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
   });

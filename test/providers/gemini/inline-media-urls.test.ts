@@ -31,7 +31,13 @@ const withImage = (url: string): CanonicalRequest => ({
   model: 'm',
   stream: false,
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', source: { kind: 'url', url } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', source: { kind: 'url', url } },
+      ],
+    },
     {
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'image', source: { kind: 'url', url } }] }],

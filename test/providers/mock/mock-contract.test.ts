@@ -19,7 +19,9 @@ runAdapterContract({
         };
       case 'bad-request':
         return {
-          adapter: createMockProvider({ error: new GatewayError({ kind: 'invalid_request', code: upstreamErrorCode('BAD'), message: 'Bad request.' }) }),
+          adapter: createMockProvider({
+            error: new GatewayError({ kind: 'invalid_request', code: upstreamErrorCode('BAD'), message: 'Bad request.' }),
+          }),
           model: 'mock',
         };
       case 'hang':

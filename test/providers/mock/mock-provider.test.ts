@@ -104,18 +104,12 @@ describe('createMockProvider', () => {
     });
 
     it('should omit thinking text but keep the signature when display is omitted', async () => {
-      const response = await createMockProvider().generate(
-        ask('why?', { reasoning: { mode: 'adaptive', display: 'omitted' } }),
-        context(),
-      );
+      const response = await createMockProvider().generate(ask('why?', { reasoning: { mode: 'adaptive', display: 'omitted' } }), context());
       expect(response.content[0]).toMatchObject({ type: 'reasoning', text: '' });
     });
 
     it('should stop at a stop sequence and report it', async () => {
-      const response = await createMockProvider({ reply: 'one two three' }).generate(
-        ask('x', { stopSequences: [' three'] }),
-        context(),
-      );
+      const response = await createMockProvider({ reply: 'one two three' }).generate(ask('x', { stopSequences: [' three'] }), context());
       expect(response.content).toEqual([{ type: 'text', text: 'one two' }]);
       expect(response.stopSequence).toBe(' three');
     });
@@ -153,10 +147,7 @@ describe('createMockProvider', () => {
         createMockProvider().stream(ask('x', { tools: [weather, time], toolChoice: { type: 'required' } }), context()),
       );
       const starts = events.filter((event) => event.type === 'tool-call-start');
-      expect(starts.map((event) => event.type === 'tool-call-start' && event.toolCallId)).toEqual([
-        'call_mock_1_0',
-        'call_mock_1_1',
-      ]);
+      expect(starts.map((event) => event.type === 'tool-call-start' && event.toolCallId)).toEqual(['call_mock_1_0', 'call_mock_1_1']);
       const firstId = starts[0]?.id;
       const args = events.flatMap((event) => (event.type === 'tool-call-delta' && event.id === firstId ? [event.delta] : []));
       expect(args.join('')).toBe('{"city":"example","days":1}');

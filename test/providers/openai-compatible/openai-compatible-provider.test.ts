@@ -4,10 +4,7 @@ import { GatewayError } from '../../../src/canonical/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import { decodeChatRequest } from '../../../src/protocols/chat-completions/index.js';
 import { createProviderFromConfig } from '../../../src/providers/create-provider.js';
-import {
-  createOpenAICompatibleProvider,
-  type OpenAICompatibleProviderOptions,
-} from '../../../src/providers/openai-compatible/index.js';
+import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from '../../../src/providers/openai-compatible/index.js';
 import type { ProviderContext } from '../../../src/providers/types.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
 import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
@@ -47,7 +44,11 @@ describe('createOpenAICompatibleProvider', () => {
     adapters.push(adapter);
     return adapter;
   };
-  const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => (GatewayError.isInstance(error) ? error : undefined));
+  const failure = (work: Promise<unknown>) =>
+    work.then(
+      () => undefined,
+      (error: unknown) => (GatewayError.isInstance(error) ? error : undefined),
+    );
 
   beforeEach(async () => {
     upstream = await startMockUpstream();
@@ -97,7 +98,9 @@ describe('createOpenAICompatibleProvider', () => {
     it('should not send stream_options, map ids to 9 characters and say `any` (Mistral)', async () => {
       upstream.reply({ sse: sseFixture('chat-completions', 'upstream-text') });
       const adapter = create({ profile: 'mistral', apiKey: 'm' });
-      const events = await collect(adapter.stream({ ...toolTurn, stream: true, toolChoice: { type: 'required' }, sampling: { seed: 3 } }, context));
+      const events = await collect(
+        adapter.stream({ ...toolTurn, stream: true, toolChoice: { type: 'required' }, sampling: { seed: 3 } }, context),
+      );
       const body = upstream.requests[0]?.body as Record<string, unknown> & { messages: Record<string, unknown>[] };
       expect(body).not.toHaveProperty('stream_options');
       expect(body).toMatchObject({ stream: true, tool_choice: 'any', random_seed: 3 });
@@ -139,13 +142,18 @@ describe('createOpenAICompatibleProvider', () => {
     it('should ask LM Studio for JSON with a permissive json_schema', async () => {
       const adapter = create({ profile: 'lm-studio' });
       await adapter.generate({ ...toolTurn, responseFormat: { type: 'json' } }, context);
-      expect(upstream.requests[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object' } } } });
+      expect(upstream.requests[0]?.body).toMatchObject({
+        response_format: { type: 'json_schema', json_schema: { schema: { type: 'object' } } },
+      });
     });
   });
 
   describe('errors', () => {
     it('should parse a flat error body (Mistral, old vLLM) into a non-retryable 422', async () => {
-      upstream.reply({ status: 422, json: { object: 'error', message: 'Extra inputs are not permitted', type: 'invalid_request_error', param: null, code: '3001' } });
+      upstream.reply({
+        status: 422,
+        json: { object: 'error', message: 'Extra inputs are not permitted', type: 'invalid_request_error', param: null, code: '3001' },
+      });
       const error = await failure(create({ profile: 'mistral', apiKey: 'm' }).generate(toolTurn, context));
       expect(error).toMatchObject({ status: 422, kind: 'invalid_request', retryable: false, message: 'Extra inputs are not permitted' });
     });

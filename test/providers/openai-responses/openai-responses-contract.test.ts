@@ -5,7 +5,9 @@ import { jsonFixture, sseFixture } from '../../helpers/fixtures.js';
 
 const callBody = {
   ...jsonFixture('responses', 'upstream-response'),
-  output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' }],
+  output: [
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+  ],
 };
 
 /** How the mock OpenAI answers each contract scenario, streaming or not. */
@@ -15,15 +17,31 @@ function replyFor(scenario: ContractScenario, stream: boolean): MockReply {
       // The streamed text must equal the non-streamed one: both say "Bonjour — café ☀️!".
       return stream
         ? { sse: sseFixture('responses', 'upstream-text'), chunkBytes: 1 }
-        : { json: { ...jsonFixture('responses', 'upstream-response'), output: [{ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Bonjour — café ☀️!', annotations: [] }] }] } };
+        : {
+            json: {
+              ...jsonFixture('responses', 'upstream-response'),
+              output: [
+                {
+                  type: 'message',
+                  id: 'msg_1',
+                  role: 'assistant',
+                  content: [{ type: 'output_text', text: 'Bonjour — café ☀️!', annotations: [] }],
+                },
+              ],
+            },
+          };
     case 'tool-call':
       return stream ? { sse: sseFixture('responses', 'upstream-tool-call'), chunkBytes: 7 } : { json: callBody };
     case 'rate-limit':
-      return { status: 429, headers: { 'retry-after': '3' }, json: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } } };
+      return {
+        status: 429,
+        headers: { 'retry-after': '3' },
+        json: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+      };
     case 'bad-request':
       return { status: 400, json: jsonFixture('responses', 'upstream-error') };
     case 'hang':
-      return { hang: true, sse: sseFixture('responses', 'upstream-text').split('\n\n').slice(0, 4).join('\n\n') + '\n\n' };
+      return { hang: true, sse: `${sseFixture('responses', 'upstream-text').split('\n\n').slice(0, 4).join('\n\n')}\n\n` };
   }
 }
 

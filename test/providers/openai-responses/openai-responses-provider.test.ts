@@ -76,10 +76,23 @@ describe('createOpenAIResponsesProvider', () => {
               { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' },
             ],
           },
-          { type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          {
+            type: 'function_call',
+            id: expect.stringMatching(/^fc_/),
+            call_id: 'toolu_01',
+            name: 'get_weather',
+            arguments: '{"city":"Paris"}',
+          },
           { type: 'function_call_output', call_id: 'toolu_01', output: 'sunny' },
         ],
-        tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }],
+        tools: [
+          {
+            type: 'function',
+            name: 'get_weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            strict: false,
+          },
+        ],
         max_output_tokens: 512,
         store: false,
       });
@@ -107,14 +120,21 @@ describe('createOpenAIResponsesProvider', () => {
       upstream.reply({ json: jsonFixture('responses', 'upstream-response') });
       const answer = await adapter().generate(toolTurn, context());
       expect(answer.finishReason.unified).toBe('tool-calls');
-      expect(answer.content[0]).toMatchObject({ type: 'reasoning', extensions: { responses: { encrypted_content: 'gAAAAABoA1encryptedReasoningBlob==' } } });
+      expect(answer.content[0]).toMatchObject({
+        type: 'reasoning',
+        extensions: { responses: { encrypted_content: 'gAAAAABoA1encryptedReasoningBlob==' } },
+      });
       expect(answer.usage).toMatchObject({ cachedInputTokens: 12, reasoningTokens: 64 });
     });
 
     it('should stream with stream: true, splitting the bytes anywhere', async () => {
       upstream.reply({ sse: sseFixture('responses', 'upstream-reasoning'), chunkBytes: 1 });
       const events = await collect(adapter().stream({ ...toolTurn, stream: true, reasoning: { effort: 'high' } }, context()));
-      expect(upstream.requests[0]?.body).toMatchObject({ stream: true, reasoning: { effort: 'high' }, include: ['reasoning.encrypted_content'] });
+      expect(upstream.requests[0]?.body).toMatchObject({
+        stream: true,
+        reasoning: { effort: 'high' },
+        include: ['reasoning.encrypted_content'],
+      });
       expect(checkStreamEvents(events)).toEqual([]);
       const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
       expect(text).toBe('Bonjour — café ☀️!');
@@ -138,16 +158,25 @@ describe('createOpenAIResponsesProvider', () => {
     });
 
     it("should turn an upstream 401 into the gateway's 502, with the provider's message", async () => {
-      upstream.reply({ status: 401, json: { error: { message: 'Incorrect API key provided: sk-prov***', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
-      const error = (await adapter().generate(toolTurn, context()).catch((caught: unknown) => caught)) as Error;
+      upstream.reply({
+        status: 401,
+        json: {
+          error: { message: 'Incorrect API key provided: sk-prov***', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+        },
+      });
+      const error = (await adapter()
+        .generate(toolTurn, context())
+        .catch((caught: unknown) => caught)) as Error;
       expect(error).toMatchObject({ status: 502, kind: 'upstream', code: 'UPSTREAM_AUTHENTICATION_FAILED', retryable: false });
       expect(error.message).toContain('Incorrect API key provided: sk-prov***');
     });
 
     it('should release the upstream when the caller aborts mid-stream', async () => {
-      upstream.reply({ hang: true, sse: sseFixture('responses', 'upstream-text').split('\n\n').slice(0, 4).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: `${sseFixture('responses', 'upstream-text').split('\n\n').slice(0, 4).join('\n\n')}\n\n` });
       const controller = new AbortController();
-      const iterator = adapter().stream({ ...toolTurn, stream: true }, context(controller.signal))[Symbol.asyncIterator]();
+      const iterator = adapter()
+        .stream({ ...toolTurn, stream: true }, context(controller.signal))
+        [Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'start' });
       controller.abort();
       await iterator.next().catch(() => undefined);
@@ -185,7 +214,10 @@ describe('createOpenAIResponsesProvider', () => {
     });
 
     it('should be built from configuration as type openai-responses, refusing unknown keys', () => {
-      expect(createProviderFromConfig('openai', { type: 'openai-responses', apiKey: 'k' })).toMatchObject({ id: 'openai-responses', protocol: 'responses' });
+      expect(createProviderFromConfig('openai', { type: 'openai-responses', apiKey: 'k' })).toMatchObject({
+        id: 'openai-responses',
+        protocol: 'responses',
+      });
       expect(() => createProviderFromConfig('openai', { type: 'openai-responses', apiKey: 'k', apikey: 'typo' })).toThrow(
         expect.objectContaining({ code: 'CONFIG_PROVIDER_INVALID' }),
       );

@@ -25,7 +25,9 @@ export function chatContractReply(scenario: ContractScenario): (request: Recorde
       case 'text':
         return stream ? { sse: sseFixture('chat-completions', 'upstream-text'), chunkBytes: 1 } : { json: textAnswer };
       case 'tool-call':
-        return stream ? { sse: sseFixture('chat-completions', 'upstream-tool-call'), chunkBytes: 7 } : { json: jsonFixture('chat-completions', 'upstream-response-tool-call') };
+        return stream
+          ? { sse: sseFixture('chat-completions', 'upstream-tool-call'), chunkBytes: 7 }
+          : { json: jsonFixture('chat-completions', 'upstream-response-tool-call') };
       case 'rate-limit':
         return {
           status: 429,
@@ -35,10 +37,17 @@ export function chatContractReply(scenario: ContractScenario): (request: Recorde
       case 'bad-request':
         return {
           status: 400,
-          json: { error: { message: "Invalid value for 'temperature'.", type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' } },
+          json: {
+            error: {
+              message: "Invalid value for 'temperature'.",
+              type: 'invalid_request_error',
+              param: 'temperature',
+              code: 'invalid_value',
+            },
+          },
         };
       case 'hang':
-        return { hang: true, sse: sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' };
+        return { hang: true, sse: `${sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n')}\n\n` };
     }
   };
 }

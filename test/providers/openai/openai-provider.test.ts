@@ -65,7 +65,11 @@ describe('createOpenAIProvider', () => {
       await adapter.generate(request, context());
       const [received] = upstream.requests;
       expect(received?.url).toBe('/v1/chat/completions');
-      expect(received?.headers).toMatchObject({ authorization: 'Bearer sk-provider', 'openai-organization': 'org-1', 'openai-project': 'proj-1' });
+      expect(received?.headers).toMatchObject({
+        authorization: 'Bearer sk-provider',
+        'openai-organization': 'org-1',
+        'openai-project': 'proj-1',
+      });
       expect(received?.body).toEqual({
         model: 'gpt-4o',
         stream: false,
@@ -79,10 +83,16 @@ describe('createOpenAIProvider', () => {
               { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/4AAQ' } },
             ],
           },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
         ],
-        tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+        tools: [
+          { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+        ],
       });
     });
 
@@ -90,7 +100,13 @@ describe('createOpenAIProvider', () => {
       upstream.reply({ json: jsonFixture('chat-completions', 'upstream-response-tool-call') });
       const adapter = create({ apiKey: 'sk-provider', baseURL: `${upstream.url}/v1` });
       expect(adapter.protocol).toBe('chat');
-      const chatRequest = decodeChatRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], n: 2, logprobs: true, top_logprobs: 2 });
+      const chatRequest = decodeChatRequest({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Hi' }],
+        n: 2,
+        logprobs: true,
+        top_logprobs: 2,
+      });
       await adapter.generate(chatRequest, context());
       expect(upstream.requests[0]?.body).toMatchObject({ n: 2, logprobs: true, top_logprobs: 2 });
     });
@@ -140,9 +156,11 @@ describe('createOpenAIProvider', () => {
     });
 
     it('should release the upstream connection when the caller aborts a stream', async () => {
-      upstream.reply({ hang: true, sse: sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n') + '\n\n' });
+      upstream.reply({ hang: true, sse: `${sseFixture('chat-completions', 'upstream-text').split('\n\n').slice(0, 2).join('\n\n')}\n\n` });
       const controller = new AbortController();
-      const iterator = create({ apiKey: 'k', baseURL: `${upstream.url}/v1` }).stream({ ...request, stream: true }, context(controller.signal))[Symbol.asyncIterator]();
+      const iterator = create({ apiKey: 'k', baseURL: `${upstream.url}/v1` })
+        .stream({ ...request, stream: true }, context(controller.signal))
+        [Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'start' });
       controller.abort();
       await iterator.next().catch(() => undefined);
@@ -165,7 +183,10 @@ describe('createOpenAIProvider', () => {
 
     it('should call the deployment API with api-version when a version is given', async () => {
       upstream.reply({ sse: sseFixture('chat-completions', 'upstream-azure') });
-      const adapter = create({ apiKey: 'azure-key', azure: { endpoint: upstream.url, apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod 4o' } } });
+      const adapter = create({
+        apiKey: 'azure-key',
+        azure: { endpoint: upstream.url, apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod 4o' } },
+      });
       const events = await collect(adapter.stream({ ...request, stream: true }, context()));
       expect(upstream.requests[0]?.url).toBe('/openai/deployments/prod%204o/chat/completions?api-version=2024-10-21');
       expect(upstream.requests[0]?.body).toMatchObject({ stream_options: { include_usage: true }, max_completion_tokens: 300 });

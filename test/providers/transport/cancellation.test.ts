@@ -69,7 +69,13 @@ describe('a client that leaves mid-request, through a built-in provider', () => 
 
   for (const stream of [false, true]) {
     it(`should close the upstream connection (${stream ? 'streaming' : 'non-streaming'})`, async () => {
-      const first = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] };
+      const first = {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }],
+      };
       upstream.reply(stream ? { hang: true, sse: sseText([{ data: first }]) } : { hang: true });
       const controller = new AbortController();
       const answer = fetch(`${running.openAIBaseURL}/chat/completions`, {

@@ -100,7 +100,10 @@ describe('collectAnswer', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ text: 'y'.repeat(200_000) }));
     });
-    await expect(collectAnswer(dispatcher, post, new RequestAbort(), 50_000)).rejects.toMatchObject({ status: 502, code: 'UPSTREAM_ANSWER_TOO_LARGE' });
+    await expect(collectAnswer(dispatcher, post, new RequestAbort(), 50_000)).rejects.toMatchObject({
+      status: 502,
+      code: 'UPSTREAM_ANSWER_TOO_LARGE',
+    });
   });
 
   it('should keep only the start of a huge error body, with its status', async () => {

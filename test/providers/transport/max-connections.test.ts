@@ -11,7 +11,12 @@ beforeEach(async () => {
 });
 afterEach(() => upstream.close());
 
-const request: CanonicalRequest = { model: 'm', stream: true, maxOutputTokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
+const request: CanonicalRequest = {
+  model: 'm',
+  stream: true,
+  maxOutputTokens: 10,
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+};
 const context = (signal: AbortSignal): ProviderContext => ({ signal, requestId: 'req_1', gatewayModel: 'm', logger: silentLogger });
 
 describe('the maxConnections provider option', () => {

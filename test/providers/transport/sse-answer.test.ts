@@ -108,7 +108,11 @@ describe('SseAnswer: flow', () => {
     answer.onResponseData(controller, Buffer.from('{"error":'));
     answer.onResponseData(controller, Buffer.from('"slow down"}'));
     answer.onResponseEnd();
-    expect(await answer.head).toEqual({ status: 429, headers: { 'content-type': 'text/event-stream' }, errorText: '{"error":"slow down"}' });
+    expect(await answer.head).toEqual({
+      status: 429,
+      headers: { 'content-type': 'text/event-stream' },
+      errorText: '{"error":"slow down"}',
+    });
   });
 
   it('should abort the request when the reader stops before the answer is complete', async () => {

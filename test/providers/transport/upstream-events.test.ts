@@ -10,7 +10,7 @@ import { UpstreamEvents } from '../../../src/providers/transport/upstream-events
 
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const whole = chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hel' }) + chunk({ content: 'lo' }) + chunk({}, 'stop') + 'data: [DONE]\n\n';
+const whole = `${chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hel' }) + chunk({ content: 'lo' }) + chunk({}, 'stop')}data: [DONE]\n\n`;
 
 let server: Server | undefined;
 afterEach(() => {
@@ -30,7 +30,8 @@ async function serve(write: (res: import('node:http').ServerResponse) => void) {
   server.on('connection', () => seen.connections++);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const upstream = createUpstream({ name: 'test',
+  const upstream = createUpstream({
+    name: 'test',
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     headers: {},
     parseError: (status) => new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', status, message: 'failed' }),
@@ -40,7 +41,7 @@ async function serve(write: (res: import('node:http').ServerResponse) => void) {
 }
 
 describe('UpstreamEvents', () => {
-  it('should call the upstream only when first read, and hand over one read\'s events as one batch', async () => {
+  it("should call the upstream only when first read, and hand over one read's events as one batch", async () => {
     const { seen, events, upstream } = await serve((res) => res.end(whole));
     const stream = events();
     expect(seen.calls).toBe(0);

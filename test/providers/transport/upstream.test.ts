@@ -12,13 +12,19 @@ const signal = () => new AbortController().signal;
 
 beforeEach(async () => {
   mock = await startMockUpstream();
-  upstream = createUpstream({ name: 'test',
+  upstream = createUpstream({
+    name: 'test',
     baseURL: `${mock.url}/v1/`,
     headers: { authorization: 'Bearer upstream-key' },
     query: { 'api-version': '2025-01-01' },
     drainMs: 100,
     parseError: (status, body) =>
-      new GatewayError({ kind: status === 429 ? 'rate_limit' : 'invalid_request', code: 'UPSTREAM_ERROR', status, message: JSON.stringify(body) }),
+      new GatewayError({
+        kind: status === 429 ? 'rate_limit' : 'invalid_request',
+        code: 'UPSTREAM_ERROR',
+        status,
+        message: JSON.stringify(body),
+      }),
   });
 });
 afterEach(async () => {
@@ -45,7 +51,7 @@ describe('createUpstream', () => {
     });
   });
 
-  it('should turn an error status into the parser\'s GatewayError, with retry-after from the headers', async () => {
+  it("should turn an error status into the parser's GatewayError, with retry-after from the headers", async () => {
     mock.reply({ status: 429, headers: { 'retry-after': '12' }, json: { error: { message: 'slow' } } });
     const error = await upstream.postJson({ path: '/x', body: {}, signal: signal() }).catch((caught: unknown) => caught);
     expect(GatewayError.isInstance(error)).toBe(true);
@@ -107,7 +113,12 @@ describe('createUpstream', () => {
       res.write(sseText([{ data: { text: 'Hel' } }]), () => setTimeout(() => res.socket?.destroy(), 20));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const resetting = createUpstream({ name: 'test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }) });
+    const resetting = createUpstream({
+      name: 'test',
+      baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      headers: {},
+      parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }),
+    });
     try {
       const iterator = (await resetting.postSse({ path: '/s', body: {}, signal: signal() }))[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toEqual({ data: '{"text":"Hel"}' });
@@ -123,7 +134,12 @@ describe('createUpstream', () => {
   });
 
   it('should report an unreachable upstream as a retryable 502', async () => {
-    const dead = createUpstream({ name: 'test', baseURL: 'http://127.0.0.1:1', headers: {}, parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }) });
+    const dead = createUpstream({
+      name: 'test',
+      baseURL: 'http://127.0.0.1:1',
+      headers: {},
+      parseError: () => new GatewayError({ kind: 'internal', code: upstreamErrorCode('X'), message: 'x' }),
+    });
     await expect(dead.postJson({ path: '/x', body: {}, signal: signal() })).rejects.toMatchObject({
       code: 'UPSTREAM_UNREACHABLE',
       status: 502,
