@@ -82,7 +82,8 @@ const p99 = (values: readonly number[]) =>
 function expectNotBlocked({ pageMs, health }: { pageMs: number; health: number[] }): void {
   const summary = `page ${Math.round(pageMs)} ms; ${health.length} /health answers, p99 ${Math.round(p99(health))} ms, slowest ${Math.round(Math.max(...health))} ms`;
   if (process.env.SHOW_TIMINGS) console.log(summary);
-  expect(pageMs, `the ledger is large enough that the page takes a while (${summary})`).toBeGreaterThan(250);
+  // The page lasted long enough to tell: twenty /health round trips fit in it (no wall-clock floor,
+  // which a fast run can miss); a blocked server would have answered one.
   expect(health.length, summary).toBeGreaterThanOrEqual(20);
   expect(Math.max(...health), summary).toBeLessThan(pageMs / 4);
   expect(p99(health), summary).toBeLessThan(50);
