@@ -63,6 +63,18 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
     return { body, where };
   };
 
+  /** The upstream call for one request: its path, body (with the upstream's model id), cancellation and report. */
+  const callOf = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => {
+    const { body, where } = prepare(request, stream);
+    return {
+      path: where.path,
+      body,
+      signal: upstreamSignal(context),
+      report: context.reportUpstream,
+      ...(where.query ? { query: where.query } : {}),
+    };
+  };
+
   return {
     specificationVersion: 'v1',
     id: config.id,
@@ -71,28 +83,11 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
     ...(config.modelCatalog === undefined ? {} : { modelCatalog: config.modelCatalog }),
 
     async generate(request: CanonicalRequest, context: ProviderContext): Promise<CanonicalResponse> {
-      const { body, where } = prepare(request, false);
-      const answer = await upstream.postJson({
-        path: where.path,
-        body,
-        signal: upstreamSignal(context),
-        report: context.reportUpstream,
-        ...(where.query ? { query: where.query } : {}),
-      });
-      return decodeChatResponse(answer);
+      return decodeChatResponse(await upstream.postJson(callOf(request, context, false)));
     },
 
     stream(request: CanonicalRequest, context: ProviderContext): EventBatches {
-      const open = async () => {
-        const { body, where } = prepare(request, true);
-        return upstream.postSse({
-          path: where.path,
-          body,
-          signal: upstreamSignal(context),
-          report: context.reportUpstream,
-          ...(where.query ? { query: where.query } : {}),
-        });
-      };
+      const open = async () => upstream.postSse(callOf(request, context, true));
       return new UpstreamEvents(open, createChatStreamDecoder());
     },
 
@@ -102,28 +97,12 @@ export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & 
   };
 
   async function relayGenerate(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer> {
-    const { body, where } = prepare(request, false);
-    const answer = await upstream.postJsonText({
-      path: where.path,
-      body,
-      signal: upstreamSignal(context),
-      report: context.reportUpstream,
-      ...(where.query ? { query: where.query } : {}),
-    });
+    const answer = await upstream.postJsonText(callOf(request, context, false));
     return relayJsonAnswer(answer.text, answer.body, answerModel, decodeChatResponse);
   }
 
   function relayStream(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches {
-    const open = async () => {
-      const { body, where } = prepare(request, true);
-      return upstream.postSse({
-        path: where.path,
-        body,
-        signal: upstreamSignal(context),
-        report: context.reportUpstream,
-        ...(where.query ? { query: where.query } : {}),
-      });
-    };
+    const open = async () => upstream.postSse(callOf(request, context, true));
     return new UpstreamRelay(open, createChatStreamRelay({ answerModel, includeUsage: request.includeUsage === true }));
   }
 }
