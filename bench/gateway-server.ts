@@ -10,6 +10,7 @@
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 // `BENCH_OPS=log|metrics|on` turns on the request log (a JSON line per request to the file BENCH_LOG_FILE,
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
+// `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
 // `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
@@ -71,8 +72,15 @@ const limits: Partial<GatewayOptions> =
       };
 
 const opsMode = process.env.BENCH_OPS;
+// How long ledger rows and request-log lines gather before one commit or write (default 10 ms):
+// the instruction mode stretches it by callgrind's slowdown (bench/instructions.ts).
+const windowMs = process.env.BENCH_WINDOW_MS === undefined ? undefined : Number(process.env.BENCH_WINDOW_MS);
 // The request log as `requestLog: true` writes stdout (lines held up to 10 ms, then one write), to a file.
-const requestLog = () => ({ file: process.env.BENCH_LOG_FILE ?? '/dev/null' });
+const requestLog = () => ({ file: process.env.BENCH_LOG_FILE ?? '/dev/null', ...(windowMs === undefined ? {} : { flushMs: windowMs }) });
+const ledger = {
+  ...(process.env.BENCH_OUTBOX ? { outbox: process.env.BENCH_OUTBOX } : {}),
+  ...(windowMs === undefined ? {} : { commitEveryMs: windowMs }),
+};
 const ops: Partial<GatewayOptions> = {
   ...(opsMode === 'log' || opsMode === 'on' ? { requestLog: requestLog() } : {}),
   ...(opsMode === 'metrics' || opsMode === 'on' ? { metrics: true } : {}),
@@ -86,7 +94,7 @@ const handler = gateway({
   logger: silentLogger,
   ...limits,
   ...(routing === 'redis' ? sharedRedis : {}),
-  ...(database === undefined ? {} : { database, ...(process.env.BENCH_OUTBOX ? { ledger: { outbox: process.env.BENCH_OUTBOX } } : {}) }),
+  ...(database === undefined ? {} : { database, ledger }),
   ...(money === 'balance' ? { balances: {} } : {}),
 });
 if (database !== undefined) {

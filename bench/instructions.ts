@@ -14,6 +14,14 @@ import { startUnderCallgrind } from './callgrind-server.js';
 import type { InstructionConfiguration } from './instruction-configurations.js';
 import { sendSequentially, type RequestPlan } from './sequential-requests.js';
 
+/**
+ * The ledger's commit window and the request log's flush window in this mode (10 ms natively).
+ * Under callgrind the server runs about 50 times slower, so a 10 ms window would hold one or two
+ * requests where natively, at the same concurrency, it holds dozens: stretched by that factor, a
+ * commit or write is shared by as many requests as it would be outside valgrind.
+ */
+export const STRETCHED_WINDOW_MS = 500;
+
 export interface InstructionOptions {
   upstreamUrl: string;
   paths: readonly BenchPath[];
@@ -50,7 +58,7 @@ export async function measureInstructions(options: InstructionOptions): Promise<
     const startedAt = performance.now();
     const dir = join(options.scratch, `callgrind-${configuration.name.replace(/[^a-z0-9-]/gi, '_')}`);
     mkdirSync(dir, { recursive: true });
-    const env = configuration.env?.(dir, run) ?? {};
+    const env = { BENCH_WINDOW_MS: String(STRETCHED_WINDOW_MS), ...configuration.env?.(dir, run) };
     const server = await startUnderCallgrind(join(options.buildDir, configuration.script), [options.upstreamUrl], env, dir);
     try {
       if (configuration.storedKey && server.storedKey === undefined)
@@ -65,7 +73,9 @@ export async function measureInstructions(options: InstructionOptions): Promise<
       for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), warmup, connections);
       for (const { path, stream } of cells) {
         await server.start();
+        const sentAt = performance.now();
         await sendSequentially(planFor(path, stream), requests, connections);
+        const perSecond = requests / ((performance.now() - sentAt) / 1000);
         const counts = await server.stop(`${configuration.name}-${path}-${stream ? 'stream' : 'json'}`);
         const row: InstructionRow = {
           path,
@@ -78,7 +88,7 @@ export async function measureInstructions(options: InstructionOptions): Promise<
         };
         rows.push(row);
         log(
-          `  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`,
+          `  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request, ${perSecond.toFixed(0)} requests/s (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`,
         );
       }
     } finally {

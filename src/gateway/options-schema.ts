@@ -169,6 +169,7 @@ export const ledgerOptionsSchema = z.union([
     interruptedStreams: z.enum(['estimate', 'reported-only']).optional(),
     batchSize: z.number().int().positive().max(5000).optional(),
     intervalMs: z.number().int().nonnegative().optional(),
+    commitEveryMs: z.number().int().positive().max(10_000).optional(),
   }),
 ]);
 
@@ -283,6 +284,7 @@ export const optionsSchema = z.object({
           logger: z.custom<object>(hasInfo, 'a pino logger').optional(),
           prompts: z.enum(['lengths', 'text']).optional(),
           file: z.string().min(1).optional(),
+          flushMs: z.number().int().nonnegative().max(10_000).optional(),
           destination: z
             .custom<object>(
               (value) => typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function',
@@ -292,7 +294,7 @@ export const optionsSchema = z.object({
         }),
         z.custom<object>(hasInfo, 'a pino logger'),
       ],
-      { error: "must be true, false, a pino logger or { logger, prompts: 'lengths' | 'text', file, destination }" },
+      { error: "must be true, false, a pino logger or { logger, prompts: 'lengths' | 'text', file, flushMs, destination }" },
     )
     .optional(),
   metrics: z.union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })]).optional(),

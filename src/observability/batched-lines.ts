@@ -4,12 +4,12 @@ export interface LineDestination {
   end?(): unknown;
 }
 
-/** How long a line may wait for others to share its write (ms), and how much text is written at once at most. */
+/** How long a line may wait for others to share its write by default (ms), and how much text is written at once at most. */
 export const FLUSH_MS = 10;
 export const FLUSH_CHARS = 64 * 1024;
 
 /**
- * Lines held for at most `FLUSH_MS` (or until `FLUSH_CHARS` are held), then handed to `target` as
+ * Lines held for at most `flushMs` (default `FLUSH_MS`; or until `FLUSH_CHARS` are held), then handed to `target` as
  * one string: under load one write carries many requests' lines (a system call per line, or per
  * turn of the event loop, was most of the request log's cost), and a lone line still goes out
  * within moments. (pino's own buffered destination measures its whole pending buffer again for
@@ -18,14 +18,16 @@ export const FLUSH_CHARS = 64 * 1024;
  */
 export class BatchedLines implements LineDestination {
   readonly #target: LineDestination;
+  readonly #flushMs: number;
   readonly #lines: string[] = [];
   #held = 0;
   #timer: NodeJS.Timeout | undefined;
   #ended = false;
   readonly #flush = () => this.flush();
 
-  constructor(target: LineDestination) {
+  constructor(target: LineDestination, flushMs = FLUSH_MS) {
     this.#target = target;
+    this.#flushMs = flushMs;
     process.once('exit', this.#flush);
   }
 
@@ -36,7 +38,7 @@ export class BatchedLines implements LineDestination {
     this.#held += line.length;
     if (this.#held >= FLUSH_CHARS) this.flush();
     // Unref'd: held lines never keep a process alive; its exit writes them.
-    else if (this.#timer === undefined) this.#timer = setTimeout(this.#flush, FLUSH_MS).unref();
+    else if (this.#timer === undefined) this.#timer = setTimeout(this.#flush, this.#flushMs).unref();
     return true;
   }
 

@@ -22,6 +22,11 @@ export interface RequestLogOptions {
   /** A file the lines are appended to instead of stdout (created with its folders); ignored with `logger`. */
   file?: string;
   /**
+   * How long a line written to stdout or `file` may wait to share one write with others, in ms:
+   * under load one write then carries many requests' lines. Default 10.
+   */
+  flushMs?: number;
+  /**
    * Where the JSON lines are written instead of stdout: a writable stream, or anything with
    * `write(text)` (each line is a string ending in a newline). Ignored with `logger`; wins over `file`.
    */
@@ -66,9 +71,10 @@ export interface OpenedLines extends LineDestination {
  * Stdout (or `file`) for JSON lines: each turn's lines in one write (batched-lines.ts), through
  * pino's synchronous destination (sonic-boom, which retries a full pipe).
  */
-export function openLines(file?: string): OpenedLines {
+export function openLines(file?: string, flushMs?: number): OpenedLines {
   return new BatchedLines(
     file === undefined ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: file, sync: true, mkdir: true }),
+    flushMs,
   );
 }
 
@@ -85,7 +91,7 @@ function requestLogStage(
   if (settings.logger !== undefined) return { stage: createRequestLogStage({ logger: settings.logger, price, prompts: settings.prompts }) };
   if (settings.destination !== undefined)
     return { stage: createRequestLogStage({ lines: settings.destination, price, prompts: settings.prompts }) };
-  const opened = openLines(settings.file);
+  const opened = openLines(settings.file, settings.flushMs);
   return { stage: createRequestLogStage({ lines: opened, price, prompts: settings.prompts }), opened };
 }
 

@@ -180,7 +180,14 @@ export const configFileSchema = z
     limits: limitsOptionsSchema.optional(),
     requestPolicy: requestPolicyOptionsSchema.optional(),
     requestLog: z
-      .union([z.boolean(), z.strictObject({ prompts: z.enum(['lengths', 'text']).optional(), file: z.string().min(1).optional() })])
+      .union([
+        z.boolean(),
+        z.strictObject({
+          prompts: z.enum(['lengths', 'text']).optional(),
+          file: z.string().min(1).optional(),
+          flushMs: z.number().int().nonnegative().max(10_000).optional(),
+        }),
+      ])
       .optional(),
     metrics: z
       .union([z.boolean(), z.strictObject({ keyLabels: z.union([z.boolean(), z.number().int().positive()]).optional() })])

@@ -139,7 +139,8 @@ export async function startServer(
   const { logLevel } = settings;
   // Stdout gets pino's buffered destination (one write for many lines); another output, each line as it comes.
   const logsRequests = logLevel !== undefined && logsAt(logLevel, 'info');
-  const opened = logsRequests && output === process.stdout ? openLines() : undefined;
+  const flushMs = typeof options.requestLog === 'object' ? (options.requestLog as RequestLogOptions).flushMs : undefined;
+  const opened = logsRequests && output === process.stdout ? openLines(undefined, flushMs) : undefined;
   const requestLines = logsRequests ? (opened ?? output) : undefined;
   const requestLogger = requestLines === undefined ? undefined : createJsonLineWriter(requestLines);
   const handle = gateway({

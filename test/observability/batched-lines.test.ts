@@ -28,6 +28,17 @@ describe('BatchedLines', () => {
     lines.end();
   });
 
+  it('should hold lines for the window it is given instead of the default', () => {
+    const into = target();
+    const lines = new BatchedLines(into, 500);
+    lines.write('a\n');
+    vi.advanceTimersByTime(FLUSH_MS * 2);
+    expect(into.writes).toEqual([]);
+    vi.advanceTimersByTime(500 - FLUSH_MS * 2);
+    expect(into.writes).toEqual(['a\n']);
+    lines.end();
+  });
+
   it('should write at once when it holds enough text, without waiting for the timer', () => {
     const into = target();
     const lines = new BatchedLines(into);

@@ -49,6 +49,31 @@ describe('requestLog: { file }', () => {
     expect(lines.every((line) => line.msg === 'request' && line.level === 'info')).toBe(true);
   });
 
+  it('should hold the lines for flushMs, then write them', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'switchyard-log-'));
+    const path = join(dir, 'requests.log');
+    const handle = gateway({
+      apiKeys: [KEY],
+      logger: silentLogger,
+      providers: { mock: { type: 'mock' } },
+      models: [{ id: 'mock', provider: 'mock' }],
+      requestLog: { file: path, flushMs: 5_000 },
+    });
+    server = createServer(handle).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server!.once('listening', resolve));
+    const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+    await client.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    // Well past the default 10 ms window, the line is still held.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await readFile(path, 'utf8')).toBe('');
+    await handle.close();
+    expect(await linesOf(path)).toHaveLength(1);
+  });
+
+  it('should refuse a negative flushMs', () => {
+    expect(() => gateway({ apiKeys: [KEY], logger: silentLogger, requestLog: { file: 'x.log', flushMs: -1 } })).toThrow(/requestLog/);
+  });
+
   it('should refuse an empty file name', () => {
     expect(() => gateway({ apiKeys: [KEY], logger: silentLogger, requestLog: { file: '' } })).toThrow(/requestLog/);
   });

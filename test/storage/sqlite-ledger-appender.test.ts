@@ -21,4 +21,22 @@ describe('SqliteLedgerAppender', () => {
     expect(appender.append([cacheWriteRow])).toBe(1);
     expect(await cacheWriteColumns(database)).toEqual({ cache_write_tokens: 300, cache_write_1h_tokens: 200 });
   });
+
+  it('should write every row of a batch larger than one statement, each with its own values, and count only new ones', async () => {
+    const file = scratch.file('appender-batch');
+    const database = await openDatabase({ url: file });
+    opened.push(database);
+    const appender = new SqliteLedgerAppender(file);
+    scratch.later(() => appender.close());
+    // 70 rows: two statements of 32 and one of 6; the first three are written beforehand.
+    const rows = Array.from({ length: 70 }, (_, index) => ({ ...cacheWriteRow, request_id: `req_${index}`, output_tokens: index }));
+    expect(appender.append(rows.slice(0, 3))).toBe(3);
+    // One row twice in the same batch, and three already there: neither is written again.
+    expect(appender.append([...rows, rows[40]!])).toBe(67);
+    const written = await database.db.selectFrom('usage_ledger').select(['request_id', 'output_tokens']).execute();
+    expect(written).toHaveLength(70);
+    for (const row of written) expect(row.request_id).toBe(`req_${row.output_tokens}`);
+    // A batch of another size after: its statement is prepared then.
+    expect(appender.append([{ ...cacheWriteRow, request_id: 'req_last', output_tokens: 7 }])).toBe(1);
+  });
 });
