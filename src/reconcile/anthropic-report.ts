@@ -1,17 +1,8 @@
-import { countOf, fetchReportPages, textOf } from './fetch-report-pages.js';
-import {
-  DAY_MS,
-  dayOf,
-  dayStart,
-  type ProviderReport,
-  type ReportCost,
-  type ReportRange,
-  type ReportSource,
-  type ReportUsage,
-} from './provider-report.js';
+import { countOf, dailyReportUrl, fetchReportPages, type ReportWindow, textOf } from './fetch-report-pages.js';
+import { dayOf, type ProviderReport, type ReportCost, type ReportRange, type ReportSource, type ReportUsage } from './provider-report.js';
 
-/** The most daily buckets Anthropic gives on one page (`bucket_width=1d`). */
-const DAYS_PER_PAGE = 31;
+/** How the report names its time window. */
+const window: ReportWindow = { start: 'starting_at', end: 'ending_at', moment: (at) => new Date(at).toISOString() };
 const ANTHROPIC_VERSION = '2023-06-01';
 
 interface AnthropicBucket {
@@ -38,16 +29,7 @@ const dayOfBucket = (bucket: AnthropicBucket): string | undefined => {
 export async function readAnthropicReport(source: ReportSource, range: ReportRange): Promise<ProviderReport> {
   const base = source.baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
   const headers = { 'x-api-key': source.adminKey, 'anthropic-version': ANTHROPIC_VERSION, accept: 'application/json' };
-  const query = (path: string, groupBy: string[], page: string | undefined) => {
-    const url = new URL(`${base}${path}`);
-    url.searchParams.set('starting_at', new Date(dayStart(range.from)).toISOString());
-    url.searchParams.set('ending_at', new Date(dayStart(range.to) + DAY_MS).toISOString());
-    url.searchParams.set('bucket_width', '1d');
-    for (const field of groupBy) url.searchParams.append('group_by[]', field);
-    url.searchParams.set('limit', String(DAYS_PER_PAGE));
-    if (page !== undefined) url.searchParams.set('page', page);
-    return url;
-  };
+  const query = (path: string, groupBy: string[], page: string | undefined) => dailyReportUrl(base, path, range, window, groupBy, page);
   const usageBuckets = (await fetchReportPages(
     "Anthropic's usage report",
     (page) => query('/v1/organizations/usage_report/messages', ['model', 'api_key_id'], page),

@@ -1,4 +1,5 @@
 import { GatewayError } from '../canonical/index.js';
+import { DAY_MS, dayStart, type ReportRange } from './provider-report.js';
 
 /** A page of a provider's report: its buckets, and the cursor of the next page when there is one. */
 interface ReportPage {
@@ -92,3 +93,32 @@ export const countOf = (value: unknown): number => (typeof value === 'number' &&
 
 /** A string field from a report, or null. */
 export const textOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The most daily buckets OpenAI and Anthropic give on one page (`bucket_width=1d`). */
+const DAYS_PER_PAGE = 31;
+
+/** How a provider's report names its time window: the two parameters, and how a moment is written. */
+export interface ReportWindow {
+  start: string;
+  end: string;
+  moment: (epochMs: number) => string;
+}
+
+/** The URL of one page of a daily report over `range`'s whole UTC days, grouped by `groupBy`. */
+export function dailyReportUrl(
+  base: string,
+  path: string,
+  range: ReportRange,
+  window: ReportWindow,
+  groupBy: readonly string[],
+  page: string | undefined,
+): URL {
+  const url = new URL(`${base}${path}`);
+  url.searchParams.set(window.start, window.moment(dayStart(range.from)));
+  url.searchParams.set(window.end, window.moment(dayStart(range.to) + DAY_MS));
+  url.searchParams.set('bucket_width', '1d');
+  for (const field of groupBy) url.searchParams.append('group_by[]', field);
+  url.searchParams.set('limit', String(DAYS_PER_PAGE));
+  if (page !== undefined) url.searchParams.set('page', page);
+  return url;
+}

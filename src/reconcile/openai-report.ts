@@ -1,17 +1,8 @@
-import { countOf, fetchReportPages, textOf } from './fetch-report-pages.js';
-import {
-  DAY_MS,
-  dayOf,
-  dayStart,
-  type ProviderReport,
-  type ReportCost,
-  type ReportRange,
-  type ReportSource,
-  type ReportUsage,
-} from './provider-report.js';
+import { countOf, dailyReportUrl, fetchReportPages, type ReportWindow, textOf } from './fetch-report-pages.js';
+import { dayOf, type ProviderReport, type ReportCost, type ReportRange, type ReportSource, type ReportUsage } from './provider-report.js';
 
-/** The most daily buckets OpenAI gives on one page (`bucket_width=1d`). */
-const DAYS_PER_PAGE = 31;
+/** How the report names its time window. */
+const window: ReportWindow = { start: 'start_time', end: 'end_time', moment: (at) => String(at / 1000) };
 
 interface OpenAIBucket {
   start_time?: unknown;
@@ -36,16 +27,7 @@ const dayOfBucket = (bucket: OpenAIBucket): string | undefined =>
 export async function readOpenAIReport(source: ReportSource, range: ReportRange): Promise<ProviderReport> {
   const base = source.baseURL.replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${source.adminKey}`, accept: 'application/json' };
-  const query = (path: string, groupBy: string[], page: string | undefined) => {
-    const url = new URL(`${base}${path}`);
-    url.searchParams.set('start_time', String(dayStart(range.from) / 1000));
-    url.searchParams.set('end_time', String((dayStart(range.to) + DAY_MS) / 1000));
-    url.searchParams.set('bucket_width', '1d');
-    for (const field of groupBy) url.searchParams.append('group_by[]', field);
-    url.searchParams.set('limit', String(DAYS_PER_PAGE));
-    if (page !== undefined) url.searchParams.set('page', page);
-    return url;
-  };
+  const query = (path: string, groupBy: string[], page: string | undefined) => dailyReportUrl(base, path, range, window, groupBy, page);
   const usageBuckets = (await fetchReportPages(
     "OpenAI's usage report",
     (page) => query('/organization/usage/completions', ['model', 'api_key_id'], page),
