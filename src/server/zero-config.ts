@@ -1,5 +1,5 @@
-import type { ModelConfig, UnavailableModel } from '../gateway/options.js';
-import type { ProviderConfig } from '../providers/create-provider.js';
+import type { ModelOptions, UnavailableModel } from '../gateway/options.js';
+import type { BuiltInProviderOptions } from '../providers/create-provider.js';
 import type { ServerConfig } from './config-schema.js';
 
 /** A provider `npx switchyard` adds when its key is in the environment, and the models it then serves. */
@@ -29,8 +29,8 @@ export function unsetKeyReason(envVar: DetectedProvider['envVar']): string {
  * whose key is not set are `unavailableModels`, so asking for one says which variable to set.
  */
 export function createZeroConfig(env: NodeJS.ProcessEnv): ServerConfig {
-  const providers: Record<string, ProviderConfig> = {};
-  const models: ModelConfig[] = [{ id: 'mock', provider: 'mock' }];
+  const providers: Record<string, BuiltInProviderOptions> = {};
+  const models: ModelOptions[] = [{ id: 'mock', provider: 'mock' }];
   const unavailableModels: UnavailableModel[] = [];
   for (const detectable of detectableProviders) {
     const apiKey = env[detectable.envVar];
