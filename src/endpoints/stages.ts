@@ -23,7 +23,7 @@ export interface RequestStages {
 }
 
 /** What the endpoints are built from: the resolved options they read. */
-export interface EndpointSetup {
+export interface EndpointOptions {
   readonly models: ModelTable;
   /** Models in configuration order, without aliases (`GET /v1/models`). */
   readonly modelList: readonly ResolvedModel[];

@@ -3,7 +3,7 @@
 // is options.ts's job.
 import { createKeyCheck } from '../access/authenticate-stage.js';
 import { refuseUnlistedModel } from '../access/model-allowlist.js';
-import type { EndpointSetup } from '../endpoints/stages.js';
+import type { EndpointOptions } from '../endpoints/stages.js';
 import { admitEverything, type AdmitStage } from '../limits/admit-stage.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import { openRouting, type OpenedRouting } from '../routing/open-routing.js';
@@ -27,7 +27,7 @@ import type { ModelTable } from '../routing/resolve-model.js';
 import { checkOptions, type CheckedOptions, type GatewayOptions } from './options.js';
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
-export interface ResolvedGatewayOptions extends EndpointSetup {
+export interface ResolvedGatewayOptions extends EndpointOptions {
   diagnoseBaseUrl: boolean;
   /** Every distinct adapter the models use, to close on shutdown. */
   adapters: readonly ProviderAdapter[];

@@ -24,7 +24,7 @@ export interface StageServices {
 }
 
 /** What compiling needs: the services, the request policy, and the users' own stages. */
-export interface PipelineSetup {
+export interface CompilePipelineOptions {
   readonly services: StageServices;
   readonly requestPolicy: RequestPolicyTable;
   readonly logger: Logger;
@@ -80,7 +80,7 @@ const slotOf = (stage: Stage): string => {
  * without a ledger or a log, no admission without limits, budgets or an allowlist), so it costs
  * nothing per request. Each model's list is compiled the first time it is asked for and kept.
  */
-export function compilePipeline(setup: PipelineSetup, shape: EndpointShape): EndpointPipeline {
+export function compilePipeline(setup: CompilePipelineOptions, shape: EndpointShape): EndpointPipeline {
   const { services, logger } = setup;
   const { endpoint } = shape;
   // The probe generates, as the gateway itself: no key, no request policy, no admission.
