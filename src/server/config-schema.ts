@@ -83,7 +83,7 @@ export interface ResolvedServerOptions {
 export type ServerConsoleOptions = Omit<ConsoleOptions, 'gateway' | 'logger' | 'basePath'>;
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
-export interface ServerConfig {
+export interface LoadedConfig {
   server: Partial<ResolvedServerOptions>;
   gateway: GatewayOptions;
   /** `database: false` in the file: no stored keys and no ledger (the server otherwise keeps them in `switchyard.db`). */
@@ -219,7 +219,7 @@ export const configFileSchema = z
 export type ConfigFile = z.output<typeof configFileSchema>;
 
 /** Splits a validated file into server settings and the options object `gateway()` takes. */
-export function splitConfigFile(file: ConfigFile): ServerConfig {
+export function splitConfigFile(file: ConfigFile): LoadedConfig {
   const { server = {}, database, providers, ...others } = file;
   const reportSources = reportSourcesOf(providers);
   const rest =
