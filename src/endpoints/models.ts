@@ -69,7 +69,7 @@ export function createModelsEndpoints(codecs: ModelsCodecs, setup: EndpointOptio
     const started = new StartedRequest(res);
     const anthropic = isAnthropicCall(req);
     try {
-      await setup.stages.authenticate.authenticate(req.headers, anthropic);
+      await setup.stages.authenticate(req.headers, anthropic);
       sendJson(res, 200, body(), started.requestId);
     } catch (error) {
       started.fail(res, anthropic ? codecs.anthropic : codecs.openai, error, setup.logger);

@@ -1,4 +1,4 @@
-import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { KeyCheck } from '../access/authenticate-stage.js';
 import type { AdmitStage } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
 import type { Stage } from '../pipeline/stage.js';
@@ -13,7 +13,7 @@ import type { RecordStage } from '../usage/record-stage.js';
  */
 export interface RequestStages {
   /** Who is calling (keys). Default: the configured keys, or anyone when none are required. */
-  readonly authenticate: AuthenticateStage;
+  readonly authenticate: KeyCheck;
   /** Let in or 429 (allowlist, budgets, limits). Default: everyone. */
   readonly admit: AdmitStage;
   /** Get the answer from a provider (retries, fallbacks). Default: one call to the model. */

@@ -1,4 +1,4 @@
-import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { KeyCheck } from '../access/authenticate-stage.js';
 import type { AdmitStage } from '../limits/admit-stage.js';
 import { admitEverything } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
@@ -18,7 +18,7 @@ import { recordStage } from './stages/record.js';
 
 /** The built-in services the stages are made of (each a default that does nothing when its feature is off). */
 export interface StageServices {
-  readonly authenticate: AuthenticateStage;
+  readonly authenticate: KeyCheck;
   readonly admit: AdmitStage;
   readonly record: RecordStage;
 }
