@@ -3,9 +3,10 @@ import type { Caller } from '../canonical/index.js';
 import { authenticate, type ApiKeyVerifier } from './authenticate.js';
 
 /**
- * The "authenticate" stage: finds who is calling from the request's headers, or throws a 401
- * GatewayError. `acceptXApiKey` is true on Anthropic-style calls, whose clients send `x-api-key`.
- * Synchronous when it can be; a promise only when the check must wait.
+ * What the "authenticate" stage asks (src/pipeline/stages/authenticate.ts): finds who is calling
+ * from the request's headers, or throws a 401 GatewayError. `acceptXApiKey` is true on
+ * Anthropic-style calls, whose clients send `x-api-key`. Synchronous when it can be; a promise
+ * only when the check must wait.
  */
 export type KeyCheck = (headers: IncomingHttpHeaders, acceptXApiKey: boolean) => Caller | Promise<Caller>;
 

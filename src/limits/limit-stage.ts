@@ -7,7 +7,7 @@ import {
   type Usage,
   storeUnavailable,
 } from '../canonical/index.js';
-import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
+import type { Admission, AdmissionRequest, AdmissionControl } from './admit-stage.js';
 import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
 import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
@@ -38,7 +38,7 @@ export interface LimitCounters {
   waiting: number;
 }
 
-export interface LimitStage extends AdmitStage {
+export interface LimitStage extends AdmissionControl {
   counters(): LimitCounters;
   /** Resolves once the leases and token counters given back so far reached the store (a shutdown waits for it). */
   settled(): Promise<void>;
@@ -123,7 +123,7 @@ function usedTokens(reserved: number, usage: Usage | undefined, cut: CutStream |
  * are reserved at the request's estimate and settled to its real usage after; concurrency slots
  * are leases renewed while the request runs and given back when it ends, however it ends.
  */
-export function withLimits(inner: AdmitStage, options: LimitStageOptions): LimitStage {
+export function withLimits(inner: AdmissionControl, options: LimitStageOptions): LimitStage {
   const { rules, store } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const failOpen = (options.whenStoreDown ?? 'open') === 'open';

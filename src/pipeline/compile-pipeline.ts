@@ -1,11 +1,11 @@
 import type { KeyCheck } from '../access/authenticate-stage.js';
-import type { AdmitStage } from '../limits/admit-stage.js';
+import type { AdmissionControl } from '../limits/admit-stage.js';
 import { admitEverything } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
 import type { RequestPolicyTable } from '../policy/request-policy-table.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
-import { recordNothing, type RecordStage } from '../usage/record-stage.js';
+import { recordNothing, type Recorder } from '../usage/record-stage.js';
 import type { RequestContext } from './request-context.js';
 import type { WatchEvents } from './respond.js';
 import type { PipelineStage } from './run-stages.js';
@@ -19,8 +19,8 @@ import { recordStage } from './stages/record.js';
 /** The built-in services the stages are made of (each a default that does nothing when its feature is off). */
 export interface StageServices {
   readonly authenticate: KeyCheck;
-  readonly admit: AdmitStage;
-  readonly record: RecordStage;
+  readonly admit: AdmissionControl;
+  readonly record: Recorder;
 }
 
 /** What compiling needs: the services, the request policy, and the users' own stages. */
