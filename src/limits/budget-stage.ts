@@ -150,7 +150,7 @@ export function withBudgets(inner: AdmissionControl, options: BudgetStageOptions
   };
 
   return {
-    // Synchronous for callers without limits: no promise on their path.
+    // Synchronous for callers without limits: hot-path rule 2 (docs/architecture.md#hot-path-rules).
     admit(request) {
       const { caller } = request;
       const at = now();

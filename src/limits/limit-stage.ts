@@ -176,7 +176,7 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
         finishing.delete(done);
         wake();
       };
-      // One `then` for both outcomes: a catch and a finally made three promises per request.
+      // One `then` for both outcomes: hot-path rule 2 (docs/architecture.md#hot-path-rules).
       const done: Promise<void> = finished.then(settle, (error: unknown) => {
         storeFailed(error);
         settle();
@@ -206,7 +206,7 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
       }
       if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
     };
-    // Two literals, no spread: a spread in an object literal costs about a microsecond on Node 20.
+    // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
     return rateLimit === undefined ? { release } : { rateLimit, release };
   };
 
@@ -298,7 +298,7 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
           (error: unknown) => storeDown(request, error),
         );
       }
-      // In memory, an admitted request needs no promise unless an inner stage does.
+      // In memory, an admitted request needs no promise unless an inner stage does: hot-path rule 2.
       return acquired.ok ? pass(request, applied, acquired) : enter(request, applied, acquired);
     },
     counters: () => ({ ...counters, waiting: queue.waiting }),

@@ -59,7 +59,7 @@ export async function callProvider(context: RequestContext, answering: AnswerOpt
   const servedBy = (named: string | undefined) => attemptLog[attemptLog.length - 1]?.deployment ?? named ?? deploymentOf(route);
   context.callStart = performance.now();
   if (!context.request.stream) {
-    // Object literals without spreads: on Node 20 a spread copy that gains fields costs a microsecond.
+    // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
     const calls: CallControl = mayCall === undefined ? { onAttempt } : { mayCall, onAttempt };
     const answer = await call.generate(route, providerContext, calls);
     context.upstreamMs = performance.now() - context.callStart;
