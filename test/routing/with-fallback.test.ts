@@ -32,7 +32,6 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
         usage: { inputTokens: 1, outputTokens: 1 },
       } as CanonicalResponse;
     },
-    // eslint-disable-next-line require-yield
     async *stream() {
       throw new Error('not used');
     },
