@@ -2,13 +2,14 @@ export { gateway } from './gateway/gateway.js';
 export type {
   GatewayOptions,
   ModelConfig,
+  ModelOptions,
   PolicyAction,
   RequestPolicy,
   RequestPolicyOptions,
   TimeoutOptions,
   UnavailableModel,
 } from './gateway/options.js';
-export type { ProviderConfig } from './providers/create-provider.js';
+export type { BuiltInProviderOptions, ProviderConfig } from './providers/create-provider.js';
 export type { ApiKeyVerifier } from './access/authenticate.js';
 
 export type { ProviderAdapter, ProviderContext, ModelCapabilities } from './providers/types.js';
@@ -62,7 +63,7 @@ export { switchyardDocs } from './docs-site/docs-handler.js';
 export type { DocsHandler } from './docs-site/docs-handler.js';
 export type { DocsOptions } from './docs-site/docs-options.js';
 export type { DocsGateway } from './docs-site/signed-in-keys.js';
-export type { DeploymentConfig, DeploymentStrategy } from './routing/deployment.js';
+export type { DeploymentConfig, DeploymentOptions, DeploymentStrategy } from './routing/deployment.js';
 export type { RetryOptions } from './routing/retry-policy.js';
 export type { CooldownOptions } from './routing/cooldown.js';
 export type { CooldownEvent, RoutingCounters, RoutingEvents } from './routing/routing-events.js';

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type * as testing from '../src/testing/index.js';
 import * as switchyard from '../src/index.js';
 
 describe('the package entry point', () => {
@@ -29,5 +30,14 @@ describe('the package entry point', () => {
       'switchyardConsole',
       'switchyardDocs',
     ]);
+  });
+});
+
+describe('renamed public types', () => {
+  it('should keep each old name as an alias of the new one', () => {
+    expectTypeOf<switchyard.ModelConfig>().toEqualTypeOf<switchyard.ModelOptions>();
+    expectTypeOf<switchyard.ProviderConfig>().toEqualTypeOf<switchyard.BuiltInProviderOptions>();
+    expectTypeOf<switchyard.DeploymentConfig>().toEqualTypeOf<switchyard.DeploymentOptions>();
+    expectTypeOf<testing.ContractSetup>().toEqualTypeOf<testing.AdapterUnderTest>();
   });
 });

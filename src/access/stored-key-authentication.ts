@@ -1,7 +1,7 @@
 import type { Caller } from '../canonical/index.js';
 import { type GatewayError, storeUnavailable } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
-import type { AuthenticateStage } from './authenticate-stage.js';
+import type { KeyCheck } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
 import { authError, invalidKey, requirePresentedKey, type ApiKeyVerifier } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
@@ -50,7 +50,7 @@ function orUnavailable<T>(pending: Promise<T>): Promise<T> {
  * key is checked from the in-process cache when it can be (synchronously), else in the database;
  * the caller it yields carries the key's public id, name and model allowlist.
  */
-export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOptions): AuthenticateStage {
+export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOptions): KeyCheck {
   const { db, cache, verifyConfigured, onUsed } = options;
   const parseKey = memoizedKeyParser();
   const now = options.now ?? Date.now;
@@ -118,15 +118,13 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
     return orUnavailable(lookup).then(callerOf);
   };
 
-  return {
-    authenticate(headers, acceptXApiKey) {
-      const presented = requirePresentedKey(headers, acceptXApiKey);
-      // A key in the stored formats is looked up as one; keys from the options are any other string.
-      if (presented.startsWith(KEY_PREFIX) || presented.startsWith(TOKEN_PREFIX)) return storedCaller(presented);
-      const configured = verifyConfigured?.(presented) ?? false;
-      if (configured === true) return anyCaller;
-      if (configured === false) return storedCaller(presented);
-      return configured.then((valid) => (valid ? anyCaller : storedCaller(presented)));
-    },
+  return (headers, acceptXApiKey) => {
+    const presented = requirePresentedKey(headers, acceptXApiKey);
+    // A key in the stored formats is looked up as one; keys from the options are any other string.
+    if (presented.startsWith(KEY_PREFIX) || presented.startsWith(TOKEN_PREFIX)) return storedCaller(presented);
+    const configured = verifyConfigured?.(presented) ?? false;
+    if (configured === true) return anyCaller;
+    if (configured === false) return storedCaller(presented);
+    return configured.then((valid) => (valid ? anyCaller : storedCaller(presented)));
   };
 }

@@ -1,4 +1,4 @@
-import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { KeyCheck } from '../access/authenticate-stage.js';
 import type { TokenRequest, TokenService } from '../access/token-service.js';
 import { GatewayError } from '../canonical/index.js';
 import { createJsonBodyReader } from '../http/read-json-body.js';
@@ -31,17 +31,12 @@ function readTokenRequest(body: unknown): TokenRequest {
  * `POST /v1/tokens`: a server holding a stored key mints a short-lived token for a browser
  * (`{ expires_in?, models?, max_spend_usd? }` → `201 { token, expires_at, parent, models, max_spend_usd }`).
  */
-export function createTokenEndpoint(
-  authenticate: AuthenticateStage,
-  tokens: TokenService,
-  logger: Logger,
-  errors: InboundCodec,
-): EndpointHandler {
+export function createTokenEndpoint(authenticate: KeyCheck, tokens: TokenService, logger: Logger, errors: InboundCodec): EndpointHandler {
   const readBody = createJsonBodyReader(16 * 1024);
   return async (req, res) => {
     const requestId = createRequestId();
     try {
-      const caller = await authenticate.authenticate(req.headers, false);
+      const caller = await authenticate(req.headers, false);
       const minted = await tokens.mint(caller, readTokenRequest(await readBody(req)));
       sendJson(
         res,

@@ -13,7 +13,7 @@ import { RequestContext } from '../pipeline/request-context.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 import { anthropicRules } from './endpoint-rules.js';
-import type { EndpointSetup } from './stages.js';
+import type { EndpointOptions } from './stages.js';
 
 /**
  * `POST /v1/messages/count_tokens` (the Anthropic SDK's `messages.countTokens()`, Claude Code):
@@ -22,7 +22,7 @@ import type { EndpointSetup } from './stages.js';
  * stages that ask for count_tokens — then count. The provider counts when it can; otherwise the
  * gateway estimates with a tokenizer. Nothing is generated, so nothing is admitted or recorded.
  */
-export function createCountTokensEndpoint(setup: EndpointSetup): EndpointHandler {
+export function createCountTokensEndpoint(setup: EndpointOptions): EndpointHandler {
   const readBody = createJsonBodyReader(setup.bodyLimit);
   const { logger } = setup;
   const pipeline = compilePipeline(

@@ -8,11 +8,11 @@ import { answerRoute, failRequest } from '../pipeline/answer-route.js';
 import { compilePipeline } from '../pipeline/compile-pipeline.js';
 import type { OpenRequests } from '../pipeline/open-requests.js';
 import { RequestContext } from '../pipeline/request-context.js';
-import type { AnswerSetup } from '../pipeline/respond.js';
+import type { AnswerOptions } from '../pipeline/respond.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 import type { EndpointRules } from './endpoint-rules.js';
-import type { EndpointSetup } from './stages.js';
+import type { EndpointOptions } from './stages.js';
 
 /**
  * `POST /v1/chat/completions`, `/v1/responses` and `/v1/messages`: one generation request in the
@@ -23,7 +23,7 @@ import type { EndpointSetup } from './stages.js';
  */
 export function createGenerationEndpoint(
   codec: InboundCodec,
-  setup: EndpointSetup,
+  setup: EndpointOptions,
   rules: EndpointRules,
   open?: OpenRequests,
 ): EndpointHandler {
@@ -33,7 +33,7 @@ export function createGenerationEndpoint(
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
     { endpoint: 'generation', codec, acceptXApiKey: rules.acceptXApiKey, forwardedHeaders: rules.forwardedHeaders },
   );
-  const answering: AnswerSetup = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
+  const answering: AnswerOptions = { codec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async (req, res) => {
     const started = new StartedRequest(res);
     noteRecorded(res);

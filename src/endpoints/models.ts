@@ -3,7 +3,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import { resolveModel, type ResolvedModel } from '../routing/resolve-model.js';
 import { anthropicModelEntry, openAIModelEntry } from './model-entry.js';
-import type { EndpointSetup } from './stages.js';
+import type { EndpointOptions } from './stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
 
 /** Anthropic clients (Claude Code model discovery) mark their calls with `anthropic-version`. */
@@ -64,12 +64,12 @@ export interface ModelsCodecs {
 }
 
 /** `GET /v1/models` and `GET /v1/models/:id`, in the OpenAI shape or, for Anthropic clients, Anthropic's. */
-export function createModelsEndpoints(codecs: ModelsCodecs, setup: EndpointSetup): ModelsEndpoints {
+export function createModelsEndpoints(codecs: ModelsCodecs, setup: EndpointOptions): ModelsEndpoints {
   const answer = async (req: HttpRequest, res: HttpResponse, body: () => unknown) => {
     const started = new StartedRequest(res);
     const anthropic = isAnthropicCall(req);
     try {
-      await setup.stages.authenticate.authenticate(req.headers, anthropic);
+      await setup.stages.authenticate(req.headers, anthropic);
       sendJson(res, 200, body(), started.requestId);
     } catch (error) {
       started.fail(res, anthropic ? codecs.anthropic : codecs.openai, error, setup.logger);

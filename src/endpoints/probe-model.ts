@@ -6,10 +6,10 @@ import { resolveModel } from '../routing/resolve-model.js';
 import { answerRoute, failRequest } from '../pipeline/answer-route.js';
 import { compilePipeline } from '../pipeline/compile-pipeline.js';
 import { RequestContext } from '../pipeline/request-context.js';
-import type { AnswerSetup } from '../pipeline/respond.js';
+import type { AnswerOptions } from '../pipeline/respond.js';
 import { runAfter, runBefore } from '../pipeline/run-stages.js';
 import { StartedRequest } from '../pipeline/start-request.js';
-import type { EndpointSetup } from './stages.js';
+import type { EndpointOptions } from './stages.js';
 
 /** The caller id probe rows carry in the ledger (`key_public_id`), so they are told apart from real traffic. */
 export const PROBE_CALLER_ID = 'probe';
@@ -42,13 +42,13 @@ export interface ProbeRequest {
  * caller. Its answer goes to a response with no connection: what the probe learns is read from the
  * request's context.
  */
-export function createModelProbe(setup: EndpointSetup): (probe: ProbeRequest) => Promise<ProbeResult> {
+export function createModelProbe(setup: EndpointOptions): (probe: ProbeRequest) => Promise<ProbeResult> {
   const { logger } = setup;
   const pipeline = compilePipeline(
     { services: setup.stages, requestPolicy: setup.requestPolicy, logger, userStages: setup.userStages ?? [] },
     { endpoint: 'probe', codec: chatCodec, acceptXApiKey: false, forwardedHeaders: [] },
   );
-  const answering: AnswerSetup = { codec: chatCodec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
+  const answering: AnswerOptions = { codec: chatCodec, call: setup.stages.call, logger, wantsUpstream: pipeline.wantsUpstream };
   return async ({ model, maxOutputTokens, timeoutMs }) => {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const started = new StartedRequest(res);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiKeyVerifier } from '../access/authenticate.js';
-import type { ProviderConfig } from '../providers/create-provider.js';
+import type { BuiltInProviderOptions } from '../providers/create-provider.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import type { Database } from '../storage/open-database.js';
 import { requestPolicyOptionsSchema, requestPolicySchema } from '../policy/request-policy-schema.js';
@@ -242,7 +242,7 @@ export const optionsSchema = z.object({
   providers: z
     .record(
       z.string(),
-      z.custom<ProviderAdapter | ProviderConfig>(
+      z.custom<ProviderAdapter | BuiltInProviderOptions>(
         (value) => typeof value === 'object' && value !== null,
         'an adapter or a provider configuration',
       ),

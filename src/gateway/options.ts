@@ -5,14 +5,14 @@ import { configError, configIssueError, configIssueMessage } from '../canonical/
 import type { ApiKeyVerifier } from '../access/authenticate.js';
 import { verifyConfiguredKeys } from '../access/configured-keys.js';
 import { parseBodyLimit } from '../http/body-limit.js';
-import { createProviderFromConfig, type ProviderConfig } from '../providers/create-provider.js';
+import { createProviderFromConfig, type BuiltInProviderOptions } from '../providers/create-provider.js';
 import { checkSpecificationVersion } from '../providers/specification-version.js';
 import { createMockProvider } from '../providers/mock/index.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import type { CooldownOptions } from '../routing/cooldown.js';
 import type { RetryOptions } from '../routing/retry-policy.js';
 import { createModelTable } from '../routing/create-model-table.js';
-import type { RoutedModelConfig } from '../routing/model-config.js';
+import type { RoutedModelOptions } from '../routing/routed-model-options.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts, type TimeoutOptions } from '../routing/timeouts.js';
 import type { ModelTable, ResolvedModel } from '../routing/resolve-model.js';
 import type { ObservabilityOptions } from '../observability/resolve-observability.js';
@@ -36,7 +36,7 @@ export interface UnavailableModel {
 }
 
 /** One model callers can name. */
-export interface ModelConfig extends RoutedModelConfig {
+export interface ModelOptions extends RoutedModelOptions {
   /**
    * This model's request policy, over the gateway's `requestPolicy` (a key's override wins over
    * both), field by field. See docs/security.md, "Request policy".
@@ -44,6 +44,9 @@ export interface ModelConfig extends RoutedModelConfig {
    */
   requestPolicy?: RequestPolicy;
 }
+
+/** @deprecated Use `ModelOptions`: the same type, renamed by the naming rule (docs/architecture.md#names-of-parameter-objects). */
+export type ModelConfig = ModelOptions;
 
 export interface GatewayOptions extends ObservabilityOptions {
   /**
@@ -59,9 +62,9 @@ export interface GatewayOptions extends ObservabilityOptions {
    * Providers by key: adapter objects, or configurations of built-in providers
    * (`{ type: 'openai', apiKey }`; `type` defaults to the key). A deterministic `mock` provider is always available.
    */
-  providers?: Record<string, ProviderAdapter | ProviderConfig>;
+  providers?: Record<string, ProviderAdapter | BuiltInProviderOptions>;
   /** The models served. Default: one model, `mock`, on the mock provider. */
-  models?: readonly ModelConfig[];
+  models?: readonly ModelOptions[];
   /**
    * Model ids callers may ask for that this gateway knows but does not serve, each with the reason
    * its 404 gives instead of "does not exist". The standalone server lists here the default models

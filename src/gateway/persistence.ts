@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { AuthenticateStage } from '../access/authenticate-stage.js';
+import type { KeyCheck } from '../access/authenticate-stage.js';
 import type { ApiKeyVerifier } from '../access/authenticate.js';
 import { KeyCache } from '../access/key-cache.js';
 import { KeyService } from '../access/key-service.js';
@@ -61,7 +61,7 @@ export interface Persistence {
   /** Mints browser tokens (`POST /v1/tokens`). */
   readonly tokens: TokenService;
   /** The "authenticate" stage over stored keys, beside the keys from the options. */
-  authentication(verifyConfigured: ApiKeyVerifier | undefined): AuthenticateStage;
+  authentication(verifyConfigured: ApiKeyVerifier | undefined): KeyCheck;
   /** The "record" stage writing the ledger; undefined when the ledger is off. */
   readonly ledger: LedgerStage | undefined;
   /** The ledger writer's counters: rows written, waiting, failed writes. */

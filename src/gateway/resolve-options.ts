@@ -3,8 +3,8 @@
 // is options.ts's job.
 import { createKeyCheck } from '../access/authenticate-stage.js';
 import { refuseUnlistedModel } from '../access/model-allowlist.js';
-import type { EndpointSetup } from '../endpoints/stages.js';
-import { admitEverything, type AdmitStage } from '../limits/admit-stage.js';
+import type { EndpointOptions } from '../endpoints/stages.js';
+import { admitEverything, type AdmissionControl } from '../limits/admit-stage.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import { openRouting, type OpenedRouting } from '../routing/open-routing.js';
 import { recordEach } from '../usage/record-stage.js';
@@ -27,7 +27,7 @@ import type { ModelTable } from '../routing/resolve-model.js';
 import { checkOptions, type CheckedOptions, type GatewayOptions } from './options.js';
 
 /** Options after `resolveOptions`: what the endpoints are built from, plus what the gateway itself reads. */
-export interface ResolvedGatewayOptions extends EndpointSetup {
+export interface ResolvedGatewayOptions extends EndpointOptions {
   diagnoseBaseUrl: boolean;
   /** Every distinct adapter the models use, to close on shutdown. */
   adapters: readonly ProviderAdapter[];
@@ -66,7 +66,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const balances = persistence === undefined ? undefined : openBalancesOf(options, persistence, logger);
-  const withKeyLimits = (inner: AdmitStage) => (limits === undefined ? inner : limits.stage);
+  const withKeyLimits = (inner: AdmissionControl) => (limits === undefined ? inner : limits.stage);
   const routing = openRoutingOf(options, checked, persistence, logger);
   const open = new OpenRequests();
   const observability = resolveObservability(options, {
@@ -235,12 +235,12 @@ const DEFAULT_RESERVED_OUTPUT_TOKENS = 32_768;
  * request can reach; where that is unknown, there is no bound.
  */
 function withKeyBudgets(
-  inner: AdmitStage,
+  inner: AdmissionControl,
   persistence: Persistence,
   prices: ReadonlyMap<string, VersionedPrice>,
   models: ModelTable,
   balances: OpenedBalances | undefined,
-): AdmitStage {
+): AdmissionControl {
   const windows = new Map<string, number | undefined>();
   const windowOf = (model: string) => {
     if (!windows.has(model)) windows.set(model, largestContextWindow(models, model));
@@ -285,7 +285,7 @@ function openBalancesOf(options: GatewayOptions, persistence: Persistence, logge
 }
 
 /** Stored keys may name the models they can call: refused before any limit is spent. */
-function withModelAllowlist(inner: AdmitStage): AdmitStage {
+function withModelAllowlist(inner: AdmissionControl): AdmissionControl {
   return {
     admit(request) {
       refuseUnlistedModel(request.caller, request.model);

@@ -12,7 +12,7 @@ type WithAdded = HttpResponse & { [ADDED]?: Record<string, string> };
 export function addAnswerHeaders(res: HttpResponse, headers: Record<string, string>): void {
   const before = (res as WithAdded)[ADDED];
   if (before === undefined) (res as WithAdded)[ADDED] = headers;
-  // Copied by hand: a spread copy that then gains fields is slow on Node 20.
+  // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
   else (res as WithAdded)[ADDED] = Object.assign({}, before, headers);
 }
 

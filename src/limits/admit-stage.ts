@@ -25,14 +25,15 @@ export interface Admission {
 }
 
 /**
- * The "admit" stage: lets a request in or refuses it by throwing a `rate_limit` GatewayError
- * (a 429 with `retryAfter`) before any provider is called. Limits fill it.
+ * What the "admit" stage asks (src/pipeline/stages/admit.ts): lets a request in or refuses it by
+ * throwing a `rate_limit` GatewayError (a 429 with `retryAfter`) before any provider is called.
+ * Limits fill it.
  */
-export interface AdmitStage {
+export interface AdmissionControl {
   admit(request: AdmissionRequest): Admission | Promise<Admission>;
 }
 
 const nothingHeld: Admission = { release() {} };
 
 /** The default "admit" stage: no limits, nothing to release. */
-export const admitEverything: AdmitStage = { admit: () => nothingHeld };
+export const admitEverything: AdmissionControl = { admit: () => nothingHeld };

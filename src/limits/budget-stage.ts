@@ -7,7 +7,7 @@ import {
   type Usage,
   storeUnavailable,
 } from '../canonical/index.js';
-import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
+import type { Admission, AdmissionRequest, AdmissionControl } from './admit-stage.js';
 import { budgetWindowOf } from './budget-period.js';
 import { admitsReservation, type BudgetAccount, type BudgetStore, type Hold, type ReservationRule } from './budget-store.js';
 
@@ -109,7 +109,7 @@ function unpricedModel(caller: Caller, model: string): GatewayError {
  * replaced by the real cost, or released when nothing was delivered. A request whose input the
  * body does not bound may also run alone (ReservationRule): then at most its own excess overshoots.
  */
-export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): AdmitStage {
+export function withBudgets(inner: AdmissionControl, options: BudgetStageOptions): AdmissionControl {
   const now = options.now ?? Date.now;
 
   /** The counters a caller's request is held to: its key's budget, and its browser token's cap. */
@@ -150,7 +150,7 @@ export function withBudgets(inner: AdmitStage, options: BudgetStageOptions): Adm
   };
 
   return {
-    // Synchronous for callers without limits: no promise on their path.
+    // Synchronous for callers without limits: hot-path rule 2 (docs/architecture.md#hot-path-rules).
     admit(request) {
       const { caller } = request;
       const at = now();

@@ -7,7 +7,7 @@ import {
   type Usage,
   storeUnavailable,
 } from '../canonical/index.js';
-import type { Admission, AdmissionRequest, AdmitStage } from './admit-stage.js';
+import type { Admission, AdmissionRequest, AdmissionControl } from './admit-stage.js';
 import type { AppliedLimits, LimitRules, LimitSubject } from './limit-rules.js';
 import { LimitPlanner } from './limit-planner.js';
 import type { AcquireResult, LimitCheck, LimitStore, RateAdjustment } from './limit-store.js';
@@ -38,7 +38,7 @@ export interface LimitCounters {
   waiting: number;
 }
 
-export interface LimitStage extends AdmitStage {
+export interface LimitStage extends AdmissionControl {
   counters(): LimitCounters;
   /** Resolves once the leases and token counters given back so far reached the store (a shutdown waits for it). */
   settled(): Promise<void>;
@@ -123,7 +123,7 @@ function usedTokens(reserved: number, usage: Usage | undefined, cut: CutStream |
  * are reserved at the request's estimate and settled to its real usage after; concurrency slots
  * are leases renewed while the request runs and given back when it ends, however it ends.
  */
-export function withLimits(inner: AdmitStage, options: LimitStageOptions): LimitStage {
+export function withLimits(inner: AdmissionControl, options: LimitStageOptions): LimitStage {
   const { rules, store } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const failOpen = (options.whenStoreDown ?? 'open') === 'open';
@@ -176,7 +176,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
         finishing.delete(done);
         wake();
       };
-      // One `then` for both outcomes: a catch and a finally made three promises per request.
+      // One `then` for both outcomes: hot-path rule 2 (docs/architecture.md#hot-path-rules).
       const done: Promise<void> = finished.then(settle, (error: unknown) => {
         storeFailed(error);
         settle();
@@ -206,7 +206,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
       }
       if (adjustments.length > 0 || leaseKeys.length > 0) finish(adjustments, leaseKeys, request.requestId);
     };
-    // Two literals, no spread: a spread in an object literal costs about a microsecond on Node 20.
+    // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
     return rateLimit === undefined ? { release } : { rateLimit, release };
   };
 
@@ -298,7 +298,7 @@ export function withLimits(inner: AdmitStage, options: LimitStageOptions): Limit
           (error: unknown) => storeDown(request, error),
         );
       }
-      // In memory, an admitted request needs no promise unless an inner stage does.
+      // In memory, an admitted request needs no promise unless an inner stage does: hot-path rule 2.
       return acquired.ok ? pass(request, applied, acquired) : enter(request, applied, acquired);
     },
     counters: () => ({ ...counters, waiting: queue.waiting }),

@@ -44,7 +44,7 @@ export interface CreditChannel {
   close(): Promise<void>;
 }
 
-export interface OpenBalancesSettings {
+export interface OpenBalancesOptions {
   options: BalancesOptions;
   db: () => Promise<StorageDb>;
   /** Opens the channel credits are announced on (with Redis), calling back for each account credited anywhere. */
@@ -59,7 +59,7 @@ export interface OpenBalancesSettings {
  * key budgets' reservation — the counter's limit is what the account was credited, its spend what
  * its usage took (seeded from the balance ledger) — and its real cost becomes a usage row.
  */
-export function openBalances(settings: OpenBalancesSettings): OpenedBalances {
+export function openBalances(settings: OpenBalancesOptions): OpenedBalances {
   const { options, db, onError } = settings;
   const credits = new AccountCredits(async (accountId) => creditsOf(await db(), accountId), options.creditsTtlMs ?? 2_000);
   const writer = new BalanceUsageWriter(db, settings.writeIntervalMs ?? 1_000, onError);

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { AdmitStage } from './admit-stage.js';
+import type { AdmissionControl } from './admit-stage.js';
 import type { KeyLimits, LimitSet } from './limit-rules.js';
 import { withLimits, type LimitStage, type LimitStageOptions } from './limit-stage.js';
 import { MemoryLimitStore } from './limit-store.js';
@@ -19,7 +19,7 @@ export interface LimitsOptions {
   storeTimeoutMs?: number;
 }
 
-export interface OpenLimitsSettings {
+export interface OpenLimitsOptions {
   limits: LimitsOptions | undefined;
   /** Per-model limits, from `models[].limits`. */
   models: Record<string, LimitSet>;
@@ -40,7 +40,7 @@ export interface OpenedLimits {
 }
 
 /** The limits stage around `inner`, counting in Redis when there is one (every instance shares it), else in memory; undefined when nothing can be limited. */
-export function openLimits(inner: AdmitStage, settings: OpenLimitsSettings): OpenedLimits | undefined {
+export function openLimits(inner: AdmissionControl, settings: OpenLimitsOptions): OpenedLimits | undefined {
   const { limits = {}, models } = settings;
   const anyLimit = limits.perKey !== undefined || Object.keys(limits.keys ?? {}).length > 0 || Object.keys(models).length > 0;
   if (!anyLimit && !settings.storedKeys) return undefined;

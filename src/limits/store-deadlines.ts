@@ -14,8 +14,7 @@ const COMPACT_AT = 4096;
 /**
  * The deadline of every call to the limits' Redis, on one timer. Every call may take the same
  * time, so calls expire in the order they were made: one timer, set for the oldest call still out,
- * serves them all. A timer per call cost several microseconds each — when calls settle at once,
- * Node drops and makes again its list of timers of that duration, each time.
+ * serves them all: hot-path rule 3 (docs/architecture.md#hot-path-rules).
  */
 export class StoreDeadlines {
   readonly #ms: number;

@@ -1,7 +1,7 @@
 import type { Histogram, Registry } from 'prom-client';
 import { labelsOf, SeriesTree } from './series-tree.js';
 
-export interface BucketTotalsConfig<L extends string> {
+export interface BucketTotalsOptions<L extends string> {
   name: string;
   help: string;
   labelNames: readonly L[];
@@ -39,7 +39,7 @@ export class BucketTotals<L extends string> {
     count: 0,
   });
 
-  constructor(config: BucketTotalsConfig<L>) {
+  constructor(config: BucketTotalsOptions<L>) {
     this.name = config.name;
     this.help = config.help;
     this.#labelNames = config.labelNames;

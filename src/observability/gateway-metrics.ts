@@ -2,7 +2,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { BucketTotals } from './bucket-totals.js';
 import { LabelTotals } from './label-totals.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
-import type { RecordStage } from '../usage/record-stage.js';
+import type { Recorder } from '../usage/record-stage.js';
 import { createKeyLabel } from './key-label.js';
 import type { UpstreamObserver } from './upstream-observer.js';
 
@@ -46,7 +46,7 @@ export interface MetricSources {
 export interface GatewayMetrics extends UpstreamObserver {
   /** This gateway's registry (not prom-client's global one): two gateways in one process do not collide. */
   readonly registry: Registry;
-  readonly stage: RecordStage;
+  readonly stage: Recorder;
 }
 
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -185,7 +185,7 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
   }
 
   const { price } = sources;
-  const stage: RecordStage = {
+  const stage: Recorder = {
     record(record) {
       const model = record.model ?? 'unknown';
       const { protocol } = record;

@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import { labelsOf, SeriesTree } from './series-tree.js';
 
-export interface LabelTotalsConfig<L extends string> {
+export interface LabelTotalsOptions<L extends string> {
   name: string;
   help: string;
   labelNames: readonly L[];
@@ -18,7 +18,7 @@ export class LabelTotals<L extends string> {
   readonly #series = new SeriesTree<Series<L>>();
   readonly #create = (values: readonly string[]): Series<L> => ({ labels: labelsOf(this.#labelNames, values), value: 0 });
 
-  constructor(config: LabelTotalsConfig<L>) {
+  constructor(config: LabelTotalsOptions<L>) {
     this.#labelNames = config.labelNames;
     const series = this.#series;
     new Counter<L>({

@@ -1,4 +1,4 @@
-import type { RecordStage, RequestRecord } from '../usage/record-stage.js';
+import type { Recorder, RequestRecord } from '../usage/record-stage.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import { summarisePrompt, type PromptLogging } from './prompt-summary.js';
 import { isoTime } from '../logger.js';
@@ -111,7 +111,7 @@ export function requestLineText(record: RequestRecord, price?: PriceUsage, promp
  * The "record" stage of the request log: one `info` line per finished request, `msg: "request"`,
  * given to `logger`, or written as a JSON line to `lines` (the gateway's own stdout, file or stream).
  */
-export function createRequestLogStage(options: RequestLogStageOptions): RecordStage {
+export function createRequestLogStage(options: RequestLogStageOptions): Recorder {
   const { logger, lines, price, prompts } = options;
   if (lines !== undefined) {
     return {

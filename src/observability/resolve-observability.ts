@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { pino } from 'pino';
 import { BatchedLines, type LineDestination } from './batched-lines.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
-import type { RecordStage } from '../usage/record-stage.js';
+import type { Recorder } from '../usage/record-stage.js';
 import { createGatewayMetrics, type GatewayMetrics, type MetricSources, type MetricsOptions } from './gateway-metrics.js';
 import type { PromptLogging } from './prompt-summary.js';
 import { createRequestLogStage, type RequestLogger } from './request-log-stage.js';
@@ -54,7 +54,7 @@ export interface ObservabilityOptions {
 
 export interface ResolvedObservability {
   /** The "record" stages of the request log, metrics and traces that are on. */
-  readonly stages: readonly RecordStage[];
+  readonly stages: readonly Recorder[];
   readonly metrics: GatewayMetrics | undefined;
   /** Where the router reports upstream attempts and cooldowns: the metrics and traces that are on, or nothing. */
   readonly upstream: UpstreamObserver;
@@ -84,7 +84,7 @@ const isLogger = (value: object): value is RequestLogger => typeof (value as { i
 function requestLogStage(
   option: ObservabilityOptions['requestLog'],
   price: PriceUsage | undefined,
-): { stage: RecordStage; opened?: OpenedLines } | undefined {
+): { stage: Recorder; opened?: OpenedLines } | undefined {
   if (option === undefined || option === false) return undefined;
   if (option !== true && isLogger(option)) return { stage: createRequestLogStage({ logger: option, price }) };
   const settings: RequestLogOptions = option === true ? {} : option;
@@ -97,7 +97,7 @@ function requestLogStage(
 
 /** The stages and registry the operator's options turn on. */
 export function resolveObservability(options: ObservabilityOptions, sources: MetricSources): ResolvedObservability {
-  const stages: RecordStage[] = [];
+  const stages: Recorder[] = [];
   const metrics =
     options.metrics === undefined || options.metrics === false
       ? undefined

@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import type { RecordStage, RequestRecord } from '../usage/record-stage.js';
+import type { Recorder, RequestRecord } from '../usage/record-stage.js';
 import type { UpstreamAttemptMetric, UpstreamObserver } from './upstream-observer.js';
 
 /** The instrumentation scope the gateway's spans carry. */
@@ -53,7 +53,7 @@ export function spanAttributesOf(record: RequestRecord): Attributes {
 const MAX_PENDING_REQUESTS = 10_000;
 
 /** The traces: a "record" stage, and an upstream observer that keeps each timed attempt for its request's span. */
-export interface TraceStage extends RecordStage, UpstreamObserver {}
+export interface TraceStage extends Recorder, UpstreamObserver {}
 
 /** An attempt as a child span of the request's. */
 function attemptSpan(

@@ -5,7 +5,7 @@ import type { ResolvedModel } from '../routing/resolve-model.js';
 import { watchOf, type EndpointPipeline } from './compile-pipeline.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import type { RequestContext } from './request-context.js';
-import { addTimingHeaders, callProvider, sendStageAnswer, type AnswerSetup } from './respond.js';
+import { addTimingHeaders, callProvider, sendStageAnswer, type AnswerOptions } from './respond.js';
 import { runBefore } from './run-stages.js';
 
 /**
@@ -16,7 +16,7 @@ import { runBefore } from './run-stages.js';
 export async function answerRoute(
   context: RequestContext,
   pipeline: EndpointPipeline,
-  answering: AnswerSetup,
+  answering: AnswerOptions,
   model: ResolvedModel,
 ): Promise<void> {
   context.resolved = model;

@@ -1,11 +1,11 @@
-import type { AuthenticateStage } from '../access/authenticate-stage.js';
-import type { AdmitStage } from '../limits/admit-stage.js';
+import type { KeyCheck } from '../access/authenticate-stage.js';
+import type { AdmissionControl } from '../limits/admit-stage.js';
 import { admitEverything } from '../limits/admit-stage.js';
 import type { Logger } from '../logger.js';
 import type { RequestPolicyTable } from '../policy/request-policy-table.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
-import { recordNothing, type RecordStage } from '../usage/record-stage.js';
+import { recordNothing, type Recorder } from '../usage/record-stage.js';
 import type { RequestContext } from './request-context.js';
 import type { WatchEvents } from './respond.js';
 import type { PipelineStage } from './run-stages.js';
@@ -18,13 +18,13 @@ import { recordStage } from './stages/record.js';
 
 /** The built-in services the stages are made of (each a default that does nothing when its feature is off). */
 export interface StageServices {
-  readonly authenticate: AuthenticateStage;
-  readonly admit: AdmitStage;
-  readonly record: RecordStage;
+  readonly authenticate: KeyCheck;
+  readonly admit: AdmissionControl;
+  readonly record: Recorder;
 }
 
 /** What compiling needs: the services, the request policy, and the users' own stages. */
-export interface PipelineSetup {
+export interface CompilePipelineOptions {
   readonly services: StageServices;
   readonly requestPolicy: RequestPolicyTable;
   readonly logger: Logger;
@@ -80,7 +80,7 @@ const slotOf = (stage: Stage): string => {
  * without a ledger or a log, no admission without limits, budgets or an allowlist), so it costs
  * nothing per request. Each model's list is compiled the first time it is asked for and kept.
  */
-export function compilePipeline(setup: PipelineSetup, shape: EndpointShape): EndpointPipeline {
+export function compilePipeline(setup: CompilePipelineOptions, shape: EndpointShape): EndpointPipeline {
   const { services, logger } = setup;
   const { endpoint } = shape;
   // The probe generates, as the gateway itself: no key, no request policy, no admission.

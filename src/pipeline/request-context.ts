@@ -24,9 +24,8 @@ const nobody: Caller = Object.freeze({});
 
 /**
  * One request on its way through the stages: what `StageContext` shows, and what the built-in
- * stages keep between their parts. Fields are plain and preset (no spreads, no per-feature
- * objects): the context is built for every request, and a feature that is off leaves its fields
- * untouched.
+ * stages keep between their parts. Fields are plain and preset, and a feature that is off leaves
+ * its fields untouched: hot-path rules 1 and 4 (docs/architecture.md#hot-path-rules).
  */
 export class RequestContext implements StageContext {
   readonly requestId: string;
@@ -118,7 +117,7 @@ export class RequestContext implements StageContext {
 
   /**
    * The finished request as the ledger, the request log, metrics and traces receive it: built once,
-   * the first time one of them asks. Every field named, none spread in (a spread costs on Node 20).
+   * the first time one of them asks. Every field named: hot-path rule 1 (docs/architecture.md#hot-path-rules).
    */
   toRecord(): RequestRecord {
     const made = this.#record;

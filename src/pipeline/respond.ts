@@ -17,7 +17,7 @@ import { StreamResponder } from './stream-responder.js';
 const noAdaptations: readonly string[] = [];
 
 /** What answering needs besides the request: how to call a provider, and what the route's stages ask of it. */
-export interface AnswerSetup {
+export interface AnswerOptions {
   readonly codec: InboundCodec;
   readonly call: CallStage;
   readonly logger: Logger;
@@ -33,7 +33,7 @@ export type WatchEvents = ((event: CanonicalStreamEvent) => void) | undefined;
  * sends it in the caller's protocol — a JSON body, or a stream with backpressure whose events the
  * route's stages watch as they go out.
  */
-export async function callProvider(context: RequestContext, answering: AnswerSetup, watch: WatchEvents): Promise<void> {
+export async function callProvider(context: RequestContext, answering: AnswerOptions, watch: WatchEvents): Promise<void> {
   const { codec, call, logger } = answering;
   const model = context.resolved!;
   const { started, res, requestId } = context;
@@ -59,7 +59,7 @@ export async function callProvider(context: RequestContext, answering: AnswerSet
   const servedBy = (named: string | undefined) => attemptLog[attemptLog.length - 1]?.deployment ?? named ?? deploymentOf(route);
   context.callStart = performance.now();
   if (!context.request.stream) {
-    // Object literals without spreads: on Node 20 a spread copy that gains fields costs a microsecond.
+    // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
     const calls: CallControl = mayCall === undefined ? { onAttempt } : { mayCall, onAttempt };
     const answer = await call.generate(route, providerContext, calls);
     context.upstreamMs = performance.now() - context.callStart;
@@ -99,7 +99,7 @@ export async function callProvider(context: RequestContext, answering: AnswerSet
 /** Sends a stage's answer (a cache hit) as the provider's would have been: no provider is called. */
 export async function sendStageAnswer(
   context: RequestContext,
-  answering: AnswerSetup,
+  answering: AnswerOptions,
   answer: StageAnswer,
   watch: WatchEvents,
 ): Promise<void> {

@@ -7,8 +7,8 @@ export type PipelineStage = Stage<RequestContext>;
 
 /**
  * Runs the before-parts of `context.stages` from where the request stands, in order, until one
- * answers or the list ends. A stage that returns at once is not awaited (an await costs a turn of
- * the microtask queue on every request), so a list of synchronous stages runs in one go.
+ * answers or the list ends. A stage that returns at once is not awaited, so a list of synchronous
+ * stages runs in one go: hot-path rule 2 (docs/architecture.md#hot-path-rules).
  */
 export function runBefore(context: RequestContext): StageAnswer | undefined | Promise<StageAnswer | undefined> {
   const { stages } = context;

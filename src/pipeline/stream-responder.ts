@@ -29,7 +29,7 @@ export interface StreamOutcome {
 }
 
 /** What answering with a stream needs besides the response. */
-export interface StreamResponderSetup {
+export interface StreamResponderOptions {
   readonly codec: InboundCodec;
   readonly encodeContext: EncodeContext;
   readonly abort: RequestAbort;
@@ -70,7 +70,7 @@ export class StreamResponder implements StreamCallControl {
     firstOutputAt: undefined,
   };
   readonly #res: HttpResponse;
-  readonly #setup: StreamResponderSetup;
+  readonly #setup: StreamResponderOptions;
   #committed = false;
   /** The reader of the attempt being read, while the stream is opened. */
   #reader: EventReader | undefined;
@@ -86,7 +86,7 @@ export class StreamResponder implements StreamCallControl {
   #wroteSinceTick = false;
   #opening = true;
 
-  constructor(res: HttpResponse, setup: StreamResponderSetup) {
+  constructor(res: HttpResponse, setup: StreamResponderOptions) {
     this.#res = res;
     this.#setup = setup;
   }

@@ -13,10 +13,13 @@ import type { ProviderAdapter } from './types.js';
  * A built-in provider described by configuration, e.g. `{ type: 'openai', apiKey }`. `type`
  * defaults to the provider's key in `GatewayOptions.providers`, so `providers: { openai: { apiKey } }` works.
  */
-export interface ProviderConfig {
+export interface BuiltInProviderOptions {
   type?: string;
   [option: string]: unknown;
 }
+
+/** @deprecated Use `BuiltInProviderOptions`: the same type, renamed by the naming rule (docs/architecture.md#names-of-parameter-objects). */
+export type ProviderConfig = BuiltInProviderOptions;
 
 /** A built-in provider type: creates the adapter from its options, which its factory validates once. */
 type BuiltInProvider = (key: string, options: Record<string, unknown>) => ProviderAdapter;
@@ -67,7 +70,7 @@ const builtInProviders: Record<string, BuiltInProvider> = {
 export const builtInProviderTypes = (): string[] => Object.keys(builtInProviders);
 
 /** Creates a built-in provider from its configuration; a bad configuration throws a coded config error naming the field. */
-export function createProviderFromConfig(key: string, config: ProviderConfig): ProviderAdapter {
+export function createProviderFromConfig(key: string, config: BuiltInProviderOptions): ProviderAdapter {
   const { type = key, ...options } = config;
   const provider = builtInProviders[type];
   if (!provider) {

@@ -2,8 +2,8 @@ import { configError } from '../canonical/index.js';
 import { configuredPrice, lookupModel, type CatalogModel, type SourcedPrice } from '../catalog/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { modelCapabilities } from './model-capabilities.js';
-import type { DeploymentConfig, ResolvedDeployment } from './deployment.js';
-import type { RoutedModelConfig } from './model-config.js';
+import type { DeploymentOptions, ResolvedDeployment } from './deployment.js';
+import type { RoutedModelOptions } from './routed-model-options.js';
 import type { ModelTable, ResolvedModel } from './resolve-model.js';
 import { DEFAULT_TIMEOUTS, resolveTimeouts, type ResolvedTimeouts } from './timeouts.js';
 
@@ -14,7 +14,7 @@ export interface ModelTableAndList {
   list: readonly ResolvedModel[];
 }
 
-function deploymentsOf(config: RoutedModelConfig): readonly DeploymentConfig[] {
+function deploymentsOf(config: RoutedModelOptions): readonly DeploymentOptions[] {
   const { deployments, provider } = config;
   if (deployments !== undefined && provider !== undefined) {
     throw configError(
@@ -31,8 +31,8 @@ function deploymentsOf(config: RoutedModelConfig): readonly DeploymentConfig[] {
 }
 
 function resolveDeployment(
-  config: RoutedModelConfig,
-  deployment: DeploymentConfig,
+  config: RoutedModelOptions,
+  deployment: DeploymentOptions,
   providers: Readonly<Record<string, ProviderAdapter>>,
 ): ResolvedDeployment {
   const adapter = providers[deployment.provider];
@@ -76,7 +76,7 @@ function configuredIdOf(table: ModelTable, id: string, from: string, field: stri
  * alias or deployment name used twice, `CONFIG_UNKNOWN_FALLBACK_MODEL` for a fallback that is not configured.
  */
 export function createModelTable(
-  models: readonly RoutedModelConfig[],
+  models: readonly RoutedModelOptions[],
   providers: Readonly<Record<string, ProviderAdapter>>,
   defaults: { adapt?: boolean | undefined; timeouts?: ResolvedTimeouts } = {},
 ): ModelTableAndList {

@@ -1,7 +1,7 @@
 import type { ProviderAdapter } from '../providers/types.js';
 
 /** One place a model is served from: a configured provider (its key and base URL) and the model id there. */
-export interface DeploymentConfig {
+export interface DeploymentOptions {
   /** Key of the provider in `GatewayOptions.providers`. */
   provider: string;
   /** The id sent upstream. Default: the model's `upstreamModel`, else its `id`. */
@@ -11,6 +11,9 @@ export interface DeploymentConfig {
   /** Share of the traffic under the `weighted` strategy, relative to the others. Default 1. */
   weight?: number;
 }
+
+/** @deprecated Use `DeploymentOptions`: the same type, renamed by the naming rule (docs/architecture.md#names-of-parameter-objects). */
+export type DeploymentConfig = DeploymentOptions;
 
 /** How a model picks among its deployments: at random by weight, the fewest in flight, or the lowest recent latency. */
 export type DeploymentStrategy = 'weighted' | 'least-busy' | 'lowest-latency';

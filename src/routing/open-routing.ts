@@ -5,7 +5,7 @@ import type { ModelTable } from './resolve-model.js';
 import type { RetryOptions } from './retry-policy.js';
 import { createRoutingCall, type RoutingCall } from './with-fallback.js';
 
-export interface OpenRoutingSettings {
+export interface OpenRoutingOptions {
   models: ModelTable;
   retries: RetryOptions | undefined;
   /** `false`: no cooldowns. */
@@ -23,7 +23,7 @@ export interface OpenedRouting {
 }
 
 /** The routing "call" stage, its cooldowns in Redis when there is one (every instance agrees), else in this process. */
-export function openRouting(settings: OpenRoutingSettings): OpenedRouting {
+export function openRouting(settings: OpenRoutingOptions): OpenedRouting {
   const owned = typeof settings.redis === 'string' ? new Redis(settings.redis) : undefined;
   owned?.on('error', settings.onStoreError);
   const redis = owned ?? (settings.redis as Redis | undefined);

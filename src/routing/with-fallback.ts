@@ -118,8 +118,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       onStoreError(error);
       return NO_STANDINGS;
     }
-    // Known at once (cooldowns in this process): no timer raced against it, no promise. A timer per
-    // request that is cleared as soon as it is set makes Node drop and re-make its timer list.
+    // Known at once (cooldowns in this process): no timer, no promise (hot-path rules 2 and 3, docs/architecture.md#hot-path-rules).
     if (!(answer instanceof Promise)) return answer;
     return cooldownStoreDeadline(answer, storeTimeoutMs).catch((error: unknown) => {
       onStoreError(error);

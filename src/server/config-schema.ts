@@ -56,7 +56,7 @@ const consoleSettingsSchema = z.union([
 ]);
 
 /** Where and how the standalone server listens; `switchyard serve` flags override these. */
-export interface ServerSettings {
+export interface ResolvedServerOptions {
   /** Default 8787. `0` picks a free port. */
   port: number;
   /** Default `127.0.0.1` (this machine only); `0.0.0.0` listens on every interface. */
@@ -74,17 +74,17 @@ export interface ServerSettings {
   /** The service-check page at `/status` and `/status.json` (on by default); `false` turns it off. */
   status?: false | StatusPageOptions;
   /** The web console at `/` (with a database): its options, or `false` for none (`--no-console`). Default: on, registration open. */
-  console?: ServerConsoleSettings | false;
+  console?: ServerConsoleOptions | false;
   /** The guide (the package's docs/*.md) at `/docs` (on by default); `false` turns it off. */
   docs?: false;
 }
 
 /** The console's options a config file can set (`server.console`); see `switchyardConsole`. */
-export type ServerConsoleSettings = Omit<ConsoleOptions, 'gateway' | 'logger' | 'basePath'>;
+export type ServerConsoleOptions = Omit<ConsoleOptions, 'gateway' | 'logger' | 'basePath'>;
 
 /** A loaded configuration: the `server` section, and everything else exactly as `gateway()` takes it. */
-export interface ServerConfig {
-  server: Partial<ServerSettings>;
+export interface LoadedConfig {
+  server: Partial<ResolvedServerOptions>;
   gateway: GatewayOptions;
   /** `database: false` in the file: no stored keys and no ledger (the server otherwise keeps them in `switchyard.db`). */
   withoutDatabase?: boolean;
@@ -226,7 +226,7 @@ export const configFileSchema = z
 export type ConfigFile = z.output<typeof configFileSchema>;
 
 /** Splits a validated file into server settings and the options object `gateway()` takes. */
-export function splitConfigFile(file: ConfigFile): ServerConfig {
+export function splitConfigFile(file: ConfigFile): LoadedConfig {
   const { server = {}, database, providers, ...others } = file;
   const reportSources = reportSourcesOf(providers);
   const rest =
@@ -236,7 +236,7 @@ export function splitConfigFile(file: ConfigFile): ServerConfig {
           ...others,
           providers: Object.fromEntries(Object.entries(providers).map(([name, config]) => [name, withoutReportFields(config)])),
         };
-  const settings: Partial<ServerSettings> = {};
+  const settings: Partial<ResolvedServerOptions> = {};
   if (server.port !== undefined) settings.port = server.port;
   if (server.host !== undefined) settings.host = server.host;
   if (server.allowedHosts !== undefined) settings.allowedHosts = server.allowedHosts;

@@ -17,7 +17,7 @@ export interface BannerInfo {
   consoleUrl?: string | undefined;
   /** Where the guide is; undefined when it is off. */
   docsUrl?: string | undefined;
-  /** What loading the configuration decided that the operator should know (`ServerConfig.notes`). */
+  /** What loading the configuration decided that the operator should know (`LoadedConfig.notes`). */
   notes?: readonly string[] | undefined;
 }
 

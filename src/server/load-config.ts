@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { createProviderFromConfig } from '../providers/create-provider.js';
 import { configError, configIssueMessage, fieldPath, formatConfigIssue, GatewayError } from '../canonical/index.js';
-import { configFileSchema, splitConfigFile, type ConfigFile, type ServerConfig } from './config-schema.js';
+import { configFileSchema, splitConfigFile, type ConfigFile, type LoadedConfig } from './config-schema.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { withoutReportFields } from '../reconcile/report-sources.js';
 import { detectableProviders } from './zero-config.js';
@@ -88,7 +88,7 @@ function defaultModels(file: ConfigFile, source: string): { models: NonNullable<
  * `server.port must be a port number 0–65535 (got 'eighty')`. Providers without `models:` are
  * served with their default models (see `defaultModels`).
  */
-export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv): ServerConfig {
+export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv): LoadedConfig {
   const document = interpolateEnv(parseText(text, source) ?? {}, env, source);
   const parsed = configFileSchema.safeParse(document, { error: configIssueMessage });
   if (!parsed.success) {
@@ -109,7 +109,7 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
 }
 
 /** Reads and validates a `switchyard serve --config` file; see `parseConfigText`. */
-export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
+export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

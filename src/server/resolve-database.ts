@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { GatewayOptions } from '../gateway/options.js';
-import type { ServerConfig } from './config-schema.js';
+import type { LoadedConfig } from './config-schema.js';
 
 /** The SQLite file the standalone server keeps keys and usage in when nothing else is said. */
 export const DEFAULT_DATABASE_FILE = 'switchyard.db';
@@ -10,7 +10,7 @@ export const DEFAULT_DATABASE_FILE = 'switchyard.db';
  * `SWITCHYARD_DATABASE`, else `switchyard.db` in the working directory. `database: false` in the
  * file means none. A SQLite path is made absolute, so the banner says exactly where it is.
  */
-export function resolveServerDatabase(config: ServerConfig, env: NodeJS.ProcessEnv, flag?: string): GatewayOptions['database'] {
+export function resolveServerDatabase(config: LoadedConfig, env: NodeJS.ProcessEnv, flag?: string): GatewayOptions['database'] {
   if (flag !== undefined) return absolute(flag);
   if (config.withoutDatabase) return undefined;
   const configured = config.gateway.database;

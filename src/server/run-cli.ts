@@ -4,7 +4,7 @@ import { checkConfig } from './check-config.js';
 import { runCheckCommand } from './check/check-command.js';
 import { flagError } from './cli-flags.js';
 import type { GracefulClose } from './close-gracefully.js';
-import type { ServerSettings } from './config-schema.js';
+import type { ResolvedServerOptions } from './config-schema.js';
 import { formatBanner } from './format-banner.js';
 import { loadConfig } from './load-config.js';
 import { parseCliArgs, USAGE, type CliCommand } from './parse-cli-args.js';
@@ -12,7 +12,7 @@ import { describeDatabase, resolveServerDatabase } from './resolve-database.js';
 import { runModelsCommand } from './models-command.js';
 import { runStoreCommand } from './store-commands.js';
 import { resolveServerKey } from './resolve-server-key.js';
-import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from './start-server.js';
+import { DEFAULT_SERVER_OPTIONS, startServer, type RunningServer } from './start-server.js';
 import { watchParent } from './watch-parent.js';
 import { createZeroConfig } from './zero-config.js';
 
@@ -29,7 +29,7 @@ function version(): string {
  * under npm (`npm start`, `npx switchyard`) also when the npm process that started it is gone:
  * npm's shell dies of a SIGTERM without passing it on.
  */
-function stopOnSignals(running: RunningServer, settings: ServerSettings, env: NodeJS.ProcessEnv): void {
+function stopOnSignals(running: RunningServer, settings: ResolvedServerOptions, env: NodeJS.ProcessEnv): void {
   let closing: GracefulClose | undefined;
   let firstSignalAt = 0;
   const onSignal = (signal: string) => {
@@ -67,8 +67,8 @@ function stopOnSignals(running: RunningServer, settings: ServerSettings, env: No
 
 async function serve(command: Extract<CliCommand, { command: 'serve' }>, env: NodeJS.ProcessEnv): Promise<void> {
   const config = command.configPath === undefined ? createZeroConfig(env) : await loadConfig(command.configPath, env);
-  const settings: ServerSettings = {
-    ...DEFAULT_SERVER_SETTINGS,
+  const settings: ResolvedServerOptions = {
+    ...DEFAULT_SERVER_OPTIONS,
     ...config.server,
     ...(command.port === undefined ? {} : { port: command.port }),
     ...(command.host === undefined ? {} : { host: command.host }),

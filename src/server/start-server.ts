@@ -9,7 +9,7 @@ import { createHostCheck, sendHostNotAllowed } from '../http/allowed-hosts.js';
 import type { GatewayOptions } from '../gateway/options.js';
 import { configError } from '../canonical/index.js';
 import { closeGracefully, type GracefulClose } from './close-gracefully.js';
-import type { ServerSettings } from './config-schema.js';
+import type { ResolvedServerOptions } from './config-schema.js';
 import { createServerLogger, logsAt, type LogLevel } from './log-level.js';
 import { createRequestLog, type RequestLogOutput } from './request-log.js';
 import { openLines, type RequestLogOptions } from '../observability/resolve-observability.js';
@@ -20,7 +20,7 @@ import { metricsHandler } from '../observability/metrics-handler.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export const DEFAULT_SERVER_SETTINGS: ServerSettings = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000, logLevel: 'info' };
+export const DEFAULT_SERVER_OPTIONS: ResolvedServerOptions = { port: 8787, host: '127.0.0.1', shutdownTimeoutMs: 10_000, logLevel: 'info' };
 
 export interface RunningServer {
   server: Server;
@@ -52,7 +52,7 @@ function rootUrl(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
-function listen(server: Server, settings: ServerSettings): Promise<Server> {
+function listen(server: Server, settings: ResolvedServerOptions): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.listen(settings.port, settings.host);
     server.once('listening', () => resolve(server));
@@ -133,7 +133,7 @@ function serverRoute(req: IncomingMessage, handle: Gateway): ((res: ServerRespon
  */
 export async function startServer(
   options: GatewayOptions,
-  settings: ServerSettings = DEFAULT_SERVER_SETTINGS,
+  settings: ResolvedServerOptions = DEFAULT_SERVER_OPTIONS,
   output: RequestLogOutput = process.stdout,
 ): Promise<RunningServer> {
   const { logLevel } = settings;

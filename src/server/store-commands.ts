@@ -4,7 +4,7 @@ import { createKey, listKeys, revokeKey, type StoredKey } from '../access/stored
 import { configError } from '../canonical/index.js';
 import { openDatabase, type Database } from '../storage/open-database.js';
 import { queryUsage, type UsageTotals } from '../usage/usage-queries.js';
-import type { ServerConfig } from './config-schema.js';
+import type { LoadedConfig } from './config-schema.js';
 import { loadConfig } from './load-config.js';
 import type { StoreCommand } from './parse-store-flags.js';
 import { resetPassword } from './reset-password.js';
@@ -38,7 +38,7 @@ function spendOf(totals: UsageTotals | undefined): string {
   return totals.unpriced === 0 ? priced : `${priced} + ${totals.unpriced} unpriced`;
 }
 
-async function openStore(command: StoreCommand, env: NodeJS.ProcessEnv): Promise<{ database: Database; config: ServerConfig }> {
+async function openStore(command: StoreCommand, env: NodeJS.ProcessEnv): Promise<{ database: Database; config: LoadedConfig }> {
   const config = command.store.configPath === undefined ? createZeroConfig(env) : await loadConfig(command.store.configPath, env);
   const target = resolveServerDatabase(config, env, command.store.database);
   if (target === undefined || (typeof target === 'object' && 'db' in target)) {
@@ -93,7 +93,7 @@ async function keysList(command: Extract<StoreCommand, { command: 'keys-list' }>
 async function keysRevoke(
   command: Extract<StoreCommand, { command: 'keys-revoke' }>,
   database: Database,
-  config: ServerConfig,
+  config: LoadedConfig,
   write: Write,
 ): Promise<void> {
   const revoked = await revokeKey(database.db, command.publicId);
@@ -157,7 +157,7 @@ async function usage(command: Extract<StoreCommand, { command: 'usage' }>, datab
 async function reconcileCommand(
   command: Extract<StoreCommand, { command: 'reconcile' }>,
   database: Database,
-  config: ServerConfig,
+  config: LoadedConfig,
   write: Write,
 ): Promise<void> {
   const source = sourceFor(config.reportSources ?? [], command.provider);

@@ -1,6 +1,6 @@
-import type { ModelConfig, UnavailableModel } from '../gateway/options.js';
-import type { ProviderConfig } from '../providers/create-provider.js';
-import type { ServerConfig } from './config-schema.js';
+import type { ModelOptions, UnavailableModel } from '../gateway/options.js';
+import type { BuiltInProviderOptions } from '../providers/create-provider.js';
+import type { LoadedConfig } from './config-schema.js';
 
 /** A provider `npx switchyard` adds when its key is in the environment, and the models it then serves. */
 export interface DetectedProvider {
@@ -28,9 +28,9 @@ export function unsetKeyReason(envVar: DetectedProvider['envVar']): string {
  * (`{ apiKey }`, type = the key) with its documented model list. The models of the providers
  * whose key is not set are `unavailableModels`, so asking for one says which variable to set.
  */
-export function createZeroConfig(env: NodeJS.ProcessEnv): ServerConfig {
-  const providers: Record<string, ProviderConfig> = {};
-  const models: ModelConfig[] = [{ id: 'mock', provider: 'mock' }];
+export function createZeroConfig(env: NodeJS.ProcessEnv): LoadedConfig {
+  const providers: Record<string, BuiltInProviderOptions> = {};
+  const models: ModelOptions[] = [{ id: 'mock', provider: 'mock' }];
   const unavailableModels: UnavailableModel[] = [];
   for (const detectable of detectableProviders) {
     const apiKey = env[detectable.envVar];

@@ -2,7 +2,7 @@ import { queryModelsActiveSince } from '../usage/model-health-queries.js';
 import type { ProbeLock } from './probe-lock.js';
 import type { StatusSource } from './status-source.js';
 
-export interface ProbeSettings {
+export interface ResolvedProbeOptions {
   /** How often a round runs, and how long a model must be without traffic to be probed. */
   intervalMs: number;
   maxOutputTokens: number;
@@ -17,12 +17,12 @@ export interface ProbeSettings {
 export class ProbeScheduler {
   readonly #source: StatusSource;
   readonly #lock: ProbeLock;
-  readonly #settings: ProbeSettings;
+  readonly #settings: ResolvedProbeOptions;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #closed = false;
 
-  constructor(source: StatusSource, lock: ProbeLock, settings: ProbeSettings) {
+  constructor(source: StatusSource, lock: ProbeLock, settings: ResolvedProbeOptions) {
     this.#source = source;
     this.#lock = lock;
     this.#settings = settings;

@@ -5,7 +5,7 @@ import { sendJson } from '../http/send-json.js';
 import { readsOf } from '../storage/reads-of.js';
 import type { Next } from '../http/types.js';
 import { ProbeLock } from './probe-lock.js';
-import { ProbeScheduler, type ProbeSettings } from './probe-scheduler.js';
+import { ProbeScheduler, type ResolvedProbeOptions } from './probe-scheduler.js';
 import { renderStatusHtml } from './render-status-html.js';
 import { modelStatuses, unknownStatus, type StatusReport } from './status-report.js';
 import { statusSourceOf } from './status-source.js';
@@ -19,7 +19,7 @@ export interface StatusPageOptions {
    * no request for that long a tiny request of `maxOutputTokens` (default 16), cancelled after
    * `timeoutMs` (default 30000).
    */
-  probe?: false | Partial<ProbeSettings>;
+  probe?: false | Partial<ResolvedProbeOptions>;
 }
 
 /** `statusPage(gateway)`: Express middleware and a `node:http` handler alike, plus `close`. */
@@ -31,7 +31,7 @@ export interface StatusPage {
   close(): Promise<void>;
 }
 
-const DEFAULT_PROBE: ProbeSettings = { intervalMs: 300_000, maxOutputTokens: 16, timeoutMs: 30_000 };
+const DEFAULT_PROBE: ResolvedProbeOptions = { intervalMs: 300_000, maxOutputTokens: 16, timeoutMs: 30_000 };
 
 function packageVersion(): string {
   try {

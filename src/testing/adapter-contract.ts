@@ -15,18 +15,21 @@ import { checkStreamEvents } from './check-stream-events.js';
  */
 export type ContractScenario = 'text' | 'tool-call' | 'rate-limit' | 'bad-request' | 'hang';
 
-export interface ContractSetup {
+export interface AdapterUnderTest {
   adapter: ProviderAdapter;
   /** The upstream model id to send. */
   model: string;
   close?(): Promise<void> | void;
 }
 
+/** @deprecated Use `AdapterUnderTest`: the same type, renamed by the naming rule (docs/architecture.md#names-of-parameter-objects). */
+export type ContractSetup = AdapterUnderTest;
+
 export interface AdapterContractOptions {
   /** Shown in the test names. */
   name: string;
   /** An adapter whose upstream behaves as `scenario` says. Called once per test. */
-  createAdapter(scenario: ContractScenario): Promise<ContractSetup> | ContractSetup;
+  createAdapter(scenario: ContractScenario): Promise<AdapterUnderTest> | AdapterUnderTest;
   /** Scenarios this adapter cannot be tested in. */
   skip?: readonly ContractScenario[];
 }
@@ -93,7 +96,7 @@ async function failureOf(work: () => Promise<unknown>): Promise<GatewayError> {
  */
 export function runAdapterContract(options: AdapterContractOptions): void {
   const skip = new Set(options.skip ?? []);
-  const scenario = (name: ContractScenario, title: string, body: (setup: ContractSetup) => Promise<void>) =>
+  const scenario = (name: ContractScenario, title: string, body: (setup: AdapterUnderTest) => Promise<void>) =>
     it.skipIf(skip.has(name))(title, async () => {
       const setup = await options.createAdapter(name);
       try {

@@ -2,7 +2,7 @@ import type { Usage } from '../canonical/index.js';
 import { cutStreamUsage, reportedCutUsage, type InterruptedStreamPolicy } from './cut-stream-usage.js';
 import { failedAttemptRowOf, ledgerRowOf, type RowCost } from './ledger-row.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import type { RecordStage, RequestRecord } from './record-stage.js';
+import type { Recorder, RequestRecord } from './record-stage.js';
 
 /** Prices a row's usage; undefined when a price is unknown (the row stays unpriced). */
 export type PriceUsage = (record: RequestRecord, usage: Usage) => RowCost | undefined;
@@ -15,7 +15,7 @@ export interface LedgerStageOptions {
 }
 
 /** The "record" stage that keeps the usage ledger; `settled` waits for rows still being built. */
-export interface LedgerStage extends RecordStage {
+export interface LedgerStage extends Recorder {
   settled(): Promise<void>;
 }
 

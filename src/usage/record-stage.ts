@@ -71,23 +71,23 @@ export interface RequestRecord {
 }
 
 /**
- * The "record" stage: learns of every finished request once, after its answer was sent. It must
+ * What the "record" stage tells (src/pipeline/stages/record.ts): learns of every finished request once, after its answer was sent. It must
  * not throw or make the caller wait; the usage ledger and the request log fill it.
  */
-export interface RecordStage {
+export interface Recorder {
   record(entry: RequestRecord): void;
   /** Whether entries should carry `upstream`; providers are asked to report only then. */
   readonly wantsUpstream?: boolean;
 }
 
 /** The default "record" stage: keeps nothing. */
-export const recordNothing: RecordStage = { record() {} };
+export const recordNothing: Recorder = { record() {} };
 
 /**
  * One "record" stage made of several, each told of every entry in turn (the ledger, the request
  * log, metrics, traces); one that throws does not keep the others from learning of it.
  */
-export function recordEach(stages: readonly RecordStage[], onError: (error: unknown) => void = () => undefined): RecordStage {
+export function recordEach(stages: readonly Recorder[], onError: (error: unknown) => void = () => undefined): Recorder {
   const active = stages.filter((stage) => stage !== recordNothing);
   if (active.length === 0) return recordNothing;
   if (active.length === 1) return active[0]!;

@@ -45,7 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys never seen before (%
     });
     const authenticate = async (presented: string): Promise<Caller | GatewayError> => {
       try {
-        return await authentication.authenticate({ authorization: `Bearer ${presented}` }, false);
+        return await authentication({ authorization: `Bearer ${presented}` }, false);
       } catch (error) {
         if (GatewayError.isInstance(error)) return error;
         throw error;

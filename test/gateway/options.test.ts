@@ -20,7 +20,7 @@ describe('resolveOptions', () => {
     const resolved = resolveOptions({ logger: silentLogger });
     expect(resolved.modelList.map((model) => model.id)).toEqual(['mock']);
     // No key needed: a call without one is let in.
-    expect(resolved.stages.authenticate.authenticate({}, false)).toEqual({});
+    expect(resolved.stages.authenticate({}, false)).toEqual({});
     expect(resolved.bodyLimit).toBe(32 * 1024 * 1024);
   });
 
@@ -41,12 +41,12 @@ describe('resolveOptions', () => {
   it('should check configured keys, and accept a verifier function', async () => {
     const { authenticate } = resolveOptions({ logger: silentLogger, apiKeys: ['secret-1'] }).stages;
     const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-    expect(authenticate.authenticate(bearer('secret-1'), false)).toEqual({});
-    expect(() => authenticate.authenticate(bearer('secret-2'), false)).toThrow(expect.objectContaining({ code: 'INVALID_API_KEY' }));
-    expect(() => authenticate.authenticate({}, false)).toThrow(expect.objectContaining({ code: 'MISSING_API_KEY' }));
+    expect(authenticate(bearer('secret-1'), false)).toEqual({});
+    expect(() => authenticate(bearer('secret-2'), false)).toThrow(expect.objectContaining({ code: 'INVALID_API_KEY' }));
+    expect(() => authenticate({}, false)).toThrow(expect.objectContaining({ code: 'MISSING_API_KEY' }));
     const custom = resolveOptions({ logger: silentLogger, apiKeys: async (key) => key.startsWith('team-') }).stages.authenticate;
-    await expect(custom.authenticate(bearer('team-a'), false)).resolves.toEqual({});
-    await expect(custom.authenticate(bearer('other'), false)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+    await expect(custom(bearer('team-a'), false)).resolves.toEqual({});
+    await expect(custom(bearer('other'), false)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
   });
 
   it('should build built-in providers from configuration, with type defaulting to the key', async () => {

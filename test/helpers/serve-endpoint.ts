@@ -59,11 +59,9 @@ export async function serveEndpoint(
  */
 export function tracingStages(records: RequestRecord[] = [], releases: (Usage | undefined)[] = [], admitted: AdmissionRequest[] = []) {
   return (defaults: RequestStages, seen: string[]): Partial<RequestStages> => ({
-    authenticate: {
-      authenticate(headers, acceptXApiKey) {
-        seen.push('authenticate');
-        return defaults.authenticate.authenticate(headers, acceptXApiKey);
-      },
+    authenticate(headers, acceptXApiKey) {
+      seen.push('authenticate');
+      return defaults.authenticate(headers, acceptXApiKey);
     },
     admit: {
       admit(request) {

@@ -87,7 +87,6 @@ describe('createTraceStage through the gateway', () => {
         const { GatewayError } = await import('../../src/canonical/index.js');
         throw new GatewayError({ kind: 'upstream', code: 'UPSTREAM_ERROR', status: 502, message: 'The provider failed.' });
       },
-      // eslint-disable-next-line require-yield
       async *stream(): AsyncIterable<never> {
         throw new Error('not used');
       },

@@ -4,7 +4,7 @@ import { createProviderFromConfig } from '../../src/providers/create-provider.js
 import { createMockProvider } from '../../src/providers/mock/index.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { createModelTable } from '../../src/routing/create-model-table.js';
-import type { RoutedModelConfig } from '../../src/routing/model-config.js';
+import type { RoutedModelOptions } from '../../src/routing/routed-model-options.js';
 
 const providers: Record<string, ProviderAdapter> = {
   mock: createMockProvider(),
@@ -15,7 +15,7 @@ const providers: Record<string, ProviderAdapter> = {
   vllm: createProviderFromConfig('vllm', { type: 'openai-compatible', profile: 'vllm' }),
 };
 
-const resolve = (config: RoutedModelConfig) => createModelTable([config], providers).list[0]!;
+const resolve = (config: RoutedModelOptions) => createModelTable([config], providers).list[0]!;
 
 describe('models resolved with the catalog', () => {
   it('should take the window, largest output, price and capabilities of a known upstream model', () => {

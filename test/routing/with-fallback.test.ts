@@ -5,7 +5,7 @@ import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_COOLDOWNS, MemoryCooldownStore } from '../../src/routing/cooldown.js';
 import { createModelTable } from '../../src/routing/create-model-table.js';
-import type { RoutedModelConfig } from '../../src/routing/model-config.js';
+import type { RoutedModelOptions } from '../../src/routing/routed-model-options.js';
 import type { Route } from '../../src/routing/resolve-route.js';
 import { createRoutingCall, type RoutingCallOptions } from '../../src/routing/with-fallback.js';
 
@@ -32,14 +32,13 @@ function scripted(id: string, ...steps: Step[]): ProviderAdapter & { calls: stri
         usage: { inputTokens: 1, outputTokens: 1 },
       } as CanonicalResponse;
     },
-    // eslint-disable-next-line require-yield
     async *stream() {
       throw new Error('not used');
     },
   };
 }
 
-function setup(models: RoutedModelConfig[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
+function setup(models: RoutedModelOptions[], providers: Record<string, ProviderAdapter>, options: Partial<RoutingCallOptions> = {}) {
   const { table } = createModelTable(models, providers);
   const call = createRoutingCall({
     models: table,

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
-import { configFileSchema, splitConfigFile, type ServerSettings } from '../../src/server/config-schema.js';
+import { configFileSchema, splitConfigFile, type ResolvedServerOptions } from '../../src/server/config-schema.js';
 import { parseCliArgs } from '../../src/server/parse-cli-args.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 import { testDatabase } from '../helpers/test-database.js';
@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const database of databases.splice(0)) await database.remove();
 });
 
-async function start(settings: Partial<ServerSettings> = {}): Promise<{ server: RunningServer; port: number }> {
+async function start(settings: Partial<ResolvedServerOptions> = {}): Promise<{ server: RunningServer; port: number }> {
   const database = testDatabase('sqlite');
   databases.push(database);
   const server = await startServer(

@@ -3,7 +3,7 @@ import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { statusPage } from '../../src/status/status-page.js';
 import { configFileSchema, splitConfigFile } from '../../src/server/config-schema.js';
-import { DEFAULT_SERVER_SETTINGS, startServer, type RunningServer } from '../../src/server/start-server.js';
+import { DEFAULT_SERVER_OPTIONS, startServer, type RunningServer } from '../../src/server/start-server.js';
 import type { StatusReport } from '../../src/status/status-report.js';
 import { useScratch } from '../helpers/scratch.js';
 
@@ -17,7 +17,7 @@ async function start(status?: false): Promise<RunningServer> {
       logger: silentLogger,
       ledger: { outbox: scratch.file('outbox') },
     },
-    { ...DEFAULT_SERVER_SETTINGS, port: 0, logLevel: undefined, ...(status === undefined ? { status: { probe: false } } : { status }) },
+    { ...DEFAULT_SERVER_OPTIONS, port: 0, logLevel: undefined, ...(status === undefined ? { status: { probe: false } } : { status }) },
   );
   scratch.later(() => running.close().done);
   return running;

@@ -1,5 +1,5 @@
 import type { Usage } from '../../canonical/index.js';
-import type { Admission, AdmitStage } from '../../limits/admit-stage.js';
+import type { Admission, AdmissionControl } from '../../limits/admit-stage.js';
 import { setRateLimitHeaders } from '../rate-limit-headers.js';
 import type { RequestContext } from '../request-context.js';
 import type { PipelineStage } from '../run-stages.js';
@@ -11,13 +11,13 @@ const nothingUsed: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens:
  * (a reservation of the largest cost), its limits (rate, tokens, concurrency) — and, after, give
  * back what the request held with what it used.
  */
-export function admitStage(admit: AdmitStage): PipelineStage {
+export function admitStage(admission: AdmissionControl): PipelineStage {
   return {
     name: 'admit',
     before(context) {
       const resolved = context.resolved!;
       const started = context.started;
-      const admitted = admit.admit({
+      const admitted = admission.admit({
         requestId: context.requestId,
         caller: context.caller,
         model: resolved.id,

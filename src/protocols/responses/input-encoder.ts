@@ -58,7 +58,7 @@ function encodeSystem(parts: readonly TextPart[]): EncodedResponsesInput {
       ...(status === undefined ? {} : { status }),
     });
   }
-  // No spread: it runs on every request, and V8's spread is a slow path.
+  // Hot-path rule 1 (docs/architecture.md#hot-path-rules).
   return instructions.length === 0 ? { input } : { instructions: instructions.join('\n\n'), input };
 }
 

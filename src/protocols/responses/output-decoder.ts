@@ -16,11 +16,9 @@ import { isPlainMessageItem, isPlainOutputItem, isPlainOutputTextPart, parseUnle
 
 const nonEmpty = (value: unknown[] | null | undefined) => (value != null && value.length > 0 ? value : undefined);
 
-/** The Responses-only fields of an item, minus nulls and `status: completed` (the default on replay). */
 /**
  * An item's Responses-only fields: its keys but `skipped`, minus `status: completed` (the default
- * on replay). Written as a loop: V8's object spread and rest copies are slow paths, and this runs
- * for every item of every answer.
+ * on replay). Written as a loop, not a rest copy: hot-path rule 1 (docs/architecture.md#hot-path-rules).
  */
 function itemFields(item: Record<string, unknown>, skipped: ReadonlySet<string>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};

@@ -61,8 +61,8 @@ export function encodeResponsesOutputText(output: readonly ResponsesOutputItem[]
 export function encodeResponsesObject(context: EncodeContext, state: ResponsesObjectState): Record<string, unknown> {
   const { request } = context;
   const extensions = readResponsesExtensions(request);
-  // Built field by field in wire order, echoed fields only where the caller sent them: this runs
-  // for every answer and three times per stream, and V8's object spread is a slow path.
+  // Built field by field in wire order, echoed fields only where the caller sent them: hot-path
+  // rule 1 (docs/architecture.md#hot-path-rules).
   const echo = (out: Record<string, unknown>, key: string): void => {
     if (extensions[key] !== undefined) out[key] = extensions[key];
   };

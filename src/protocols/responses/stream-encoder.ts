@@ -56,8 +56,8 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     });
   /**
    * One event: `type` and `sequence_number`, then `fields` in their order. Written as text rather
-   * than as `{ type, sequence_number, ...fields }`: V8 builds such a spread object several times
-   * slower than it stringifies it. Callers pass object literals for the same reason.
+   * than as `{ type, sequence_number, ...fields }`, and callers pass object literals: hot-path
+   * rule 1 (docs/architecture.md#hot-path-rules).
    */
   const frame = (type: string, fields: Record<string, unknown>): string => rawFrame(type, JSON.stringify(fields).slice(1, -1));
   const snapshot = (state: Omit<ResponsesObjectState, 'id' | 'output'>) =>

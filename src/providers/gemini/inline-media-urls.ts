@@ -30,7 +30,7 @@ export interface InlineMediaUrlsOptions extends MediaFetchOptions {
   lookup?: MediaLookup;
 }
 
-interface DownloadSettings extends Required<MediaFetchOptions> {
+interface ResolvedMediaFetchOptions extends Required<MediaFetchOptions> {
   lookup: MediaLookup;
 }
 
@@ -160,7 +160,7 @@ function guardedLookup(resolve: MediaLookup, allowPrivateNetworks: boolean): Con
  * stop undici while it is still connecting, so the download's timeout alone would not.
  */
 const agents = new WeakMap<MediaLookup, Map<string, Agent>>();
-function mediaAgent(settings: DownloadSettings): Agent {
+function mediaAgent(settings: ResolvedMediaFetchOptions): Agent {
   let bySettings = agents.get(settings.lookup);
   if (bySettings === undefined) agents.set(settings.lookup, (bySettings = new Map()));
   const key = `${settings.allowPrivateNetworks}:${settings.timeoutMs}`;
@@ -184,7 +184,7 @@ const isNotFound = (error: unknown): boolean => {
   return code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA';
 };
 
-async function download(url: string, options: DownloadSettings, signal: AbortSignal) {
+async function download(url: string, options: ResolvedMediaFetchOptions, signal: AbortSignal) {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -253,7 +253,7 @@ export async function inlineMediaUrls(
   options: InlineMediaUrlsOptions,
   signal: AbortSignal,
 ): Promise<CanonicalRequest> {
-  const settings: DownloadSettings = {
+  const settings: ResolvedMediaFetchOptions = {
     maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
     timeoutMs: options.timeoutMs ?? 10_000,
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,

@@ -25,7 +25,7 @@ export interface ChatTarget {
 }
 
 /** Everything that makes one Chat Completions upstream different from another. */
-export interface ChatAdapterConfig {
+export interface ChatAdapterOptions {
   id: string;
   /** Transport: base URL, auth headers, timeouts. `parseError` is the Chat one. */
   upstream: Omit<UpstreamOptions, 'parseError' | 'name'>;
@@ -48,7 +48,7 @@ export interface ChatAdapterConfig {
  * JSON answer or the SSE stream incrementally. The OpenAI and OpenAI-compatible providers are
  * both this adapter with a different configuration.
  */
-export function createChatAdapter(config: ChatAdapterConfig): ProviderAdapter & { close(): Promise<void> } {
+export function createChatAdapter(config: ChatAdapterOptions): ProviderAdapter & { close(): Promise<void> } {
   const upstream = createUpstream({ ...config.upstream, name: config.id, parseError: parseChatError });
   const target = config.target ?? ((model: string): ChatTarget => ({ path: '/chat/completions', model }));
 

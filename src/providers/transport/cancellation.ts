@@ -9,10 +9,10 @@ export interface UpstreamWatch {
 }
 
 /**
- * One request's cancellation. Listening to an `AbortSignal` (an EventTarget) costs several
- * microseconds per request on Node 20–24, and even an EventEmitter costs its construction on
- * every request, so the built-in adapters listen here instead: a plain list of callbacks. The
- * `AbortSignal` an adapter sees in `context.signal` is only made when something reads it.
+ * One request's cancellation: a plain list of callbacks the built-in adapters listen to, where an
+ * `AbortSignal` (an EventTarget) or an EventEmitter would be a listener per request (hot-path rule 3,
+ * docs/architecture.md#hot-path-rules). The `AbortSignal` an adapter sees in `context.signal` is only
+ * made when something reads it.
  */
 export class RequestAbort {
   aborted = false;
@@ -51,8 +51,8 @@ export class RequestAbort {
 
 /**
  * The provider context the gateway makes for each request. A class, so `signal` is a getter on
- * the prototype rather than an accessor defined on every request's object (which costs about a
- * microsecond to build and slows every later read of the context).
+ * the prototype rather than an accessor defined on every request's object: hot-path rule 4
+ * (docs/architecture.md#hot-path-rules).
  */
 class GatewayProviderContext implements ProviderContext {
   readonly requestId: string;

@@ -4,7 +4,7 @@ export type CallResult =
   | { kind: 'timeout'; ms: number; retries: number }
   | { kind: 'unreachable'; reason: string; ms: number; retries: number };
 
-export interface CallSettings {
+export interface CallOptions {
   timeoutMs: number;
   /** 429s retried after waiting (the `retry-after`, else 1, 2, 4 s …). */
   maxRetries: number;
@@ -42,7 +42,7 @@ function reasonOf(error: unknown): string {
  * One request, plain `fetch` (the gateway under test may be anyone's), read to its end within
  * `timeoutMs`; a 429 is waited out and retried, one request at a time.
  */
-export async function call(url: string, init: RequestInit, settings: CallSettings): Promise<CallResult> {
+export async function call(url: string, init: RequestInit, settings: CallOptions): Promise<CallResult> {
   const started = Date.now();
   for (let retries = 0; ; retries += 1) {
     let answer: Response;

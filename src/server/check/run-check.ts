@@ -1,5 +1,5 @@
 import { findClosestId, type ErrorCode } from '../../canonical/index.js';
-import { call, type CallResult, type CallSettings } from './check-http.js';
+import { call, type CallResult, type CallOptions } from './check-http.js';
 import {
   bodyOf,
   CAPABILITIES,
@@ -110,7 +110,7 @@ export async function runCheck(options: CheckOptions, progress: (line: string) =
   }
   /** Messages from the gateway, without the key if one echoes it. */
   const clean = (text: string) => (key.length >= 4 ? text.split(key).join('***') : text).slice(0, 300);
-  const settings: CallSettings = {
+  const settings: CallOptions = {
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries ?? 3,
     maxWaitMs: options.maxWaitMs ?? 30_000,

@@ -1,14 +1,14 @@
 import type { ModelPrice } from '../canonical/index.js';
 import type { ModelCapabilities } from '../providers/types.js';
 import type { TimeoutOptions } from './timeouts.js';
-import type { DeploymentConfig, DeploymentStrategy } from './deployment.js';
+import type { DeploymentOptions, DeploymentStrategy } from './deployment.js';
 import type { RetryOptions } from './retry-policy.js';
 
 /**
- * What routing reads of a model's configuration: the public `ModelConfig` (gateway/options.ts)
+ * What routing reads of a model's configuration: the public `ModelOptions` (gateway/options.ts)
  * is this plus the model's request policy, which routing does not see.
  */
-export interface RoutedModelConfig {
+export interface RoutedModelOptions {
   /** The id callers send as `model`. */
   id: string;
   /**
@@ -23,7 +23,7 @@ export interface RoutedModelConfig {
    * providers): a request goes to one, chosen by `strategy`, and moves to another when one fails.
    * @example deployments: [{ provider: 'openai-east', weight: 3 }, { provider: 'azure-west', upstreamModel: 'gpt-4o-prod' }]
    */
-  deployments?: DeploymentConfig[];
+  deployments?: DeploymentOptions[];
   /** How a deployment is chosen: `weighted` (default), `least-busy` or `lowest-latency`. */
   strategy?: DeploymentStrategy;
   /**
