@@ -10,10 +10,10 @@ export interface RequestLogger {
   info(object: object, message?: string): void;
 }
 
-export type RequestLogStageOptions = RequestLogStageSettings &
+export type RequestLogStageOptions = RequestLineOptions &
   ({ logger: RequestLogger; lines?: undefined } | { logger?: undefined; lines: LineDestination });
 
-interface RequestLogStageSettings {
+interface RequestLineOptions {
   /** Prices a request's usage, as the ledger does; the line has no `costUsd` when the price is unknown. */
   price?: PriceUsage | undefined;
   /** Whether the line shows the prompt, and how much of it. Default: never. */
