@@ -74,11 +74,16 @@ export function stringMemberLength(data: string, name: string): number {
   while (data.charCodeAt(at) === 32 /* space */) at += 1;
   if (data.charCodeAt(at) !== 34 /* " */) return 0;
   let escaped = false;
+  let escapes = false;
   for (let end = at + 1; end < data.length; end += 1) {
     const code = data.charCodeAt(end);
     if (escaped) escaped = false;
-    else if (code === 92 /* \ */) escaped = true;
-    else if (code === 34) return escaped ? 0 : (JSON.parse(data.slice(at, end + 1)) as string).length;
+    else if (code === 92 /* \ */) {
+      escaped = true;
+      escapes = true;
+    }
+    // Without an escape the text is the characters between the quotes: no need to parse it.
+    else if (code === 34) return escapes ? (JSON.parse(data.slice(at, end + 1)) as string).length : end - at - 1;
   }
   return 0;
 }

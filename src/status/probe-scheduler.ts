@@ -10,9 +10,10 @@ export interface ResolvedProbeOptions {
 }
 
 /**
- * Probes the models nobody called lately, so the status page has figures for them too. Every
- * `intervalMs` each instance tries the lock; the one that gets it asks the ledger which models had
- * no request (real or probe, from any instance) for an interval and probes each, one at a time.
+ * Probes the models nobody called lately, so the status page has figures for them too. Time is cut
+ * into rounds of `intervalMs`; every `intervalMs` each instance tries to claim the round it is in,
+ * and the one that gets it (once per round) asks the ledger which models had no request (real or
+ * probe, from any instance) for an interval and probes each, one at a time.
  */
 export class ProbeScheduler {
   readonly #source: StatusSource;
@@ -28,9 +29,27 @@ export class ProbeScheduler {
     this.#settings = settings;
   }
 
-  /** A round every interval, the first one interval after the start: a fresh instance first lets traffic come. */
+  /**
+   * A round at the middle of each round of the clock, the first at least half an interval after the
+   * start (a fresh instance first lets traffic come). Every instance fires at the same moments, so
+   * their timers agree on the round, with half an interval of room for a late one either way.
+   */
   start(): void {
-    this.#timer = setInterval(() => this.#tick(), this.#settings.intervalMs);
+    this.#schedule(Date.now() + this.#settings.intervalMs / 2);
+  }
+
+  /** The next tick at the first middle of a round from `notBefore` on (a timeout each time, so lateness does not add up). */
+  #schedule(notBefore: number): void {
+    if (this.#closed) return;
+    const { intervalMs } = this.#settings;
+    const middle = Math.ceil((notBefore - intervalMs / 2) / intervalMs) * intervalMs + intervalMs / 2;
+    this.#timer = setTimeout(
+      () => {
+        this.#tick();
+        this.#schedule(middle + 1);
+      },
+      Math.max(0, middle - Date.now()),
+    );
     this.#timer.unref();
   }
 
@@ -47,8 +66,9 @@ export class ProbeScheduler {
     const db = await this.#source.database();
     if (db === undefined) return [];
     const { intervalMs, maxOutputTokens, timeoutMs } = this.#settings;
-    // A little shorter than the interval, so the next round (on whichever instance) finds it free.
-    if (!(await this.#lock.take(db, Math.max(1, Math.floor(intervalMs * 0.9))))) return [];
+    // The round `now` falls in, the same on every instance: a timer firing late still claims the round it fires in.
+    const roundStart = Math.floor(now / intervalMs) * intervalMs;
+    if (!(await this.#lock.claimRound(db, roundStart, intervalMs))) return [];
     const active = await queryModelsActiveSince(db, this.#source.models, now - intervalMs);
     const idle = this.#source.models.filter((model) => !active.has(model));
     for (const model of idle) {
@@ -61,7 +81,7 @@ export class ProbeScheduler {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#timer);
+    clearTimeout(this.#timer);
     await this.#running;
   }
 }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/canonical/index.js';
-import { eventTypeOf, relayJsonAnswer, renameModel } from '../../src/protocols/relay-frames.js';
+import { eventTypeOf, relayJsonAnswer, renameModel, stringMemberLength } from '../../src/protocols/relay-frames.js';
 import { decodeResponsesResponse } from '../../src/protocols/responses/index.js';
 import { jsonFixture } from '../helpers/fixtures.js';
 
@@ -54,5 +55,20 @@ describe('relayJsonAnswer', () => {
   it('should throw what the decoder throws for a failed answer', () => {
     const failed = { ...body, status: 'failed', error: { code: 'server_error', message: 'boom' } };
     expect(() => relayJsonAnswer(JSON.stringify(failed), failed, 'mine', decodeResponsesResponse)).toThrow(GatewayError);
+  });
+});
+
+describe('stringMemberLength', () => {
+  it('should give the decoded length of the member, escaped or not, as parsing the event would', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ maxLength: 4 }), (text, other) => {
+        const data = JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text }, other });
+        expect(stringMemberLength(data, 'text')).toBe(text.length);
+      }),
+    );
+    expect(stringMemberLength('{"delta":{"text":"a\\"b\\u00e9"}}', 'text')).toBe(4);
+    expect(stringMemberLength('{"delta":{"text": "emoji 🙂"}}', 'text')).toBe('emoji 🙂'.length);
+    expect(stringMemberLength('{"delta":{"text":null}}', 'text')).toBe(0);
+    expect(stringMemberLength('{"delta":{"text":"cut', 'text')).toBe(0);
   });
 });

@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleProvider } from '../../src/providers/openai-compatible/index.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { ProbeLock } from '../../src/status/probe-lock.js';
+import { ProbeScheduler } from '../../src/status/probe-scheduler.js';
 import { statusPage, type StatusPage } from '../../src/status/status-page.js';
+import { statusSourceOf } from '../../src/status/status-source.js';
 import type { StatusReport } from '../../src/status/status-report.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startMockUpstream, sseText, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
@@ -94,13 +97,13 @@ async function pageOf(
   return { page, get: (path) => fetch(`http://127.0.0.1:${port}${path}`) };
 }
 
-/** Waits until the ledger holds `count` rows (the writer batches them). */
-async function ledgerRows(database: { url: string; schema?: string }, count: number) {
+/** Waits (up to `waitMs`) until the ledger holds `count` rows (the writer batches them). */
+async function ledgerRows(database: { url: string; schema?: string }, count: number, waitMs = 5_000) {
   const direct = await openDatabase({ ...database, migrate: false });
   try {
     for (let waited = 0; ; waited += 20) {
       const rows = await direct.db.selectFrom('usage_ledger').selectAll().execute();
-      if (rows.length >= count || waited > 5_000) return rows;
+      if (rows.length >= count || waited > waitMs) return rows;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
@@ -330,10 +333,10 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
         }),
       ),
     );
-    // Both instances start their probe at once (its first round an interval later); the lock lets one of them run the round.
-    // The interval leaves a loaded machine's late timers room: the lock lasts 0.9 of it.
+    // Both instances start their probe at once (its first round in the middle of a round of the clock at least half an
+    // interval later, 2 to 6 s here); the lock lets one of them run the round. The busy model's traffic comes before.
     const pages = await Promise.all(
-      instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 3_000, maxOutputTokens: 1 } })),
+      instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 4_000, maxOutputTokens: 1 } })),
     );
     // Traffic within the interval: this model is not probed.
     await new OpenAI({ apiKey: TEST_KEY, baseURL: instances[0]!.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
@@ -342,7 +345,7 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     });
     await ledgerRows(database, 1);
     for (const upstream of upstreams) upstream.requests.length = 0;
-    const rows = await ledgerRows(database, 2);
+    const rows = await ledgerRows(database, 2, 10_000);
     // Stopped before the next round, then given time for a second prober (there must be none) to write its row.
     await Promise.all(pages.map(({ page }) => page.close()));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -369,12 +372,58 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     expect(sent.max_tokens ?? sent.max_completion_tokens).toBe(1);
 
     const report = (await (await pages[1]!.get('/status.json')).json()) as StatusReport;
-    expect(report.probe).toEqual({ enabled: true, intervalMs: 3_000 });
+    expect(report.probe).toEqual({ enabled: true, intervalMs: 4_000 });
     expect(modelOf(report, 'idle-model')).toMatchObject({
       state: 'operational',
       windows: { hour: { requests: 1, probes: 1, successRate: 1 } },
     });
     expect(modelOf(report, 'idle-model').lastProbeAt).not.toBeNull();
     expect(modelOf(report, 'busy-model').windows.hour.probes).toBe(0);
+  });
+
+  it('should probe each round once, though one instance’s timer fires later than 0.9 of the interval', async () => {
+    const database = scratch.postgres();
+    const prefix = `switchyard-test-${randomBytes(6).toString('hex')}:`;
+    const redis = lock === 'redis' ? new Redis(REDIS_URL) : undefined;
+    if (redis !== undefined) scratch.later(() => redis.quit());
+    const upstreams = [await upstreamOf(), await upstreamOf()];
+    const instances = await Promise.all(
+      upstreams.map((upstream) =>
+        serve({
+          database,
+          apiKeys: [TEST_KEY],
+          ...(redis === undefined ? {} : { redis, redisPrefix: prefix }),
+          providers: { up: provider('up', upstream) },
+          models: [{ id: 'idle-model', provider: 'up' }],
+          // A ledger writer that is behind: the probe's row is not read back in the round, so only the lock stops a second probe.
+          ledger: { outbox: scratch.file('outbox'), intervalMs: 60_000 },
+        }),
+      ),
+    );
+    const intervalMs = 300;
+    const [onTime, late] = instances.map((running) => {
+      const source = statusSourceOf(running.gateway);
+      if (source === undefined) throw new Error('no status source');
+      return new ProbeScheduler(source, new ProbeLock(source.redis, source.redisPrefix), {
+        intervalMs,
+        maxOutputTokens: 1,
+        timeoutMs: 10_000,
+      });
+    }) as [ProbeScheduler, ProbeScheduler];
+    // The rounds are run with the clock their timers would read: a round begins at `start`.
+    const start = Math.floor(Date.now() / intervalMs) * intervalMs;
+    expect(await onTime.round(start + 10)).toEqual(['idle-model']);
+    // The same instance again within the round (a timer firing twice): no second probe.
+    expect(await onTime.round(start + 20)).toEqual([]);
+    // The other instance's timer fires late, past 0.9 of the interval (as long as a lock used to last), still in the round.
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    expect(await late.round(start + intervalMs - 10)).toEqual([]);
+    // A later round: both instances try it at once, and one of them probes.
+    const later = start + 100 * intervalMs;
+    const probed = await Promise.all([onTime.round(later + 5), late.round(later + 5)]);
+    expect(probed.map((models) => models.length).sort()).toEqual([0, 1]);
+    // An instance whose clock is behind, still in an earlier round, does not probe that round after the later one was.
+    expect(await onTime.round(later - intervalMs + 5)).toEqual([]);
+    expect(upstreams.map((upstream) => upstream.requests.length).reduce((sum, count) => sum + count)).toBe(2);
   });
 });

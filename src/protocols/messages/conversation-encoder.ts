@@ -18,9 +18,12 @@ export interface EncodedMessagesConversation {
 }
 
 const isThinking = (block: MessagesRequestBlock) => block.type === 'thinking' || block.type === 'redacted_thinking';
+const isToolResult = (block: MessagesRequestBlock) => block.type === 'tool_result';
 
 /** Stable partition: blocks that pass `first` move ahead of the others, each group in its order. */
 function moveFirst(blocks: MessagesRequestBlock[], first: (block: MessagesRequestBlock) => boolean): MessagesRequestBlock[] {
+  // Most turns have nothing to move (no tool results, no thinking): the same array, not two copies.
+  if (!blocks.some(first)) return blocks;
   return [...blocks.filter(first), ...blocks.filter((block) => !first(block))];
 }
 
@@ -31,9 +34,9 @@ function moveFirst(blocks: MessagesRequestBlock[], first: (block: MessagesReques
  */
 function orderBlocks(message: MessagesRequestMessage): MessagesRequestMessage {
   const { content } = message;
-  if (message.role === 'user') return { ...message, content: moveFirst(content, (block) => block.type === 'tool_result') };
-  if (content[0] !== undefined && isThinking(content[0])) return message;
-  return { ...message, content: moveFirst(content, isThinking) };
+  if (content[0] !== undefined && message.role === 'assistant' && isThinking(content[0])) return message;
+  const ordered = moveFirst(content, message.role === 'user' ? isToolResult : isThinking);
+  return ordered === content ? message : { ...message, content: ordered };
 }
 
 function encodeBlocks(message: Exclude<CanonicalMessage, { role: 'system' }>, model: string): MessagesRequestBlock[] {

@@ -1,11 +1,19 @@
 import { GatewayError, type AssistantContentPart, type CanonicalResponse, type FinishReason } from '../../canonical/index.js';
-import { messagesContentBlockSchema } from './content-schema.js';
+import { messagesContentBlockSchema, type MessagesContentBlock } from './content-schema.js';
 import { decodeMessagesAssistantBlock } from './content.js';
 import { decodeMessagesFinishReason } from './finish-reason.js';
 import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
-import { messagesUpstreamMessageSchema, type MessagesUpstreamBlock } from './upstream-schema.js';
+import { isPlainMessagesAnswerBlock, isPlainMessagesUpstreamMessage } from './upstream-fast-path.js';
+import { messagesUpstreamMessageSchema, type MessagesUpstreamBlock, type MessagesUpstreamMessage } from './upstream-schema.js';
 import { decodeMessagesUsage } from './usage.js';
+
+/** The block as the content-block schema reads it, undefined when it cannot; text, thinking and tool use are recognised without it. */
+function readAnswerBlock(block: MessagesUpstreamBlock): MessagesContentBlock | undefined {
+  if (isPlainMessagesAnswerBlock(block)) return block;
+  const parsed = messagesContentBlockSchema.safeParse(block);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /**
  * One answer block → a canonical part: text, thinking (signature kept) / redacted_thinking,
@@ -13,8 +21,8 @@ import { decodeMessagesUsage } from './usage.js';
  * block it cannot read, are kept verbatim as Anthropic provider-defined parts.
  */
 export function decodeMessagesResponseBlock(block: MessagesUpstreamBlock): AssistantContentPart {
-  const parsed = messagesContentBlockSchema.safeParse(block);
-  if (parsed.success) return decodeMessagesAssistantBlock(parsed.data);
+  const known = readAnswerBlock(block);
+  if (known !== undefined) return decodeMessagesAssistantBlock(known);
   return { type: 'provider-defined', protocol: 'messages', kind: block.type, data: { ...block } };
 }
 
@@ -36,6 +44,14 @@ function invalidResponse(cause: unknown): GatewayError {
   });
 }
 
+/** The answer as the schema reads it; the common shapes are recognised without it (upstream-fast-path.ts). */
+function parseMessage(body: unknown): MessagesUpstreamMessage {
+  if (isPlainMessagesUpstreamMessage(body)) return body;
+  const parsed = messagesUpstreamMessageSchema.safeParse(body);
+  if (!parsed.success) throw invalidResponse(parsed.error);
+  return parsed.data;
+}
+
 const mappedFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'];
 
 /**
@@ -47,9 +63,8 @@ export function decodeMessagesResponse(body: unknown): CanonicalResponse {
   if (typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'error') {
     throw parseMessagesStreamError(body);
   }
-  const parsed = messagesUpstreamMessageSchema.safeParse(body);
-  if (!parsed.success || !Array.isArray(parsed.data.content)) throw invalidResponse(parsed.success ? body : parsed.error);
-  const wire = parsed.data;
+  const wire = parseMessage(body);
+  if (!Array.isArray(wire.content)) throw invalidResponse(body);
   const content = (wire.content ?? []).map(decodeMessagesResponseBlock);
   const response: CanonicalResponse = {
     id: wire.id ?? '',

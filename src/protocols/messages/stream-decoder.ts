@@ -3,6 +3,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeMessagesUpstreamFinish } from './response-decoder.js';
 import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
+import { isPlainMessagesUpstreamEvent } from './upstream-fast-path.js';
 import { messagesUpstreamEventSchema, type MessagesUpstreamEvent } from './upstream-schema.js';
 import { decodeMessagesUsage, type MessagesWireUsage } from './usage.js';
 
@@ -210,6 +211,8 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
         return [streamError('UPSTREAM_INVALID_STREAM', 'Anthropic sent a stream event that is not JSON.', message.data)];
       }
       if (typeof data === 'object' && data !== null) options.onEvent?.(data as Record<string, unknown>);
+      // The common events skip the schema: it would return them unchanged (upstream-fast-path.ts).
+      if (isPlainMessagesUpstreamEvent(data)) return decodeEvent(data);
       const parsed = messagesUpstreamEventSchema.safeParse(data);
       return parsed.success ? decodeEvent(parsed.data) : [];
     },
