@@ -14,7 +14,7 @@ import { spawnProcess } from '../server/spawn-cli.js';
 
 const run = promisify(execFile);
 const projectRoot = join(import.meta.dirname, '../..');
-const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string; bin: unknown };
 
 /**
  * The environment without the variables a parent `npm test` sets for its scripts (its prefix and
@@ -197,7 +197,10 @@ describe('the bin', () => {
     }
   }, 60_000);
 
-  it('should be linked as `switchyard`', async () => {
+  it('should be linked as `switchyard`, a node script built by npm run build', async () => {
+    expect(manifest.bin).toEqual({ switchyard: './dist/server/cli.js' });
+    const installed = join(app, 'node_modules', manifest.name, 'dist', 'server', 'cli.js');
+    expect((await readFile(installed, 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node');
     const { stdout } = await run(join(app, 'node_modules', '.bin', 'switchyard'), ['--version'], { cwd: app, env: npmEnv() });
     expect(stdout.trim()).toBe(manifest.version);
   });

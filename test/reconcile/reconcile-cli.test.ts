@@ -6,7 +6,8 @@ import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { startFakeUsageReports, type FakeReportData } from '../helpers/fake-usage-reports.js';
 import { useScratch } from '../helpers/scratch.js';
 import { ConsoleVisitor } from '../helpers/console-visitor.js';
-import { cleanEnv, readBanner, spawnCli } from '../server/spawn-cli.js';
+import { runCliInProcess, serveInProcess } from '../server/run-cli-in-process.js';
+import { cleanEnv, parseBanner } from '../server/spawn-cli.js';
 
 const scratch = useScratch();
 const ADMIN_KEY = 'sk-admin-reconcile-7f3a9c0d2e1b';
@@ -130,9 +131,13 @@ describe('switchyard reconcile', () => {
     );
     const env = cleanEnv({ RECONCILE_TEST_ADMIN_KEY: ADMIN_KEY });
 
-    const cli = spawnCli(['reconcile', '--config', config, '--provider', 'openai', '--from', '2026-11-01', '--to', '2026-11-03'], env);
-    expect(await cli.exited).toMatchObject({ code: 0 });
-    const out = cli.stdout();
+    // The CLI runs in this process (test/server/run-cli-in-process.ts): no tsx start-up per run.
+    const cli = await runCliInProcess(
+      ['reconcile', '--config', config, '--provider', 'openai', '--from', '2026-11-01', '--to', '2026-11-03'],
+      env,
+    );
+    expect(cli.code).toBe(0);
+    const out = cli.stdout;
     expect(out).toMatch(/^OpenAI's usage report against the ledger, 2026-11-01 to 2026-11-03/);
     // The gateway's key on day 1 matches to the token: uncached input 1,000 + 100, cache read 200, output 350.
     expect(out).toMatch(
@@ -145,7 +150,7 @@ describe('switchyard reconcile', () => {
     expect(out).toMatch(/2026-11-01\s+\*\s+key_gateway\s+\$0\.000002\s+\$0\.000002\s+\$0\.000000\s+0\.00 %\s+both/);
     expect(out).not.toContain('mock');
     expect(out).toMatch(/lines differ by more than 0\.5 %/);
-    expect(`${out}${cli.stderr()}`).not.toContain(ADMIN_KEY);
+    expect(`${out}${cli.stderr}`).not.toContain(ADMIN_KEY);
 
     // Both reports were read page by page (2 days a page) with the admin key as a bearer token.
     const usagePages = fake.requests.filter((request) => request.path === '/v1/organization/usage/completions');
@@ -158,13 +163,13 @@ describe('switchyard reconcile', () => {
     expect(fake.requests.every((request) => request.headers.authorization === `Bearer ${ADMIN_KEY}`)).toBe(true);
 
     // A key the organisation refuses: the provider's words, never the key.
-    const refused = spawnCli(
+    const refused = await runCliInProcess(
       ['reconcile', '--config', config, '--provider', 'openai', '--from', '2026-11-01', '--to', '2026-11-01'],
       cleanEnv({ RECONCILE_TEST_ADMIN_KEY: 'sk-admin-wrong-0000' }),
     );
-    expect(await refused.exited).toMatchObject({ code: 1 });
-    expect(refused.stderr()).toMatch(/OpenAI's usage report answered 401: Invalid authorization header/);
-    expect(`${refused.stdout()}${refused.stderr()}`).not.toContain('sk-admin-wrong-0000');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/OpenAI's usage report answered 401: Invalid authorization header/);
+    expect(`${refused.stdout}${refused.stderr}`).not.toContain('sk-admin-wrong-0000');
   }, 120_000);
 
   it("should compare Anthropic's report with the ledger as JSON, cache writes of both lifetimes and token costs per model", async () => {
@@ -267,7 +272,7 @@ describe('switchyard reconcile', () => {
       ],
       `providers:\n  claude:\n    type: anthropic\n    apiKey: sk-ant-test\n    adminKey: \${RECONCILE_TEST_ADMIN_KEY}\n    adminBaseURL: ${fake.origin}\nmodels:\n  - { id: sonnet, provider: claude, upstreamModel: claude-sonnet-4 }\n`,
     );
-    const cli = spawnCli(
+    const cli = await runCliInProcess(
       [
         'reconcile',
         '--config',
@@ -284,8 +289,8 @@ describe('switchyard reconcile', () => {
       ],
       cleanEnv({ RECONCILE_TEST_ADMIN_KEY: ADMIN_KEY }),
     );
-    expect(await cli.exited).toMatchObject({ code: 0 });
-    const result = JSON.parse(cli.stdout()) as Reconciliation;
+    expect(cli.code).toBe(0);
+    const result = JSON.parse(cli.stdout) as Reconciliation;
     expect(result).toMatchObject({ provider: 'anthropic', from: '2026-11-01', to: '2026-11-03', threshold: 5 });
     expect(result.usage.map((line) => [line.day, line.model, line.apiKey, line.seen])).toEqual([
       ['2026-11-01', 'claude-sonnet-4', '*', 'both'],
@@ -308,7 +313,7 @@ describe('switchyard reconcile', () => {
       unpricedRows: 1,
       cost: { ledger: 10_000_000, report: 10_000_000, difference: 0 },
     });
-    expect(cli.stdout()).not.toContain(ADMIN_KEY);
+    expect(cli.stdout).not.toContain(ADMIN_KEY);
     const usagePages = fake.requests.filter((request) => request.path === '/v1/organizations/usage_report/messages');
     expect(usagePages).toHaveLength(2);
     expect(usagePages[0]?.query.get('starting_at')).toBe('2026-11-01T00:00:00.000Z');
@@ -348,12 +353,10 @@ describe('switchyard reconcile', () => {
       ],
       `providers:\n  openai:\n    apiKey: sk-test\n    adminKey: \${RECONCILE_TEST_ADMIN_KEY}\n    adminBaseURL: ${fake.origin}/v1\nmodels:\n  - { id: gpt-4.1, provider: openai }\n`,
     );
-    const server = spawnCli(
-      ['serve', '--config', config, '--port', '0', '--log-level', 'silent'],
-      cleanEnv({ RECONCILE_TEST_ADMIN_KEY: ADMIN_KEY }),
-    );
+    const env = cleanEnv({ RECONCILE_TEST_ADMIN_KEY: ADMIN_KEY });
+    const server = await serveInProcess(['serve', '--config', config, '--port', '0', '--log-level', 'silent'], env);
     scratch.later(() => server.stop());
-    const { root } = await readBanner(server);
+    const { root } = parseBanner(server.stdout(), env);
     const admin = new ConsoleVisitor(root);
     expect((await admin.post('/register', { email: 'admin@example.com', password: 'a long enough password' })).status).toBe(303);
     const page = await admin.get('/reconcile?provider=openai&from=2026-11-01&to=2026-11-01');

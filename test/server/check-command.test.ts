@@ -9,13 +9,19 @@ import { startServer } from '../../src/server/start-server.js';
 import { startMockUpstream, sseText, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { startGateway, TEST_KEY } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
+import { runCliInProcess } from './run-cli-in-process.js';
 import { cleanEnv, spawnCli } from './spawn-cli.js';
 
 const scratch = useScratch();
 
-/** Runs `switchyard check …` as a process; resolves with its exit code and output. */
-async function check(args: readonly string[], env: Record<string, string> = {}) {
-  const running = spawnCli(['check', ...args], cleanEnv(env));
+/** Runs `switchyard check …` in this process (run-cli-in-process.ts); resolves with its exit code and output. */
+function check(args: readonly string[], env: Record<string, string> = {}) {
+  return runCliInProcess(['check', ...args], cleanEnv(env));
+}
+
+/** Runs `switchyard check …` as a process: for the exit status that process.exitCode gives. */
+async function checkProcess(args: readonly string[]) {
+  const running = spawnCli(['check', ...args], cleanEnv());
   const exit = await running.exited;
   return { code: exit.code, stdout: running.stdout(), stderr: running.stderr() };
 }
@@ -117,7 +123,7 @@ const ALL_OK = Object.fromEntries(
   ),
 );
 
-// Each test spawns the CLI (a few seconds each on a busy machine).
+// The CLI runs in this process but for one test, which spawns it (a few seconds on a busy machine).
 describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
   it('should pass every step on every endpoint, print progress and the table, and exit 0', async () => {
     const running = await serve();
@@ -144,7 +150,8 @@ describe('switchyard check against this gateway', { timeout: 60_000 }, () => {
 
   it('should report a model without image input, and exit 1', async () => {
     const running = await serve({ models: [{ id: 'blind', provider: 'mock', capabilities: { images: false } }] });
-    const { code, stdout } = await check(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'blind']);
+    // A real process: its exit status is process.exitCode, set when the ladder found a failure.
+    const { code, stdout } = await checkProcess(['--base-url', running.openAIBaseURL, '--key', TEST_KEY, '--model', 'blind']);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^tool call\s+ok\s+ok\s+ok$/m);
     expect(stdout).toMatch(/^image input\s+FAILED\s+FAILED\s+FAILED$/m);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +9,12 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MOCK_REPLY } from '../../src/providers/mock/index.js';
 import { detectableProviders } from '../../src/server/zero-config.js';
-import { cleanEnv, projectRoot, readBanner, spawnCli, spawnProcess, type RunningProcess } from './spawn-cli.js';
+import { runCliInProcess, serveInProcess, type ServingInProcess } from './run-cli-in-process.js';
+import { cleanEnv, parseBanner, readBanner, spawnCli, spawnProcess, type RunningProcess } from './spawn-cli.js';
 
 const run = promisify(execFile);
 const started: RunningProcess[] = [];
+const serving: ServingInProcess[] = [];
 let dir = '';
 
 beforeAll(async () => {
@@ -23,11 +25,19 @@ afterAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => child.stop(2_000)));
+  for (const server of serving.splice(0)) await server.stop();
 });
 
 function track(child: RunningProcess): RunningProcess {
   started.push(child);
   return child;
+}
+
+/** `switchyard …args` served in this process (run-cli-in-process.ts), stopped after the test; with its banner. */
+async function serve(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const server = await serveInProcess(args, env);
+  serving.push(server);
+  return { server, banner: parseBanner(server.stdout(), env) };
 }
 
 async function writeConfig(name: string, text: string): Promise<string> {
@@ -148,12 +158,11 @@ describe('switchyard (npm start, no configuration)', () => {
   });
 
   it('should generate a development key when SWITCHYARD_API_KEY is unset, and accept only it', async () => {
-    const child = track(spawnCli(['--port', '0']));
-    const banner = await readBanner(child);
+    const { server, banner } = await serve(['--port', '0'], cleanEnv());
     expect(banner.key).toMatch(/^sk-dev-[0-9a-f]+$/);
-    expect(child.stdout()).toContain('generated for this run');
+    expect(server.stdout()).toContain('generated for this run');
     // A key the server made up is of use only once shown: the snippets carry it.
-    expect(section(child.stdout(), 'curl:')).toContain(`Bearer ${banner.key}`);
+    expect(section(server.stdout(), 'curl:')).toContain(`Bearer ${banner.key}`);
     expect((await chat(banner.openAIBaseURL, 'sk-wrong', 'mock')).status).toBe(401);
     expect((await chat(banner.openAIBaseURL, banner.key, 'mock')).status).toBe(200);
   });
@@ -165,8 +174,7 @@ describe('switchyard (npm start, no configuration)', () => {
       GEMINI_API_KEY: 'AIza-dummy',
       SWITCHYARD_API_KEY: 'sk-gw',
     });
-    const child = track(spawnCli(['--port', '0'], env));
-    const banner = await readBanner(child);
+    const { server, banner } = await serve(['--port', '0'], env);
     const models = await fetch(`${banner.openAIBaseURL}/models`, { headers: { authorization: 'Bearer sk-gw' } });
     const ids = ((await models.json()) as { data: Array<{ id: string; owned_by: string }> }).data.map(
       (model) => `${model.owned_by}/${model.id}`,
@@ -175,12 +183,11 @@ describe('switchyard (npm start, no configuration)', () => {
       'mock/mock',
       ...detectableProviders.flatMap((detectable) => detectable.models.map((id) => `${detectable.provider}/${id}`)),
     ]);
-    expect(child.stdout()).toContain('ANTHROPIC_MODEL=claude-sonnet-4-6 ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-haiku-4-5');
+    expect(server.stdout()).toContain('ANTHROPIC_MODEL=claude-sonnet-4-6 ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-haiku-4-5');
   });
 
   it('should add only Anthropic when only ANTHROPIC_API_KEY is set', async () => {
-    const child = track(spawnCli(['--port', '0'], cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-dummy', SWITCHYARD_API_KEY: 'sk-gw' })));
-    const banner = await readBanner(child);
+    const { banner } = await serve(['--port', '0'], cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-dummy', SWITCHYARD_API_KEY: 'sk-gw' }));
     const models = await fetch(`${banner.openAIBaseURL}/models`, { headers: { authorization: 'Bearer sk-gw' } });
     const ids = ((await models.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id);
     expect(ids).toEqual(['mock', 'claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5']);
@@ -195,6 +202,7 @@ describe('switchyard (npm start, no configuration)', () => {
     );
   });
 
+  // A real process: how the CLI exits on a refused flag or a bad configuration (process.exit in run-cli.ts's catch).
   it('should print its usage and exit 2 on an unknown flag', async () => {
     const child = spawnCli(['--prot', '9000']);
     expect((await child.exited).code).toBe(2);
@@ -215,10 +223,9 @@ models:
 
   it('should serve the file with its ${ENV} secrets, the --port flag winning over the file', async () => {
     const path = await writeConfig('serve.yaml', slowConfig(5_000, 2));
-    const child = track(spawnCli(['serve', '--config', path, '--port', '0'], cleanEnv({ TEST_GATEWAY_KEY: 'sk-file-key' })));
-    const banner = await readBanner(child);
-    expect(child.stdout()).toContain(`one of apiKeys in ${path}`);
-    expect(child.stdout()).not.toContain('sk-file-key');
+    const { server, banner } = await serve(['serve', '--config', path, '--port', '0'], cleanEnv({ TEST_GATEWAY_KEY: 'sk-file-key' }));
+    expect(server.stdout()).toContain(`one of apiKeys in ${path}`);
+    expect(server.stdout()).not.toContain('sk-file-key');
     const response = await chat(banner.openAIBaseURL, 'sk-file-key', 'slow');
     expect(((await response.json()) as { model: string }).model).toBe('slow');
   });
@@ -291,20 +298,21 @@ models:
 
   it('should exit 1 naming the bad field of the file', async () => {
     const path = await writeConfig('bad.yaml', 'models:\n  - { id: a, provider: mock }\n  - { id: b }\n');
-    const child = spawnCli(['serve', '--config', path]);
-    expect((await child.exited).code).toBe(1);
-    expect(child.stderr()).toContain('models[1].provider');
+    const { code, stderr } = await runCliInProcess(['serve', '--config', path], cleanEnv());
+    expect(code).toBe(1);
+    expect(stderr).toContain('models[1].provider');
   });
 
   it('should exit 1 naming a missing environment variable', async () => {
     const path = await writeConfig('env.yaml', 'apiKeys: ["${NOT_SET_ANYWHERE_42}"]\n');
-    const child = spawnCli(['serve', '--config', path]);
-    expect((await child.exited).code).toBe(1);
-    expect(child.stderr()).toContain('NOT_SET_ANYWHERE_42');
+    const { code, stderr } = await runCliInProcess(['serve', '--config', path], cleanEnv());
+    expect(code).toBe(1);
+    expect(stderr).toContain('NOT_SET_ANYWHERE_42');
   });
 });
 
 describe('switchyard config check', () => {
+  // A real process: one that ends by itself, with status 0, when the command is done.
   it('should report a valid file with its providers and models, and exit 0 without listening', async () => {
     const path = await writeConfig(
       'check.yaml',
@@ -319,65 +327,32 @@ describe('switchyard config check', () => {
 
   it('should say when the default models of providers without models: are used', async () => {
     const path = await writeConfig('defaults.yaml', 'providers:\n  openai: { apiKey: sk-dummy }\n');
-    const child = spawnCli(['config', 'check', '--config', path]);
-    expect((await child.exited).code).toBe(0);
-    expect(child.stdout()).toContain(`${path} is valid: 1 provider, 4 models (mock, gpt-5.4, gpt-5.4-mini, gpt-4.1-mini)`);
-    expect(child.stdout()).toContain('Note: ');
+    const { code, stdout } = await runCliInProcess(['config', 'check', '--config', path], cleanEnv());
+    expect(code).toBe(0);
+    expect(stdout).toContain(`${path} is valid: 1 provider, 4 models (mock, gpt-5.4, gpt-5.4-mini, gpt-4.1-mini)`);
+    expect(stdout).toContain('Note: ');
   });
 
   it('should print every missing variable and exit 1', async () => {
     const path = await writeConfig('check-env.yaml', 'apiKeys: ["${NOT_SET_A_42}"]\nproviders:\n  openai: { apiKey: "${NOT_SET_B_42}" }\n');
-    const child = spawnCli(['config', 'check', path]);
-    expect((await child.exited).code).toBe(1);
-    expect(child.stderr()).toContain(`switchyard: ${path} has 2 environment variable references that cannot be filled in:`);
-    expect(child.stderr()).toContain('NOT_SET_A_42');
-    expect(child.stderr()).toContain('NOT_SET_B_42');
+    const { code, stderr } = await runCliInProcess(['config', 'check', path], cleanEnv());
+    expect(code).toBe(1);
+    expect(stderr).toContain(`switchyard: ${path} has 2 environment variable references that cannot be filled in:`);
+    expect(stderr).toContain('NOT_SET_A_42');
+    expect(stderr).toContain('NOT_SET_B_42');
   });
 
   it('should print what is wrong with a field and exit 1', async () => {
     const path = await writeConfig('check-port.yaml', 'server: { port: eighty }\n');
-    const child = spawnCli(['config', 'check', path]);
-    expect((await child.exited).code).toBe(1);
-    expect(child.stderr()).toBe(`switchyard: ${path} has an invalid field:\n  server.port must be a port number 0–65535 (got 'eighty')\n`);
+    const { code, stderr } = await runCliInProcess(['config', 'check', path], cleanEnv());
+    expect(code).toBe(1);
+    expect(stderr).toBe(`switchyard: ${path} has an invalid field:\n  server.port must be a port number 0–65535 (got 'eighty')\n`);
   });
 
   it('should catch what only building the gateway finds, naming the file', async () => {
     const path = await writeConfig('check-dup.yaml', 'models:\n  - { id: a, provider: mock }\n  - { id: a, provider: mock }\n');
-    const child = spawnCli(['config', 'check', path]);
-    expect((await child.exited).code).toBe(1);
-    expect(child.stderr()).toContain(`switchyard: ${path}: The model id or alias 'a' is configured twice`);
-  });
-});
-
-describe('the package bin', () => {
-  // A copy of the package layout (package.json + dist/) inside node_modules/.cache, so imports resolve as when installed.
-  const packageDir = join(projectRoot, 'node_modules', '.cache', `switchyard-bin-test-${process.pid}`);
-  afterAll(async () => {
-    await rm(packageDir, { recursive: true, force: true });
-  });
-
-  // The build (tsc over the whole package) took 60 s on a loaded 2-core machine: three minutes for it.
-  it('should be built by npm run build into a node script that starts the server', { timeout: 180_000 }, async () => {
-    const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
-      version: string;
-      bin: { switchyard: string };
-    };
-    expect(manifest.bin).toEqual({ switchyard: './dist/server/cli.js' });
-    await mkdir(packageDir, { recursive: true });
-    await copyFile(join(projectRoot, 'package.json'), join(packageDir, 'package.json'));
-    await run('npm', ['run', 'build', '--silent', '--', '--outDir', join(packageDir, 'dist')], { cwd: projectRoot });
-
-    const bin = join(packageDir, manifest.bin.switchyard);
-    expect((await readFile(bin, 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node');
-    expect((await run(process.execPath, [bin, '--version'])).stdout.trim()).toBe(manifest.version);
-
-    const child = track(spawnProcess(process.execPath, [bin, '--port', '0'], cleanEnv({ SWITCHYARD_API_KEY: 'sk-bin' })));
-    const banner = await readBanner(child);
-    const response = await chat(banner.openAIBaseURL, 'sk-bin', 'mock');
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
-      DEFAULT_MOCK_REPLY,
-    );
-    child.signal('SIGINT');
-    expect((await child.exited).code).toBe(0);
+    const { code, stderr } = await runCliInProcess(['config', 'check', path], cleanEnv());
+    expect(code).toBe(1);
+    expect(stderr).toContain(`switchyard: ${path}: The model id or alias 'a' is configured twice`);
   });
 });

@@ -113,16 +113,19 @@ export interface Banner {
  */
 export async function readBanner(running: RunningProcess): Promise<Banner> {
   await running.waitForOutput(/Press Ctrl-C to stop/);
+  return parseBanner(running.stdout(), running.env);
+}
+
+/** The URLs and key of a banner in `stdout`, printed by a server started with `env`. */
+export function parseBanner(stdout: string, env: NodeJS.ProcessEnv): Banner {
   const field = (label: RegExp) => {
-    const value = label.exec(running.stdout())?.[1];
-    if (value === undefined) throw new Error(`no ${label} in:\n${running.stdout()}`);
+    const value = label.exec(stdout)?.[1];
+    if (value === undefined) throw new Error(`no ${label} in:\n${stdout}`);
     return value;
   };
   return {
     root: field(/API root[^:]*:\s+(\S+)/),
     openAIBaseURL: field(/OpenAI base URL:\s+(\S+)/),
-    key: /API key:.*\(from SWITCHYARD_API_KEY/.test(running.stdout())
-      ? (running.env.SWITCHYARD_API_KEY ?? '').trim()
-      : field(/API key:\s+(\S+)/),
+    key: /API key:.*\(from SWITCHYARD_API_KEY/.test(stdout) ? (env.SWITCHYARD_API_KEY ?? '').trim() : field(/API key:\s+(\S+)/),
   };
 }
