@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryLedgerUsage } from '../../src/reconcile/ledger-usage.js';
-import type { Database } from '../../src/storage/open-database.js';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
-import { testDatabase } from '../helpers/test-database.js';
+import { useLedgerDatabases } from '../helpers/ledger-database.js';
 
-const opened: Array<{ database: Database; remove(): Promise<void> }> = [];
-
-afterEach(async () => {
-  for (const { database, remove } of opened.splice(0)) {
-    await database.close();
-    await remove();
-  }
-});
+const ledgerIn = useLedgerDatabases();
 
 const at = Date.parse('2026-11-01T23:59:59Z');
 const base = {
@@ -36,13 +28,7 @@ const counts = {
 } as const;
 
 describe.each(['sqlite', 'postgres'] as const)('the ledger as reconciliation reads it, on %s', (engine) => {
-  async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
-    const store = testDatabase(engine);
-    const database = await store.open();
-    opened.push({ database, remove: () => store.remove() });
-    await database.db.insertInto('usage_ledger').values(rows).execute();
-    return database;
-  }
+  const ledger = (rows: UsageLedgerRow[]) => ledgerIn(engine, rows);
 
   it('should split input into the kinds a provider bills, per UTC day and upstream model, with the facts that explain a day', async () => {
     const database = await ledger([

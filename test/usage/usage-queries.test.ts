@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/open-database.js';
+import { describe, expect, it } from 'vitest';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { queryUsage } from '../../src/usage/usage-queries.js';
-import { testDatabase } from '../helpers/test-database.js';
+import { useLedgerDatabases } from '../helpers/ledger-database.js';
 
-const opened: Array<{ database: Database; remove(): Promise<void> }> = [];
-
-afterEach(async () => {
-  for (const { database, remove } of opened.splice(0)) {
-    await database.close();
-    await remove();
-  }
-});
+const ledgerIn = useLedgerDatabases();
 
 const at = Date.parse('2026-11-26T10:00:00Z');
 const base = {
@@ -37,13 +29,7 @@ const failed = {
 } as const;
 
 describe.each(['sqlite', 'postgres'] as const)('queryUsage on %s', (engine) => {
-  async function ledger(rows: UsageLedgerRow[]): Promise<Database> {
-    const store = testDatabase(engine);
-    const database = await store.open();
-    opened.push({ database, remove: () => store.remove() });
-    await database.db.insertInto('usage_ledger').values(rows).execute();
-    return database;
-  }
+  const ledger = (rows: UsageLedgerRow[]) => ledgerIn(engine, rows);
 
   it('should count a retried request once, its attempts apart, and not its failed attempt as a failed request', async () => {
     const database = await ledger([
