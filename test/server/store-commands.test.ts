@@ -240,7 +240,7 @@ describe('switchyard keys, usage and migrate', () => {
   it('should bring a database up to date with migrate, and say so when it already is', async () => {
     const database = databaseFile();
     expect(await run(['migrate', '--database', database])).toBe(
-      `${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes.\n`,
+      `${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes, 0012_account_credit_limits, 0013_key_pauses.\n`,
     );
     expect(await run(['migrate', '--database', database])).toBe(`${database} is up to date.\n`);
   });
