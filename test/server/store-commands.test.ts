@@ -8,6 +8,8 @@ import { hashPassword, verifyPassword } from '../../src/console/passwords.js';
 import { sessionUserId, startSession } from '../../src/console/sessions.js';
 import { createUser, findUserByEmail } from '../../src/console/users.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { createKey, findKeyById } from '../../src/access/stored-keys.js';
+import { creditLimitOf } from '../../src/limits/credit-limits.js';
 import { useScratch } from '../helpers/scratch.js';
 import { cleanEnv, readBanner, spawnCli, type RunningProcess } from './spawn-cli.js';
 
@@ -94,6 +96,45 @@ describe('switchyard keys, usage and migrate', () => {
       (error: unknown) => GatewayError.isInstance(error) && error.code === 'USER_NOT_FOUND',
     );
     expect(() => parseCliArgs(['users', 'reset-password'])).toThrow(/takes the account's e-mail address/);
+  });
+
+  it('should set an account’s credit limit and lift a key’s pause, each in the audit log', async () => {
+    const database = databaseFile();
+    const opened = await openDatabase({ url: database });
+    const user = await createUser(opened.db, {
+      email: 'ada@example.com',
+      passwordHash: await hashPassword('whatever it is'),
+      isAdmin: false,
+    });
+    const { stored } = await createKey(opened.db, { name: 'laptop' });
+    await opened.db.updateTable('api_keys').set({ paused_at: 1, pause_reason: '$5.00 in the last hour' }).execute();
+    await opened.close();
+
+    expect(await run(['accounts', 'credit-limit', 'Ada@example.com', '--usd=25.5', '--database', database])).toBe(
+      'The credit limit of ada@example.com is $25.50.\n',
+    );
+    expect(await run(['keys', 'unpause', stored.publicId, '--database', database])).toBe(`Lifted the pause of key ${stored.publicId}.\n`);
+    expect(await run(['keys', 'unpause', stored.publicId, '--database', database])).toBe(`Key ${stored.publicId} is not paused.\n`);
+    await expect(run(['accounts', 'credit-limit', 'ada@example.com', '--usd=-3', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'CONFIG_FLAG_INVALID',
+    );
+    await expect(run(['keys', 'unpause', 'nope', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'KEY_NOT_FOUND',
+    );
+
+    const after = await openDatabase({ url: database });
+    expect(await creditLimitOf(after.db, user!.id)).toBe(25.5e9);
+    expect((await findKeyById(after.db, stored.publicId)).ok).toBe(true);
+    const audit = await after.db
+      .selectFrom('console_audit_log')
+      .select(['actor_email', 'action', 'target', 'detail'])
+      .orderBy('at')
+      .execute();
+    expect(audit).toEqual([
+      { actor_email: 'switchyard CLI', action: 'balance.credit-limit', target: 'ada@example.com', detail: '$25.50' },
+      { actor_email: 'switchyard CLI', action: 'key.unpaused', target: stored.publicId, detail: '$5.00 in the last hour' },
+    ]);
+    await after.close();
   });
 
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
