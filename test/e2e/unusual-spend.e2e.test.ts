@@ -71,7 +71,66 @@ async function tokensOfOne(): Promise<number> {
   return (await spentSince(db, stored.publicId, 0)) / 1_000;
 }
 
+/** A day of history: each key spent `perRequest` an hour, in one request. */
+function dayOfHistory(keyIds: readonly string[], perRequest: number) {
+  const now = Date.now();
+  let n = 0;
+  const rows = [];
+  for (let hour = 1; hour <= 24; hour += 1)
+    for (const keyId of keyIds)
+      rows.push({
+        request_id: `req_history_${(n += 1)}`,
+        attempt: 1,
+        at: now - (hour + 0.5) * HOUR,
+        key_public_id: keyId,
+        protocol: 'chat',
+        model: 'priced',
+        stream: 0,
+        status: 200,
+        billing: 'complete',
+        input_tokens: 5,
+        output_tokens: 5,
+        cost_nano_usd: perRequest,
+      });
+  return rows;
+}
+
 describe('unusual spend', () => {
+  it('should only log and count a key at 10× its trailing hour by default (SQLite), not pause it', async () => {
+    const perToken = 0.15 / (await tokensOfOne());
+    const { logger, lines } = warnLines();
+    const one = await serveWithConsole(scratch, {
+      database: scratch.database('sqlite'),
+      logger,
+      models: [{ id: 'priced', provider: 'mock', price: { input: perToken * 1e6, output: perToken * 1e6 } }],
+      metrics: true,
+      unusualSpend: { checkIntervalMs: 50 },
+    });
+    const member = await registered(one.origin, 'member@example.com');
+    const jumperKey = await newKey(member, 'jumper');
+    const steadyKey = await newKey(member, 'steady');
+    const db = await one.api.storage!();
+    const ids = Object.fromEntries(
+      (await db.selectFrom('api_keys').select(['public_id', 'name']).execute()).map((key) => [key.name, key.public_id]),
+    );
+    await db
+      .insertInto('usage_ledger')
+      .values(dayOfHistory([ids.jumper!, ids.steady!], 0.15e9))
+      .execute();
+
+    expect(await ask(one.origin, steadyKey)).toBe('ok');
+    for (let request = 0; request < 10; request += 1) expect(await ask(one.origin, jumperKey)).toBe('ok');
+    await expect.poll(() => metric(one.api, 'switchyard_unusual_spend_flags_total'), { timeout: 20_000 }).toBe(1);
+    const checks = await metric(one.api, 'switchyard_unusual_spend_checks_total');
+    expect(await ask(one.origin, jumperKey)).toBe('ok');
+    await expect.poll(() => metric(one.api, 'switchyard_unusual_spend_checks_total'), { timeout: 20_000 }).toBeGreaterThan(checks + 2);
+    const flagged = lines.filter((line) => line.message.includes('unusual spend on key'));
+    expect(flagged.map((line) => line.fields)).toMatchObject([{ keyId: ids.jumper, keyName: 'jumper', paused: false }]);
+    expect(await metric(one.api, 'switchyard_unusual_spend_keys')).toBe(1);
+    expect(await metric(one.api, 'switchyard_key_pauses_total')).toBe(0);
+    expect(await metric(one.api, 'switchyard_paused_keys')).toBe(0);
+  });
+
   it('should log a key at 10× its trailing hour once, count it, pause it on both instances until an admin lifts it, and leave a steady key alone', async () => {
     // A request costs $0.15: one is under the $1 floor (a key without history is not flagged for it), ten are over.
     const perToken = 0.15 / (await tokensOfOne());
@@ -98,27 +157,10 @@ describe('unusual spend', () => {
       (await db.selectFrom('api_keys').select(['public_id', 'name']).execute()).map((key) => [key.name, key.public_id]),
     );
 
-    // A day of history: each key spent one request's worth an hour.
-    const now = Date.now();
-    let n = 0;
-    const rows = [];
-    for (let hour = 1; hour <= 24; hour += 1)
-      for (const keyId of [ids.jumper!, ids.steady!])
-        rows.push({
-          request_id: `req_history_${(n += 1)}`,
-          attempt: 1,
-          at: now - (hour + 0.5) * HOUR,
-          key_public_id: keyId,
-          protocol: 'chat',
-          model: 'priced',
-          stream: 0,
-          status: 200,
-          billing: 'complete',
-          input_tokens: 5,
-          output_tokens: 5,
-          cost_nano_usd: perRequest,
-        });
-    await db.insertInto('usage_ledger').values(rows).execute();
+    await db
+      .insertInto('usage_ledger')
+      .values(dayOfHistory([ids.jumper!, ids.steady!], perRequest))
+      .execute();
 
     // The steady key as always; the jumper at up to 10× (it is paused once past $1).
     expect(await ask(b.origin, steadyKey)).toBe('ok');
