@@ -1,4 +1,5 @@
 import { appendAuditRow } from '../storage/admin-audit.js';
+import { readsOf } from '../storage/reads-of.js';
 import type { StorageDb } from '../storage/schema.js';
 import { DEFAULT_ABNORMAL_SPEND, findAbnormalSpend, type AbnormalSpendRule } from './abnormal-spend.js';
 import type { RecordStage } from './record-stage.js';
@@ -111,7 +112,8 @@ export class UnusualSpendWatch {
     const now = this.#now();
     const state = await flagState(db);
     const candidates = [...new Set([...recent, ...state.flagged])];
-    const unusual = candidates.length === 0 ? [] : await findAbnormalSpend(db, now, this.#rule, candidates);
+    // The aggregate is a long read: for a SQLite file, on the read-only connection in its worker thread, off the event loop.
+    const unusual = candidates.length === 0 ? [] : await findAbnormalSpend(readsOf(db), now, this.#rule, candidates);
     const flaggedBefore = new Set(state.flagged);
     const unusualIds = new Set(unusual.map((spend) => spend.keyId));
     await clearFlags(
