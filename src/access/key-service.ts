@@ -1,7 +1,18 @@
+import { appendAuditRow } from '../storage/admin-audit.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { KeyCache } from './key-cache.js';
 import type { RevocationChannel } from './revocation-channel.js';
-import { createKey, getKey, listKeys, revokeKey, updateKey, type KeyChanges, type NewKey, type StoredKey } from './stored-keys.js';
+import {
+  createKey,
+  getKey,
+  liftKeyPause,
+  listKeys,
+  revokeKey,
+  updateKey,
+  type KeyChanges,
+  type NewKey,
+  type StoredKey,
+} from './stored-keys.js';
 
 /** How long telling the other instances of a revocation may take before the answer goes without it. */
 const PUBLISH_DEADLINE_MS = 1_000;
@@ -10,7 +21,7 @@ const PUBLISH_DEADLINE_MS = 1_000;
 export type PublishFailed = (publicId: string, error: unknown) => void;
 
 /** Hears of a key created or revoked: its public id and name, never the key. */
-export type KeyAudit = (event: 'created' | 'changed' | 'revoked', publicId: string, name?: string) => void;
+export type KeyAudit = (event: 'created' | 'changed' | 'revoked' | 'unpaused', publicId: string, name?: string) => void;
 
 /**
  * Stored keys as a gateway instance manages them: revoking one also drops it from this instance's
@@ -100,6 +111,30 @@ export class KeyService {
   async forgetKeys(publicIds: readonly string[]): Promise<void> {
     for (const publicId of publicIds) this.#cache.forget(publicId);
     await Promise.all(publicIds.map((publicId) => this.#tellOthers(publicId)));
+  }
+
+  /**
+   * Lifts the pause of a key paused for unusual spend, naming `actor` in the audit log; false when
+   * it was not paused. Every instance drops the key from its cache (as for a revocation), so it
+   * works again at once.
+   */
+  async liftPause(publicId: string, actor: { id: string; email: string }): Promise<boolean> {
+    const db = await this.#db();
+    const before = await getKey(db, publicId);
+    const lifted = await liftKeyPause(db, publicId);
+    if (lifted) {
+      this.#audit('unpaused', publicId);
+      await appendAuditRow(db, {
+        actorId: actor.id,
+        actorEmail: actor.email,
+        action: 'key.unpaused',
+        target: publicId,
+        detail: before?.paused?.reason,
+      });
+    }
+    this.#cache.forget(publicId);
+    await this.#tellOthers(publicId);
+    return lifted;
   }
 
   /** Revokes a key; false when there is no such key or it was revoked already. */

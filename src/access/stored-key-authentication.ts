@@ -1,5 +1,5 @@
 import type { Caller } from '../canonical/index.js';
-import { type GatewayError, storeUnavailable } from '../canonical/index.js';
+import { GatewayError, storeUnavailable } from '../canonical/index.js';
 import type { StorageDb } from '../storage/schema.js';
 import type { KeyCheck } from './authenticate-stage.js';
 import { anyCaller } from './authenticate-stage.js';
@@ -23,7 +23,9 @@ export interface StoredKeyAuthenticationOptions {
   now?: () => number;
 }
 
-const refusals: Record<Exclude<KeyLookup, { ok: true }>['reason'], () => GatewayError> = {
+type Refused = Exclude<KeyLookup, { ok: true }>;
+
+const refusals: Record<Exclude<Refused['reason'], 'paused'>, () => GatewayError> = {
   'not-ours': invalidKey,
   unknown: invalidKey,
   checksum: () =>
@@ -35,6 +37,16 @@ const refusals: Record<Exclude<KeyLookup, { ok: true }>['reason'], () => Gateway
   expired: () => authError('API_KEY_EXPIRED', 'The API key has expired. Create a new key in the console.'),
   disabled: () => authError('ACCOUNT_DISABLED', "The API key's account is disabled. Ask an admin of this gateway."),
 };
+
+/** A key paused for unusual spend: refused (403, never retried) until an admin lifts the pause. */
+function keyPaused(lookup: Extract<Refused, { reason: 'paused' }>): GatewayError {
+  return new GatewayError({
+    code: 'KEY_PAUSED',
+    message: `The API key ${lookup.publicId} is paused after unusual spend${lookup.pause.reason === undefined ? '' : ` (${lookup.pause.reason})`}. An admin of this gateway can lift the pause in the console.`,
+  });
+}
+
+const refusalOf = (lookup: Refused): GatewayError => (lookup.reason === 'paused' ? keyPaused(lookup) : refusals[lookup.reason]());
 
 const keyStoreUnavailable = (cause: unknown) => storeUnavailable('KEY_STORE_UNAVAILABLE', cause);
 
@@ -56,7 +68,7 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
   const now = options.now ?? Date.now;
 
   const callerOf = (lookup: KeyLookup): Caller => {
-    if (!lookup.ok) throw refusals[lookup.reason]();
+    if (!lookup.ok) throw refusalOf(lookup);
     const key: StoredKey = lookup.key;
     // A cached answer may outlive the key's expiry by up to the cache's lifetime; not the check.
     if (key.expiresAt !== undefined && key.expiresAt <= now()) throw refusals.expired();

@@ -32,6 +32,10 @@ export interface StoredKey {
   models: readonly string[] | undefined;
   budget: { nanoUsd: number; period: BudgetPeriod } | undefined;
   limits: KeyOwnLimits | undefined;
+  /** Set while the key is paused for unusual spend: refused until an admin lifts it. */
+  paused?: KeyPause;
+  /** When its spend was flagged as unusual, while it is. */
+  unusualSpendAt?: number;
   /** The console user who owns the key (its account), when one does and the lookup read it. */
   owner?: { id: string; email: string | undefined; admin: boolean };
 }
@@ -44,12 +48,20 @@ export type KeyRowWithOwner = ApiKeyRow & {
   owner_disabled_at?: number | string | null;
 };
 
+/** A key paused for unusual spend: since when, and why (the hour's spend against its average). */
+export interface KeyPause {
+  at: number;
+  reason: string | undefined;
+}
+
 export type KeyLookup =
   | { ok: true; key: StoredKey }
   /** `not-ours`: not a stored-key shape; `checksum`: mistyped; the rest: a real key that may not be used. */
   | { ok: false; reason: 'not-ours' | 'checksum' | 'unknown' | 'revoked' | 'expired' }
   /** The key's owner is disabled: refused until an admin enables them (the public id lets a cache forget it then). */
-  | { ok: false; reason: 'disabled'; publicId: string };
+  | { ok: false; reason: 'disabled'; publicId: string }
+  /** The key is paused for unusual spend: refused until an admin lifts it (the public id lets a cache forget it then). */
+  | { ok: false; reason: 'paused'; publicId: string; pause: KeyPause };
 
 const optional = (value: number | string | null): number | undefined => (value === null ? undefined : Number(value));
 
@@ -70,6 +82,10 @@ function storedKeyOf(row: KeyRowWithOwner): StoredKey {
         ? undefined
         : { nanoUsd: Number(row.budget_nano_usd), period: (row.budget_period ?? 'never') as BudgetPeriod },
     limits: row.limits === null || row.limits === undefined ? undefined : (JSON.parse(row.limits) as KeyOwnLimits),
+    ...(row.paused_at === null || row.paused_at === undefined
+      ? {}
+      : { paused: { at: Number(row.paused_at), reason: row.pause_reason ?? undefined } }),
+    ...(row.unusual_spend_at === null || row.unusual_spend_at === undefined ? {} : { unusualSpendAt: Number(row.unusual_spend_at) }),
   };
 }
 
@@ -88,6 +104,9 @@ export async function createKey(db: StorageDb, init: NewKey, now = Date.now()): 
     budget_nano_usd: init.budget?.nanoUsd ?? null,
     budget_period: init.budget?.period ?? null,
     limits: init.limits === undefined || Object.keys(init.limits).length === 0 ? null : JSON.stringify(init.limits),
+    unusual_spend_at: null,
+    paused_at: null,
+    pause_reason: null,
   };
   await db.insertInto('api_keys').values(row).execute();
   return { key: minted.key, stored: storedKeyOf(row) };
@@ -189,6 +208,18 @@ export function keyLookupOf(row: KeyRowWithOwner | undefined, now = Date.now()):
   if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
   if (row.owner_disabled_at !== null && row.owner_disabled_at !== undefined)
     return { ok: false, reason: 'disabled', publicId: key.publicId };
+  if (key.paused !== undefined) return { ok: false, reason: 'paused', publicId: key.publicId, pause: key.paused };
   if (key.expiresAt !== undefined && key.expiresAt <= now) return { ok: false, reason: 'expired' };
   return { ok: true, key };
+}
+
+/** Lifts a key's pause; false when it was not paused (or there is no such key). */
+export async function liftKeyPause(db: StorageDb, publicId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ paused_at: null, pause_reason: null })
+    .where('public_id', '=', publicId)
+    .where('paused_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

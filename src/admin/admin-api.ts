@@ -29,7 +29,19 @@ export interface AdminAccounts {
     ref: string,
     credit: { nanoUsd: number; kind: 'top-up' | 'refund' | 'adjustment'; note: string | undefined },
   ): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
-  balance(ref: string): Promise<{ id: string; email: string; balanceNanoUsd: number } | undefined>;
+  balance(ref: string): Promise<{ id: string; email: string; balanceNanoUsd: number; creditLimitNanoUsd: number } | undefined>;
+  /** Sets how far below zero the balance may go (0: not at all), with an audit row; undefined when there is no such account. */
+  setCreditLimit(
+    ref: string,
+    nanoUsd: number,
+  ): Promise<{ id: string; email: string; balanceNanoUsd: number; creditLimitNanoUsd: number } | undefined>;
+}
+
+function readCreditLimit(body: unknown): number {
+  const usd = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).usd : undefined;
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0 || usd > 1_000_000)
+    throw invalid('The body is { "usd": 50 }: how far below zero the balance may go, in dollars up to 1,000,000 (0: not at all).', 'usd');
+  return Math.round(usd * 1e9);
 }
 
 function readCredit(body: unknown): Parameters<AdminAccounts['credit']>[1] {
@@ -165,6 +177,13 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
       const spend = new Map((await backend.usage({ groupBy: 'key' })).map((totals) => [totals.group, totals]));
       const keys = await backend.keys.list();
       sendJson(res, 200, { data: keys.map((key) => ({ ...key, usage: spend.get(key.publicId) ?? null })) }, requestId);
+    } else if (/^\/admin\/keys\/[^/]+\/unpause$/.test(path) && method === 'POST') {
+      const publicId = decodePathSegment(path.slice('/admin/keys/'.length, -'/unpause'.length), 'public id');
+      const key = await backend.keys.get(publicId);
+      if (key === undefined || key.revokedAt !== undefined)
+        throw new GatewayError({ code: 'KEY_NOT_FOUND', message: `No active stored key has the public id '${publicId}'.` });
+      const lifted = await backend.keys.liftPause(publicId, { id: 'admin-api', email: 'admin API' });
+      sendJson(res, 200, { publicId, paused: false, lifted }, requestId);
     } else if (path.startsWith('/admin/keys/') && method === 'DELETE') {
       const publicId = decodePathSegment(path.slice('/admin/keys/'.length), 'public id');
       if (!(await backend.keys.revoke(publicId))) {
@@ -175,19 +194,21 @@ export function createAdminApi(options: AdminApiOptions): (req: HttpRequest, res
       const search = new URL(req.url ?? '/', 'http://gateway').searchParams;
       sendJson(res, 200, { data: await backend.usage(readUsageQuery(search)) }, requestId);
     } else if (path.startsWith('/admin/accounts/') && backend.accounts !== undefined) {
-      const match = /^\/admin\/accounts\/([^/]+)\/(top-up|balance)$/.exec(path);
+      const match = /^\/admin\/accounts\/([^/]+)\/(top-up|balance|credit-limit)$/.exec(path);
       const ref = match === null ? '' : decodePathSegment(match[1] ?? '', 'account');
       const found =
         match?.[2] === 'top-up' && method === 'POST'
           ? await backend.accounts.credit(ref, readCredit(await readBody(req)))
           : match?.[2] === 'balance' && method === 'GET'
             ? await backend.accounts.balance(ref)
-            : null;
+            : match?.[2] === 'credit-limit' && method === 'POST'
+              ? await backend.accounts.setCreditLimit(ref, readCreditLimit(await readBody(req)))
+              : null;
       if (found === null)
         throw new GatewayError({
           kind: 'not_found',
           code: 'NOT_FOUND',
-          message: `Nothing is served at ${method} ${path}: use POST /admin/accounts/{id or e-mail}/top-up or GET /admin/accounts/{id or e-mail}/balance.`,
+          message: `Nothing is served at ${method} ${path}: use POST /admin/accounts/{id or e-mail}/top-up, POST /admin/accounts/{id or e-mail}/credit-limit or GET /admin/accounts/{id or e-mail}/balance.`,
         });
       if (found === undefined)
         throw new GatewayError({ code: 'ACCOUNT_NOT_FOUND', message: `No console account has the id or e-mail address '${ref}'.` });

@@ -164,6 +164,11 @@ export const errorCodes = {
     means: 'The key (or token) may not call the model.',
     action: 'Use a model the key allows, or widen the key.',
   },
+  KEY_PAUSED: {
+    ...forbidden,
+    means: 'The stored key was paused after unusual spend (the gateway option `unusualSpend.pause`).',
+    action: 'Ask an admin of the gateway to look at its last requests and lift the pause.',
+  },
   MODEL_UNPRICED: {
     ...forbidden,
     means: 'A budgeted key called a model without a price.',
@@ -425,6 +430,11 @@ export const errorCodes = {
     ...config,
     means: '`balances` is on without a `database`: the balance ledger lives in it.',
     action: 'Give the gateway a database.',
+  },
+  CONFIG_UNUSUAL_SPEND_NEEDS_LEDGER: {
+    ...config,
+    means: '`unusualSpend` is set without a `database`, or with the ledger off: the watch reads the usage ledger.',
+    action: 'Give the gateway a database and keep the ledger on.',
   },
   BALANCE_AMOUNT_INVALID: {
     ...config,

@@ -21,6 +21,7 @@ export type AuditAction =
   | 'user.reset-link'
   | 'balance.top-up'
   | 'balance.adjustment'
+  | 'balance.credit-limit'
   | 'codes.created';
 
 /** Appends one admin action. The id orders rows made in the same millisecond only loosely; `at` is the order. */

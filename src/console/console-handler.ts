@@ -15,7 +15,7 @@ import { connectPage } from './connect-page.js';
 import { csrfTokenMatches } from './csrf.js';
 import { html } from './html.js';
 import { createInvite } from './invites.js';
-import { changeKey, createKey, keyActivity, keysState, ownKey, visibleKeys } from './key-routes.js';
+import { changeKey, createKey, keyActivity, keysState, liftKeyPause, ownKey, visibleKeys } from './key-routes.js';
 import { settingsOf } from './key-settings.js';
 import { keySettingsPage, keysPage } from './keys-pages.js';
 import { layout } from './layout.js';
@@ -29,7 +29,7 @@ import { auditPage } from './audit-page.js';
 import { recentAdminActions, recordAdminAction } from './audit-log.js';
 import { resetPassword, showResetPassword } from './reset-password.js';
 import { actOnUser, showUsers, USER_ACTIONS } from './user-admin-routes.js';
-import { createCodeBatch, redeem, showBalance, showCodes, topUpUser } from './money-routes.js';
+import { createCodeBatch, redeem, setAccountCreditLimit, showBalance, showCodes, topUpUser } from './money-routes.js';
 import { cookiePathOf, modelIds, notFound, sameOrigin, SESSION_COOKIE, startVisit, type Visit } from './visitor-session.js';
 
 /** The console as a request handler: Express middleware at any mount path, or a `node:http` handler. */
@@ -199,7 +199,7 @@ function routeOf(method: string, path: string): Route | undefined {
     return 'page';
   if (
     method === 'POST' &&
-    /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|codes)$/.test(
+    /^\/(sign-in|sign-out|register|reset-password|keys|keys\/[A-Za-z0-9_-]+|keys\/[A-Za-z0-9_-]+\/revoke|keys\/[A-Za-z0-9_-]+\/unpause|users\/invite|users\/[A-Za-z0-9_-]+\/[a-z-]+|balance\/redeem|balance\/credit-limit|codes)$/.test(
       path,
     )
   )
@@ -296,6 +296,8 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
     await options.keys.revoke(key.publicId);
     return redirect(res, `${ctx.base}/keys?revoked=${key.publicId}`, visit.cookies);
   }
+  const unpause = /^\/keys\/([A-Za-z0-9_-]+)\/unpause$/.exec(path);
+  if (unpause !== null && user.isAdmin) return liftKeyPause(visit, options, user, unpause[1] ?? '');
   if (path.startsWith('/keys/')) return changeKey(visit, form, options, path.slice('/keys/'.length));
   // Invitations in every mode: an address listed in `admins` registers only with one.
   if (path === '/users/invite' && user.isAdmin) {
@@ -305,6 +307,8 @@ async function handlePost(visit: Visit, form: URLSearchParams, options: Resolved
   }
   const { balances } = options;
   if (path === '/balance/redeem' && balances !== undefined) return redeem(visit, options, balances, user, form);
+  if (path === '/balance/credit-limit' && user.isAdmin && balances !== undefined)
+    return setAccountCreditLimit(visit, options, balances, user, form);
   if (path === '/codes' && user.isAdmin && balances !== undefined) return createCodeBatch(visit, user, form);
   const onUser = /^\/users\/([A-Za-z0-9_-]+)\/([a-z-]+)$/.exec(path);
   if (onUser?.[2] === 'top-up' && user.isAdmin && balances !== undefined)

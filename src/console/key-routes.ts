@@ -136,3 +136,11 @@ export async function keyActivity(visit: Visit, publicId: string): Promise<KeyAc
   const [unusual] = await findAbnormalSpend(visit.db, Date.now(), undefined, [publicId]);
   return { unusual, recent: await recentRequestsOf(visit.db, publicId) };
 }
+
+/** An admin lifts the pause of a key paused for unusual spend: it works again on every instance at once; recorded in the audit log. */
+export async function liftKeyPause(visit: Visit, options: ResolvedConsoleOptions, admin: ConsoleUser, publicId: string): Promise<void> {
+  const key = await ownKey(visit, options, publicId);
+  if (key === undefined) return notFound(visit);
+  if (await options.keys.liftPause(publicId, admin)) options.logger.info({ keyId: publicId, by: admin.id }, 'switchyard: key pause lifted');
+  return redirect(visit.res, `${visit.ctx.base}/keys/${publicId}`, visit.cookies);
+}

@@ -21,6 +21,7 @@ export const unusualBadge = (ctx: PageContext, publicId: string, spend: Abnormal
 function status(key: StoredKey, now: number): string {
   if (key.revokedAt !== undefined) return `revoked ${formatTime(key.revokedAt)}`;
   if (key.expiresAt !== undefined && key.expiresAt <= now) return 'expired';
+  if (key.paused !== undefined) return `paused ${formatTime(key.paused.at)}`;
   return 'active';
 }
 
@@ -118,6 +119,13 @@ export interface KeyActivity {
   recent: readonly RecentRequest[];
 }
 
+/** A key paused for unusual spend: why, and for an admin the button that lifts it. */
+function pauseNotice(ctx: PageContext, key: StoredKey): Html | '' {
+  if (key.paused === undefined) return '';
+  return html`<div class="notice error" role="status" id="key-paused">Paused ${formatTime(key.paused.at)} after unusual spend${key.paused.reason === undefined ? '' : ` (${key.paused.reason})`}: requests with this key are refused (code <code>KEY_PAUSED</code>) until an admin lifts the pause. Its last requests are below.
+${ctx.user?.isAdmin === true ? html`<form method="post" action="${ctx.base}/keys/${key.publicId}/unpause" class="inline">${csrfField(ctx)}<button type="submit">Lift the pause</button></form>` : ''}</div>`;
+}
+
 function activitySection(activity: KeyActivity): Html {
   return html`<section aria-labelledby="recent-title" id="recent"><h2 id="recent-title">Last requests</h2>
 ${activity.unusual === undefined ? '' : html`<div class="notice error" role="status" id="unusual-spend">Unusual spend: ${formatUsd(activity.unusual.lastHourNanoUsd)} in the last hour, against ${formatUsd(activity.unusual.hourlyAverageNanoUsd)} an hour on average over the day before. If that is not expected, revoke the key.</div>`}
@@ -144,7 +152,7 @@ export function keySettingsPage(
     ctx,
     `Key settings: ${key.name}`,
     'keys',
-    html`${notice(error, 'error')}
+    html`${notice(error, 'error')}${pauseNotice(ctx, key)}
 <p>Public id <code>${key.publicId}</code>. ${admin ? '' : 'You can narrow this key (fewer models, an earlier expiry, a lower budget or limit); only an admin can widen it.'}</p>
 <form method="post" action="${ctx.base}/keys/${key.publicId}">
   ${csrfField(ctx)}

@@ -1,4 +1,7 @@
+import { auditedCreditLimit, creditLimitText } from '../limits/account-top-ups.js';
 import { balanceHistory, balanceOf } from '../limits/balance-ledger.js';
+import { creditLimitNanoUsdOf, creditLimitOf } from '../limits/credit-limits.js';
+import { accountKeySpend } from './account-key-spend.js';
 import { createCodes, listCodeBatches, MAX_CODES_PER_BATCH, redeemCode } from '../limits/redemption-codes.js';
 import { creditAccount, nanoUsdOf } from '../limits/top-up.js';
 import { recordAdminAction } from './audit-log.js';
@@ -31,6 +34,8 @@ async function balanceState(
     accountId: account.id,
     charged: !account.isAdmin || chargeAdmins,
     balance: await balanceOf(visit.db, account.id),
+    creditLimit: await creditLimitOf(visit.db, account.id),
+    keys: await accountKeySpend(visit.db, account.id),
     history: await balanceHistory(visit.db, account.id),
     ...extra,
   };
@@ -114,6 +119,29 @@ export async function topUpUser(
   return showUsers(visit, options, {
     info: `${formatUsd(nanoUsd)} ${kind === 'adjustment' ? 'adjusted on' : 'added to'} the balance of ${target.email}.`,
   });
+}
+
+/** An admin sets how far below zero an account's balance may go (0: not at all); recorded in the audit log. */
+export async function setAccountCreditLimit(
+  visit: Visit,
+  options: ResolvedConsoleOptions,
+  balances: ConsoleBalances,
+  admin: ConsoleUser,
+  form: URLSearchParams,
+): Promise<void> {
+  const target = await findUserById(visit.db, form.get('account') ?? '');
+  if (target === undefined) return notFound(visit);
+  const show = async (status: number, extra: Pick<BalanceState, 'info' | 'error'>) =>
+    sendHtml(visit.res, status, balancePage(visit.ctx, await balanceState(visit, target, options.chargeAdmins, extra)), visit.cookies);
+  let nanoUsd: number;
+  try {
+    nanoUsd = creditLimitNanoUsdOf(form.get('usd') ?? '');
+  } catch (error) {
+    return show(400, { error: (error as Error).message });
+  }
+  await auditedCreditLimit(visit.db, target, nanoUsd, admin);
+  await balances.credited(target.id);
+  return show(200, { info: `The credit limit of ${target.email} is ${creditLimitText(nanoUsd)}.` });
 }
 
 export async function showCodes(visit: Visit): Promise<void> {

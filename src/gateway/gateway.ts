@@ -227,6 +227,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
         await resolved.balances?.close();
+        await resolved.unusualSpend?.close();
         await resolved.routing.close();
         await persistence?.close();
         resolved.closeObservability();

@@ -67,6 +67,15 @@ export const balancesOptionsSchema = z.strictObject({
   creditsTtlMs: z.number().int().nonnegative().optional(),
 });
 
+/** `unusualSpend`: flag (and optionally pause) keys whose spend jumps. */
+export const unusualSpendOptionsSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    pause: z.boolean().optional(),
+    checkIntervalMs: z.number().int().min(10).optional(),
+  }),
+]);
+
 export const limitsOptionsSchema = z.strictObject({
   perKey: keyLimitsSchema.optional(),
   keys: z.record(z.string().min(1), keyLimitsSchema).optional(),
@@ -272,6 +281,7 @@ export const optionsSchema = z.object({
   keyCacheTtlMs: z.number().int().nonnegative().optional(),
   adminKey: z.string().optional(),
   balances: balancesOptionsSchema.optional(),
+  unusualSpend: unusualSpendOptionsSchema.optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
   ledger: ledgerOptionsSchema.optional(),
   limits: limitsOptionsSchema.optional(),

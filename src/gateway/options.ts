@@ -20,6 +20,7 @@ import { consoleLogger } from '../logger.js';
 import type { LedgerOptions, PersistenceOptions } from './persistence.js';
 import type { LimitsOptions } from '../limits/open-limits.js';
 import type { BalancesOptions } from '../limits/open-balances.js';
+import type { UnusualSpendOptions } from '../usage/unusual-spend-watch.js';
 import type { RequestPolicy, RequestPolicyOptions } from '../policy/request-policy.js';
 import { resolveRequestPolicyTable, type RequestPolicyTable } from '../policy/request-policy-table.js';
 import { knownKeys, optionsSchema } from './options-schema.js';
@@ -105,6 +106,14 @@ export interface GatewayOptions extends ObservabilityOptions {
    * have none. Needs a `database`. See the README's "Accounts and balances".
    */
   balances?: BalancesOptions;
+  /**
+   * Unusual spend: a stored key whose spend in the last hour is 5× its trailing day's hourly average
+   * and over $1 is flagged — a warn log line and a metric, once per jump — and with `pause: true`
+   * paused (refused with 403 `KEY_PAUSED` on every instance) until an admin lifts it. On by default
+   * (without pausing) with a `database` and the ledger; `false` turns it off. See docs/accounts.md.
+   * @example unusualSpend: { pause: true }
+   */
+  unusualSpend?: UnusualSpendOptions | false;
   /**
    * Turns on the admin API (`/admin/keys`, `/admin/usage`, `/admin/ledger`) guarded by this key,
    * which is not a gateway key. Needs a `database`; at least 16 characters.
@@ -234,6 +243,16 @@ export function checkOptions(options: GatewayOptions = {}): CheckedOptions {
   const verifyKey = typeof apiKeys === 'function' ? apiKeys : apiKeys === undefined ? undefined : verifyConfiguredKeys(apiKeys);
   if (options.balances !== undefined && options.database === undefined) {
     throw configError('CONFIG_BALANCES_NEED_DATABASE', 'balances keep a ledger per account in the database: give a database too.');
+  }
+  if (
+    options.unusualSpend !== undefined &&
+    options.unusualSpend !== false &&
+    (options.database === undefined || options.ledger === false)
+  ) {
+    throw configError(
+      'CONFIG_UNUSUAL_SPEND_NEEDS_LEDGER',
+      'unusualSpend reads each key’s spend from the usage ledger: give a database too, and keep the ledger on (or drop unusualSpend).',
+    );
   }
   if (options.adminKey !== undefined && options.database === undefined) {
     throw configError('CONFIG_ADMIN_NEEDS_DATABASE', 'adminKey turns on the admin API, which manages stored keys: give a database too.');

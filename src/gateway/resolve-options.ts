@@ -19,6 +19,7 @@ import { withBudgets } from '../limits/budget-stage.js';
 import { openBalances, type OpenedBalances } from '../limits/open-balances.js';
 import { openRevocationChannel } from '../access/revocation-channel.js';
 import { openLimits, type OpenedLimits } from '../limits/open-limits.js';
+import { UnusualSpendWatch } from '../usage/unusual-spend-watch.js';
 import type { LimitSet } from '../limits/limit-rules.js';
 import type { PriceUsage } from '../usage/ledger-stage.js';
 import { hasUnmeasuredInput, inputTokenBound } from '../usage/input-token-bound.js';
@@ -39,6 +40,8 @@ export interface ResolvedGatewayOptions extends EndpointOptions {
   limits: OpenedLimits | undefined;
   /** Account balances, with `balances` on. */
   balances: OpenedBalances | undefined;
+  /** The unusual-spend watch, with a database and the ledger (unless `unusualSpend: false`). */
+  unusualSpend: UnusualSpendWatch | undefined;
   /** The generation requests being answered (a shutdown interrupts them; metrics count them). */
   open: OpenRequests;
   /** The gateway's Prometheus metrics, with `metrics` on. */
@@ -66,6 +69,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     options.database === undefined ? undefined : openPersistence(persistenceOptionsOf(options, options.database, price), logger);
   const limits = openLimitsOf(options, persistence, logger);
   const balances = persistence === undefined ? undefined : openBalancesOf(options, persistence, logger);
+  const unusualSpend = persistence === undefined ? undefined : watchUnusualSpend(options, persistence, logger);
   const withKeyLimits = (inner: AdmissionControl) => (limits === undefined ? inner : limits.stage);
   const routing = openRoutingOf(options, checked, persistence, logger);
   const open = new OpenRequests();
@@ -73,6 +77,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     open: () => open.counts(),
     limits: limits === undefined ? undefined : () => limits.stage.counters(),
     ledger: persistence?.ledger === undefined ? undefined : () => persistence.ledgerCounters(),
+    unusualSpend: unusualSpend === undefined ? undefined : () => unusualSpend.counts,
     price,
   });
   reportRouting(routing, observability.upstream);
@@ -99,8 +104,13 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
           : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models, balances)),
       call: routing.call,
       // The ledger first: the request log, metrics and traces read the same entry after it.
-      record: recordEach([...(persistence?.ledger === undefined ? [] : [persistence.ledger]), ...observability.stages], (error) =>
-        logger.error({ error }, 'switchyard: a record stage failed'),
+      record: recordEach(
+        [
+          ...(persistence?.ledger === undefined ? [] : [persistence.ledger]),
+          ...(unusualSpend === undefined ? [] : [unusualSpend.stage]),
+          ...observability.stages,
+        ],
+        (error) => logger.error({ error }, 'switchyard: a record stage failed'),
       ),
     },
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
@@ -110,6 +120,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     allowedOrigins: options.allowedOrigins ?? [],
     limits,
     balances,
+    unusualSpend,
     routing,
     open,
     metrics: observability.metrics,
@@ -281,6 +292,35 @@ function openBalancesOf(options: GatewayOptions, persistence: Persistence, logge
       ? {}
       : { openChannel: (onCredited: (accountId: string) => void) => openRevocationChannel(redis, prefix, onCredited) }),
     onError: (error) => logger.warn({ error }, 'switchyard: account balances: a write or message failed'),
+  });
+}
+
+/**
+ * Keys whose spend jumps, checked off the request path: each flag is one warn line (naming the key
+ * and its account, never the key itself) on the instance that flagged it; a pause reaches every
+ * instance on the key revocation channel.
+ */
+function watchUnusualSpend(options: GatewayOptions, persistence: Persistence, logger: Logger): UnusualSpendWatch | undefined {
+  if (options.unusualSpend === false || persistence.ledger === undefined) return undefined;
+  const settings = options.unusualSpend ?? {};
+  return new UnusualSpendWatch({
+    db: () => persistence.database.current?.db,
+    options: settings,
+    onFlagged: (flag) =>
+      logger.warn(
+        {
+          keyId: flag.keyId,
+          keyName: flag.keyName,
+          ...(flag.accountId === undefined ? {} : { accountId: flag.accountId }),
+          ...(flag.accountEmail === undefined ? {} : { account: flag.accountEmail }),
+          lastHourUsd: flag.lastHourNanoUsd / 1e9,
+          hourlyAverageUsd: flag.hourlyAverageNanoUsd / 1e9,
+          paused: flag.paused,
+        },
+        `switchyard: unusual spend on key ${flag.keyId}: $${(flag.lastHourNanoUsd / 1e9).toFixed(2)} in the last hour against $${(flag.hourlyAverageNanoUsd / 1e9).toFixed(2)} an hour on average${flag.paused ? '; the key is paused until an admin lifts it' : ''}`,
+      ),
+    onPaused: (keyId) => persistence.keys.forgetKeys([keyId]),
+    onError: (error) => logger.warn({ error }, 'switchyard: the unusual-spend check failed; it runs again at the next interval'),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { StorageDb } from '../storage/schema.js';
 import { appendAuditRow } from '../storage/admin-audit.js';
 import { balanceOf } from './balance-ledger.js';
+import { creditLimitOf, setCreditLimit } from './credit-limits.js';
 import { creditAccount, type CreditKind } from './top-up.js';
 
 /** A console account as the admin API names it: by id or e-mail address. */
@@ -31,6 +32,26 @@ export async function auditedCredit(
   return balanceOf(db, account.id);
 }
 
+/** How the audit log states a credit limit. */
+export const creditLimitText = (nanoUsd: number) => (nanoUsd === 0 ? 'none' : `$${(nanoUsd / 1e9).toFixed(2)}`);
+
+/** Sets an account's credit limit (0: none) on behalf of `actor`, with its audit row. */
+export async function auditedCreditLimit(
+  db: StorageDb,
+  account: { id: string; email: string },
+  nanoUsd: number,
+  actor: { id: string; email: string },
+): Promise<void> {
+  await setCreditLimit(db, account.id, nanoUsd);
+  await appendAuditRow(db, {
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: 'balance.credit-limit',
+    target: account.email,
+    detail: creditLimitText(nanoUsd),
+  });
+}
+
 /** Who the audit log names for the admin API: whoever holds the admin key. */
 const ADMIN_API_ACTOR = { id: 'admin-api', email: 'admin API' };
 
@@ -48,7 +69,17 @@ export function adminAccounts(db: () => Promise<StorageDb>, credited: (accountId
     async balance(ref: string) {
       const store = await db();
       const account = await findAccount(store, ref);
-      return account === undefined ? undefined : { ...account, balanceNanoUsd: await balanceOf(store, account.id) };
+      if (account === undefined) return undefined;
+      return { ...account, balanceNanoUsd: await balanceOf(store, account.id), creditLimitNanoUsd: await creditLimitOf(store, account.id) };
+    },
+    /** Sets the account's credit limit (0: none), telling the instances as a credit does. */
+    async setCreditLimit(ref: string, nanoUsd: number) {
+      const store = await db();
+      const account = await findAccount(store, ref);
+      if (account === undefined) return undefined;
+      await auditedCreditLimit(store, account, nanoUsd, ADMIN_API_ACTOR);
+      await credited(account.id);
+      return { ...account, balanceNanoUsd: await balanceOf(store, account.id), creditLimitNanoUsd: nanoUsd };
     },
   };
 }

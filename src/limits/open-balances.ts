@@ -3,6 +3,7 @@ import type { StorageDb } from '../storage/schema.js';
 import { AccountCredits } from './account-credits.js';
 import type { AdmissionRequest } from './admit-stage.js';
 import { creditsOf, usageOf } from './balance-ledger.js';
+import { creditLimitOf } from './credit-limits.js';
 import { BalanceUsageWriter } from './balance-usage-writer.js';
 import type { BudgetAccount } from './budget-store.js';
 import type { HeldLimit } from './budget-stage.js';
@@ -17,11 +18,14 @@ export interface BalancesOptions {
 
 const dollars = (nanoUsd: number) => `$${(nanoUsd / 1e9).toFixed(2)}`;
 
-/** What an account that cannot pay gets: the protocols' quota refusal (never retried), naming the account. */
-export function balanceExhausted(account: NonNullable<Caller['account']>, balance: number): GatewayError {
+/**
+ * What an account that cannot pay gets: the protocols' quota refusal (never retried), naming the
+ * account. `left`: its balance plus its credit limit, less what its requests took.
+ */
+export function balanceExhausted(account: NonNullable<Caller['account']>, left: number): GatewayError {
   return new GatewayError({
     code: 'BALANCE_EXHAUSTED',
-    message: `The account ${account.email ?? account.id} has ${dollars(Math.max(0, balance))} left, and this request could cost more. Top up the balance (an admin, or a redemption code in the console).`,
+    message: `The account ${account.email ?? account.id} has ${dollars(Math.max(0, left))} left (its balance, and its credit limit if it has one), and this request could cost more. Top up the balance (an admin, or a redemption code in the console).`,
     retryable: false,
   });
 }
@@ -31,7 +35,7 @@ export interface OpenedBalances {
   readonly chargesAdmins: boolean;
   /** The counter a request on an account with a balance is held to (the budget stage's `accountLimit`). */
   accountLimit(request: AdmissionRequest, at: number): HeldLimit | undefined | Promise<HeldLimit | undefined>;
-  /** An account was credited (a top-up, a code): this instance, and with Redis every instance, reads its credits again. */
+  /** An account was credited (a top-up, a code) or its credit limit changed: this instance, and with Redis every instance, reads its credits again. */
   credited(accountId: string): Promise<void>;
   /** Writes the usage rows that wait. */
   flush(): Promise<void>;
@@ -61,7 +65,12 @@ export interface OpenBalancesOptions {
  */
 export function openBalances(settings: OpenBalancesOptions): OpenedBalances {
   const { options, db, onError } = settings;
-  const credits = new AccountCredits(async (accountId) => creditsOf(await db(), accountId), options.creditsTtlMs ?? 2_000);
+  // What an account may spend in all: its credits, plus how far below zero an admin lets it go.
+  const credits = new AccountCredits(async (accountId) => {
+    const store = await db();
+    const [credited, creditLimit] = await Promise.all([creditsOf(store, accountId), creditLimitOf(store, accountId)]);
+    return credited + creditLimit;
+  }, options.creditsTtlMs ?? 2_000);
   const writer = new BalanceUsageWriter(db, settings.writeIntervalMs ?? 1_000, onError);
   const channel = settings
     .openChannel?.((accountId) => credits.forget(accountId))
@@ -70,6 +79,7 @@ export function openBalances(settings: OpenBalancesOptions): OpenedBalances {
       return undefined;
     });
 
+  /** `credited`: what the account may spend in all (its credits and its credit limit). */
   const limitOf = (request: AdmissionRequest, account: NonNullable<Caller['account']>, credited: number, at: number): HeldLimit => {
     const counter: BudgetAccount = {
       keyId: `account:${account.id}`,

@@ -32,12 +32,22 @@ export interface LedgerCountsSource {
   failedWrites: number;
 }
 
+/** What the unusual-spend watch counted (read when scraped). */
+export interface UnusualSpendCountsSource {
+  checks: number;
+  flags: number;
+  pauses: number;
+  flaggedKeys: number;
+  pausedKeys: number;
+}
+
 /** Where the metrics read the gateway's state when scraped. */
 export interface MetricSources {
   /** Generation requests being answered, and how many of them are streams that began. */
   open(): { requests: number; streams: number };
   limits?: (() => LimitCountsSource | undefined) | undefined;
   ledger?: (() => LedgerCountsSource | undefined) | undefined;
+  unusualSpend?: (() => UnusualSpendCountsSource) | undefined;
   /** Prices usage as the ledger does; unpriced usage adds nothing to the cost counter. */
   price?: PriceUsage | undefined;
 }
@@ -181,6 +191,42 @@ export function createGatewayMetrics(sources: MetricSources, options: MetricsOpt
       'switchyard_ledger_failed_writes_total',
       'Database writes of usage rows that failed (the rows stayed in the outbox).',
       () => ledger()?.failedWrites,
+    );
+  }
+
+  if (sources.unusualSpend !== undefined) {
+    // No key label: any key may be flagged once, and a series per key would outlive its flag; the
+    // warn line and the console name the key, the metric says that it happened, for an alert.
+    const unusual = sources.unusualSpend;
+    countedFrom(
+      registry,
+      'switchyard_unusual_spend_checks_total',
+      'Checks of the keys that spent for unusual spend.',
+      () => unusual().checks,
+    );
+    countedFrom(
+      registry,
+      'switchyard_unusual_spend_flags_total',
+      "Keys this instance flagged for unusual spend (an hour at 5x the key's hourly average, over $1).",
+      () => unusual().flags,
+    );
+    countedFrom(
+      registry,
+      'switchyard_key_pauses_total',
+      'Keys this instance paused for unusual spend (unusualSpend.pause).',
+      () => unusual().pauses,
+    );
+    gaugedFrom(
+      registry,
+      'switchyard_unusual_spend_keys',
+      'Keys flagged for unusual spend now (the same on every instance: use max).',
+      () => unusual().flaggedKeys,
+    );
+    gaugedFrom(
+      registry,
+      'switchyard_paused_keys',
+      'Keys paused for unusual spend now, until an admin lifts the pause (the same on every instance: use max).',
+      () => unusual().pausedKeys,
     );
   }
 

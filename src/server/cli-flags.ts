@@ -8,8 +8,10 @@ export const USAGE = `Usage:
                        [--rpm N] [--tpm N] [--concurrency N] [--json]
   switchyard keys list [--json]
   switchyard keys revoke PUBLIC_ID
+  switchyard keys unpause PUBLIC_ID
   switchyard users reset-password EMAIL
   switchyard accounts top-up EMAIL --usd=AMOUNT [--kind top-up|refund|adjustment] [--note TEXT]
+  switchyard accounts credit-limit EMAIL --usd=AMOUNT
   switchyard usage [--by key|model|day] [--from DATE] [--to DATE] [--key PUBLIC_ID] [--model ID] [--json]
   switchyard reconcile --provider openai|anthropic --from DAY [--to DAY] [--threshold PERCENT] [--json]
   switchyard migrate
@@ -38,6 +40,11 @@ export const USAGE = `Usage:
   accounts top-up EMAIL --usd AMOUNT credits a console account's balance (gateway 'balances'):
   a row of its balance ledger, in the console's audit log as done by the CLI. An adjustment may
   be negative. With 'redis' in the config, running instances count it at once.
+  accounts credit-limit EMAIL --usd AMOUNT lets the balance go down to -AMOUNT (0: not below
+  zero), in the audit log as done by the CLI.
+
+  keys unpause PUBLIC_ID lifts the pause of a key paused for unusual spend (gateway
+  'unusualSpend.pause'), in the audit log as done by the CLI.
 
   config check FILE (or --config FILE) checks a config file as serve would — environment
   variables, fields, provider options, models — without listening or opening the database.

@@ -3,6 +3,7 @@ import { findClosestId } from '../canonical/index.js';
 import type { GatewayOptions } from '../gateway/options.js';
 import {
   balancesOptionsSchema,
+  unusualSpendOptionsSchema,
   bodyLimitMessage,
   cooldownOptionsSchema,
   ledgerOptionsSchema,
@@ -175,6 +176,7 @@ export const configFileSchema = z
     keyCacheTtlMs: z.number().int().nonnegative().optional(),
     adminKey: z.string().min(1).optional(),
     balances: balancesOptionsSchema.optional(),
+    unusualSpend: unusualSpendOptionsSchema.optional(),
     allowedOrigins: z.array(z.string().min(1)).optional(),
     ledger: ledgerOptionsSchema.optional(),
     limits: limitsOptionsSchema.optional(),

@@ -24,6 +24,7 @@ export type StoreCommand =
     }
   | { command: 'keys-list'; store: StoreFlags; json: boolean }
   | { command: 'keys-revoke'; store: StoreFlags; publicId: string }
+  | { command: 'keys-unpause'; store: StoreFlags; publicId: string }
   | { command: 'usage'; store: StoreFlags; by: UsageGrouping; from?: number; to?: number; keyId?: string; model?: string; json: boolean }
   | { command: 'migrate'; store: StoreFlags }
   | { command: 'reconcile'; store: StoreFlags; provider: ReportProvider; from: string; to: string; threshold: number; json: boolean }
@@ -35,7 +36,8 @@ export type StoreCommand =
       usd: string;
       kind: 'top-up' | 'refund' | 'adjustment';
       note: string | undefined;
-    };
+    }
+  | { command: 'accounts-credit-limit'; store: StoreFlags; email: string; usd: string };
 
 const storeFlags = ['config', 'database'];
 const durationUnits: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -124,9 +126,13 @@ function parseKeys(action: string | undefined, rest: readonly string[], values: 
     allowOnly(values, new Set(storeFlags), 'keys revoke');
     return { command: 'keys-revoke', store: storeOf(values), publicId: rest[0] ?? '' };
   }
+  if (action === 'unpause' && rest.length === 1) {
+    allowOnly(values, new Set(storeFlags), 'keys unpause');
+    return { command: 'keys-unpause', store: storeOf(values), publicId: rest[0] ?? '' };
+  }
   throw flagError(
-    action === 'revoke'
-      ? "'keys revoke' takes the key's public id, e.g. switchyard keys revoke AbCd…"
+    action === 'revoke' || action === 'unpause'
+      ? `'keys ${action}' takes the key's public id, e.g. switchyard keys ${action} AbCd…`
       : `Unknown command 'keys ${[action, ...rest].join(' ').trim()}'.`,
   );
 }
@@ -188,8 +194,13 @@ function parseReconcile(values: CliFlags): StoreCommand {
   };
 }
 
-/** `accounts top-up EMAIL --usd AMOUNT [--kind …] [--note …]`. */
+/** `accounts top-up EMAIL --usd AMOUNT [--kind …] [--note …]`, `accounts credit-limit EMAIL --usd AMOUNT`. */
 function parseAccounts(action: string | undefined, rest: readonly string[], values: CliFlags): StoreCommand {
+  if (action === 'credit-limit' && rest.length === 1 && rest[0]?.includes('@') === true) {
+    allowOnly(values, new Set([...storeFlags, 'usd']), 'accounts credit-limit');
+    if (values.usd === undefined) throw flagError("'accounts credit-limit' needs --usd, e.g. --usd 50 (0: no credit limit).");
+    return { command: 'accounts-credit-limit', store: storeOf(values), email: rest[0], usd: values.usd };
+  }
   if (action === 'top-up' && rest.length === 1 && rest[0]?.includes('@') === true) {
     allowOnly(values, new Set([...storeFlags, 'usd', 'kind', 'note']), 'accounts top-up');
     if (values.usd === undefined) throw flagError("'accounts top-up' needs --usd, e.g. --usd 20.");
@@ -205,7 +216,9 @@ function parseAccounts(action: string | undefined, rest: readonly string[], valu
       note: values.note?.trim() || undefined,
     };
   }
-  throw flagError(`Unknown command 'accounts ${[action, ...rest].join(' ').trim()}'; did you mean 'accounts top-up EMAIL --usd AMOUNT'?`);
+  throw flagError(
+    `Unknown command 'accounts ${[action, ...rest].join(' ').trim()}'; did you mean 'accounts top-up EMAIL --usd AMOUNT' or 'accounts credit-limit EMAIL --usd AMOUNT'?`,
+  );
 }
 
 /** `keys …`, `users …`, `accounts …`, `usage`, `reconcile` and `migrate`: the commands that work on the database. */

@@ -9,6 +9,7 @@ import { loadConfig } from './load-config.js';
 import type { StoreCommand } from './parse-store-flags.js';
 import { resetPassword } from './reset-password.js';
 import { topUpAccount } from './accounts-top-up.js';
+import { setCreditLimitCommand, unpauseKeyCommand } from './account-commands.js';
 import { resolveServerDatabase } from './resolve-database.js';
 import { formatTable } from './format-table.js';
 import { createZeroConfig } from './zero-config.js';
@@ -28,6 +29,7 @@ const day = (epochMs: number | undefined) => (epochMs === undefined ? '-' : new 
 function statusOf(key: StoredKey, now: number): string {
   if (key.revokedAt !== undefined) return 'revoked';
   if (key.expiresAt !== undefined && key.expiresAt <= now) return 'expired';
+  if (key.paused !== undefined) return 'paused';
   return 'active';
 }
 
@@ -182,6 +184,8 @@ export async function runStoreCommand(
     else if (command.command === 'users-reset-password') await resetPassword(database.db, command.email, write);
     else if (command.command === 'reconcile') await reconcileCommand(command, database, config, write);
     else if (command.command === 'accounts-top-up') await topUpAccount(command, database.db, config.gateway, write);
+    else if (command.command === 'accounts-credit-limit') await setCreditLimitCommand(command, database.db, config.gateway, write);
+    else if (command.command === 'keys-unpause') await unpauseKeyCommand(command, database.db, config.gateway, write);
     else await usage(command, database, write);
   } finally {
     await database.close();

@@ -234,6 +234,21 @@ export function migrations(): Record<string, Migration> {
         await db.schema.createIndex('redemption_codes_batch').on('redemption_codes').column('batch_id').execute();
       },
     },
+    '0012_account_credit_limits': {
+      async up(db: Kysely<unknown>) {
+        // How far below zero an admin lets an account's balance go (nano-USD); NULL: not at all.
+        await db.schema.alterTable('console_users').addColumn('credit_limit_nano_usd', 'bigint').execute();
+      },
+    },
+    '0013_key_pauses': {
+      async up(db: Kysely<unknown>) {
+        // When a key's spend was last flagged as unusual (NULL: it is not now), and when it was paused
+        // for it, with why: a paused key is refused until an admin lifts the pause.
+        await db.schema.alterTable('api_keys').addColumn('unusual_spend_at', 'bigint').execute();
+        await db.schema.alterTable('api_keys').addColumn('paused_at', 'bigint').execute();
+        await db.schema.alterTable('api_keys').addColumn('pause_reason', 'text').execute();
+      },
+    },
   };
 }
 

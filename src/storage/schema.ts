@@ -71,6 +71,8 @@ export interface ConsoleUserTable {
   created_at: BigIntColumn;
   /** When an admin disabled the user (no sign-in, keys refused); NULL: enabled. */
   disabled_at?: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** How far below zero the balance may go, in nano-USD (an admin's credit limit); NULL: not below zero. */
+  credit_limit_nano_usd?: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
 /** A signed-in browser: keyed by a hash of the cookie's value, so a leaked table signs no one in. */
@@ -159,6 +161,12 @@ export interface ApiKeyTable {
   budget_period: string | null;
   /** JSON `{ requestsPerMinute?, tokensPerMinute?, concurrency? }`; NULL: the configured defaults. */
   limits: string | null;
+  /** When the key's spend was flagged as unusual (NULL: it is not flagged now). */
+  unusual_spend_at?: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** When the key was paused for unusual spend (refused until an admin lifts it); NULL: not paused. */
+  paused_at?: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** Why it was paused (the hour's spend against its average). */
+  pause_reason?: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One upstream attempt of one request: append-only, keyed by the gateway's own ids. */

@@ -53,6 +53,43 @@ describe.each(['sqlite', 'postgres'] as const)('balances in the console (%s)', (
     expect((await member.get(`/console/balance?account=${await userIdOf(one.api, 'admin@example.com')}`)).status).toBe(404);
   });
 
+  it('should let an admin set a credit limit on the Balance page, audited, and show each key’s spend beside the balance', async () => {
+    const one = await serve({ database: scratch.database(engine) });
+    const admin = await registered(one.origin, 'admin@example.com');
+    const member = await registered(one.origin, 'member@example.com');
+    const laptop = await newKey(member, 'laptop');
+    await newKey(member, 'ci');
+    const memberId = await userIdOf(one.api, 'member@example.com');
+    expect(await ask(one.origin, laptop)).toBe('429 balance_exhausted');
+    // A member cannot set their own.
+    expect((await member.post('/console/balance/credit-limit', { account: memberId, usd: '5' }, '/console/balance')).status).toBe(404);
+
+    const set = await admin.post('/console/balance/credit-limit', { account: memberId, usd: '2' }, `/console/balance?account=${memberId}`);
+    expect(set.text).toContain('The credit limit of member@example.com is $2.00.');
+    expect(set.text).toMatch(/id="credit-limit">\$2\.000000</);
+    expect(await ask(one.origin, laptop)).toBe('ok');
+    // The balance goes below zero, and the laptop key's spend is shown beside it (this month and in all); the ci key spent nothing.
+    await expect.poll(async () => /id="balance">−\$/.test((await member.get('/console/balance')).text), { timeout: 20_000 }).toBe(true);
+    const page = (await member.get('/console/balance')).text;
+    const spent = /id="balance">−\$([0-9.]+)</.exec(page)?.[1];
+    const table = /<table id="key-spend">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+    expect(table).toMatch(
+      new RegExp(`<td>laptop</td><td><code>[^<]+</code></td><td class="num">\\$${spent}</td><td class="num">\\$${spent}</td>`),
+    );
+    expect(table).toMatch(/<td>ci<\/td><td><code>[^<]+<\/code><\/td><td class="num">\$0\.000000<\/td><td class="num">\$0\.000000<\/td>/);
+    expect(page).not.toContain('Set credit limit');
+    const refused = await admin.post(
+      '/console/balance/credit-limit',
+      { account: memberId, usd: '-1' },
+      `/console/balance?account=${memberId}`,
+    );
+    expect(refused.status).toBe(400);
+    expect(
+      (await admin.post('/console/balance/credit-limit', { account: memberId, usd: '0' }, `/console/balance?account=${memberId}`)).text,
+    ).toContain('No credit limit');
+    expect((await admin.get('/console/audit')).text).toMatch(/balance.credit-limit[\s\S]*member@example.com[\s\S]*\$2\.00/);
+  });
+
   it('should redeem a code once of 50 concurrent tries, and refuse expired and reused codes', async () => {
     const one = await serve({ database: scratch.database(engine) });
     const admin = await registered(one.origin, 'admin@example.com');

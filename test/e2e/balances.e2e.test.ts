@@ -123,4 +123,55 @@ describe('account balances', () => {
     expect(refused).toMatchObject({ status: 403, code: 'model_unpriced' });
     expect((refused as Error).message).toContain('charged to the balance of its account');
   });
+
+  it.each(['sqlite', 'postgres'] as const)(
+    'should let an account with a credit limit (set through the admin API) go down to −limit and no further under 100 concurrent requests (%s)',
+    async (engine) => {
+      const adminKey = randomBytes(24).toString('hex');
+      const database = scratch.database(engine);
+      // PostgreSQL: two instances sharing it and Redis; SQLite: one instance, counters in memory.
+      const shared =
+        engine === 'postgres'
+          ? { database, redis: REDIS_URL, redisPrefix: `test:${randomBytes(6).toString('hex')}:`, adminKey }
+          : { database, adminKey };
+      const first = await serve(shared);
+      const second = engine === 'postgres' ? await serve(shared) : first;
+      await registered(first.origin, 'admin@example.com');
+      const member = await registered(first.origin, 'member@example.com');
+      const key = await newKey(member);
+      const accountId = await userIdOf(first.api, 'member@example.com');
+      const perRequest = await costOfOne(first);
+      expect(await ask(second.origin, key)).toBe('429 insufficient_quota balance_exhausted');
+
+      const limit = perRequest * 10;
+      const set = await fetch(`${first.origin}/admin/accounts/member@example.com/credit-limit`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ usd: limit / 1e9 }),
+      });
+      expect(set.status).toBe(200);
+      expect(await set.json()).toMatchObject({ id: accountId, balanceNanoUsd: 0, creditLimitNanoUsd: limit });
+
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, n) => ask(n % 2 === 0 ? first.origin : second.origin, key)));
+      const served = answers.filter((answer) => answer === 'ok').length;
+      expect(served).toBeGreaterThan(0);
+      expect(served).toBeLessThanOrEqual(10);
+      expect(answers).toContain('429 insufficient_quota balance_exhausted');
+
+      await first.api.balances!.flush();
+      await second.api.balances!.flush();
+      const db = await first.api.storage!();
+      const { key_public_id: keyId } = await db.selectFrom('console_key_owners').select('key_public_id').executeTakeFirstOrThrow();
+      await expect.poll(() => spentSince(db, keyId, 0), { timeout: 20_000 }).toBe(perRequest * served);
+      const balance = await balanceOf(db, accountId);
+      expect(balance).toBe(-perRequest * served);
+      expect(balance).toBeGreaterThanOrEqual(-limit);
+      const read = await fetch(`${second.origin}/admin/accounts/${accountId}/balance`, {
+        headers: { authorization: `Bearer ${adminKey}` },
+      });
+      expect(await read.json()).toMatchObject({ balanceNanoUsd: balance, creditLimitNanoUsd: limit });
+      const audit = await db.selectFrom('console_audit_log').selectAll().where('action', '=', 'balance.credit-limit').execute();
+      expect(audit).toMatchObject([{ actor_email: 'admin API', target: 'member@example.com' }]);
+    },
+  );
 });

@@ -8,6 +8,8 @@ import { hashPassword, verifyPassword } from '../../src/console/passwords.js';
 import { sessionUserId, startSession } from '../../src/console/sessions.js';
 import { createUser, findUserByEmail } from '../../src/console/users.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { createKey, findKeyById } from '../../src/access/stored-keys.js';
+import { creditLimitOf } from '../../src/limits/credit-limits.js';
 import { useScratch } from '../helpers/scratch.js';
 import { cleanEnv, readBanner, spawnCli, type RunningProcess } from './spawn-cli.js';
 
@@ -94,6 +96,45 @@ describe('switchyard keys, usage and migrate', () => {
       (error: unknown) => GatewayError.isInstance(error) && error.code === 'USER_NOT_FOUND',
     );
     expect(() => parseCliArgs(['users', 'reset-password'])).toThrow(/takes the account's e-mail address/);
+  });
+
+  it('should set an account’s credit limit and lift a key’s pause, each in the audit log', async () => {
+    const database = databaseFile();
+    const opened = await openDatabase({ url: database });
+    const user = await createUser(opened.db, {
+      email: 'ada@example.com',
+      passwordHash: await hashPassword('whatever it is'),
+      isAdmin: false,
+    });
+    const { stored } = await createKey(opened.db, { name: 'laptop' });
+    await opened.db.updateTable('api_keys').set({ paused_at: 1, pause_reason: '$5.00 in the last hour' }).execute();
+    await opened.close();
+
+    expect(await run(['accounts', 'credit-limit', 'Ada@example.com', '--usd=25.5', '--database', database])).toBe(
+      'The credit limit of ada@example.com is $25.50.\n',
+    );
+    expect(await run(['keys', 'unpause', stored.publicId, '--database', database])).toBe(`Lifted the pause of key ${stored.publicId}.\n`);
+    expect(await run(['keys', 'unpause', stored.publicId, '--database', database])).toBe(`Key ${stored.publicId} is not paused.\n`);
+    await expect(run(['accounts', 'credit-limit', 'ada@example.com', '--usd=-3', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'CONFIG_FLAG_INVALID',
+    );
+    await expect(run(['keys', 'unpause', 'nope', '--database', database])).rejects.toSatisfy(
+      (error: unknown) => GatewayError.isInstance(error) && error.code === 'KEY_NOT_FOUND',
+    );
+
+    const after = await openDatabase({ url: database });
+    expect(await creditLimitOf(after.db, user!.id)).toBe(25.5e9);
+    expect((await findKeyById(after.db, stored.publicId)).ok).toBe(true);
+    const audit = await after.db
+      .selectFrom('console_audit_log')
+      .select(['actor_email', 'action', 'target', 'detail'])
+      .orderBy('at')
+      .execute();
+    expect(audit).toEqual([
+      { actor_email: 'switchyard CLI', action: 'balance.credit-limit', target: 'ada@example.com', detail: '$25.50' },
+      { actor_email: 'switchyard CLI', action: 'key.unpaused', target: stored.publicId, detail: '$5.00 in the last hour' },
+    ]);
+    await after.close();
   });
 
   it('should print keys as JSON for scripts, with the budget and expiry it was given', async () => {
@@ -240,7 +281,7 @@ describe('switchyard keys, usage and migrate', () => {
   it('should bring a database up to date with migrate, and say so when it already is', async () => {
     const database = databaseFile();
     expect(await run(['migrate', '--database', database])).toBe(
-      `${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes.\n`,
+      `${database}: ran 0001_keys_and_ledger, 0002_usage_source_and_tokens, 0003_key_limits, 0004_gateway_leases, 0005_console, 0006_ledger_deployment, 0007_ledger_read_indexes, 0008_ledger_cache_write_1h, 0009_console_user_management, 0010_account_balances, 0011_redemption_codes, 0012_account_credit_limits, 0013_key_pauses.\n`,
     );
     expect(await run(['migrate', '--database', database])).toBe(`${database} is up to date.\n`);
   });

@@ -64,6 +64,8 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
       '0009_console_user_management',
       '0010_account_balances',
       '0011_redemption_codes',
+      '0012_account_credit_limits',
+      '0013_key_pauses',
     ]);
     await first.close();
     opened.length = 0;
@@ -123,9 +125,17 @@ describe.each(['sqlite', 'postgres'] as const)('openDatabase on %s', (engine) =>
       '0009_console_user_management',
       '0010_account_balances',
       '0011_redemption_codes',
+      '0012_account_credit_limits',
+      '0013_key_pauses',
     ]);
     const key = await upgraded.db.selectFrom('api_keys').selectAll().where('public_id', '=', 'pub_old').executeTakeFirstOrThrow();
-    expect({ ...key, created_at: Number(key.created_at) }).toEqual({ ...firstReleaseKey, limits: null });
+    expect({ ...key, created_at: Number(key.created_at) }).toEqual({
+      ...firstReleaseKey,
+      limits: null,
+      unusual_spend_at: null,
+      paused_at: null,
+      pause_reason: null,
+    });
     const read = await upgraded.db.selectFrom('usage_ledger').selectAll().where('request_id', '=', 'req_old').executeTakeFirstOrThrow();
     expect({ ...read, at: Number(read.at), cost_nano_usd: Number(read.cost_nano_usd) }).toEqual({
       ...row('req_old'),
