@@ -334,23 +334,31 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
       ),
     );
     // Both instances start their probe at once (its first round in the middle of a round of the clock at least half an
-    // interval later, 2 to 6 s here); the lock lets one of them run the round. The busy model's traffic comes before.
+    // interval later, 2 to 6 s here); the lock lets one of them run the round. The busy model has traffic every 500 ms
+    // from before the start until the probe's row is written, so whenever the round comes it is active within the interval.
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: instances[0]!.openAIBaseURL, maxRetries: 0 });
+    const busy = () => client.chat.completions.create({ model: 'busy-model', messages: [{ role: 'user', content: 'busy' }] });
+    await busy();
+    let traffic = true;
+    const busyTraffic = (async () => {
+      while (traffic) {
+        await busy();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
     const pages = await Promise.all(
       instances.map((running) => pageOf(running, { cacheMs: 0, probe: { intervalMs: 4_000, maxOutputTokens: 1 } })),
     );
-    // Traffic within the interval: this model is not probed.
-    await new OpenAI({ apiKey: TEST_KEY, baseURL: instances[0]!.openAIBaseURL, maxRetries: 0 }).chat.completions.create({
-      model: 'busy-model',
-      messages: [{ role: 'user', content: 'busy' }],
-    });
-    await ledgerRows(database, 1);
-    for (const upstream of upstreams) upstream.requests.length = 0;
-    const rows = await ledgerRows(database, 2, 10_000);
+    const probeRowsOf = (rows: Awaited<ReturnType<typeof ledgerRows>>) => rows.filter((row) => row.key_public_id === 'probe');
+    for (let waited = 0; probeRowsOf(await ledgerRows(database, 1)).length === 0 && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     // Stopped before the next round, then given time for a second prober (there must be none) to write its row.
     await Promise.all(pages.map(({ page }) => page.close()));
+    traffic = false;
+    await busyTraffic;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const probeRows = (await ledgerRows(database, 2)).filter((row) => row.key_public_id === 'probe');
-    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const probeRows = probeRowsOf(await ledgerRows(database, 1));
     expect(probeRows).toHaveLength(1);
     expect(probeRows[0]).toMatchObject({
       model: 'idle-model',
@@ -362,9 +370,11 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
     });
     // Its cost, at the model's price: 12 input tokens at $1/M and 6 output at $4/M.
     expect(Number(probeRows[0]?.cost_nano_usd)).toBe(12 * 1_000 + 6 * 4_000);
-    const probed = upstreams.map((upstream) => upstream.requests.length);
-    expect(probed.sort()).toEqual([0, 1]);
-    const sent = upstreams.flatMap((upstream) => upstream.requests)[0]?.body as {
+    // The busy model's traffic went to the first instance's upstream; the probe went to one upstream of the two.
+    const probesOf = (upstream: MockUpstream) =>
+      upstream.requests.filter((request) => (request.body as { model?: string }).model === 'idle-model');
+    expect(upstreams.map((upstream) => probesOf(upstream).length).sort()).toEqual([0, 1]);
+    const sent = upstreams.flatMap(probesOf)[0]?.body as {
       max_tokens?: number;
       max_completion_tokens?: number;
       model: string;
