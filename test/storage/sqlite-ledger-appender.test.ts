@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
 import { SqliteLedgerAppender } from '../../src/storage/sqlite-ledger-appender.js';
 import { cacheWriteColumns, cacheWriteRow } from '../helpers/cache-write-row.js';
+import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { useScratch } from '../helpers/scratch.js';
 
 const scratch = useScratch();
@@ -20,6 +21,45 @@ describe('SqliteLedgerAppender', () => {
     scratch.later(() => appender.close());
     expect(appender.append([cacheWriteRow])).toBe(1);
     expect(await cacheWriteColumns(database)).toEqual({ cache_write_tokens: 300, cache_write_1h_tokens: 200 });
+  });
+
+  it('should write each column of a row to its own column', async () => {
+    const file = scratch.file('appender-columns');
+    const database = await openDatabase({ url: file });
+    opened.push(database);
+    const appender = new SqliteLedgerAppender(file);
+    scratch.later(() => appender.close());
+    // Every column a value no other column has: a value written to its neighbour's column shows.
+    const row: Required<UsageLedgerRow> = {
+      request_id: 'req_columns',
+      attempt: 2,
+      at: 1_700_000_000_003,
+      key_public_id: 'key_public',
+      user_agent: 'agent/1.0',
+      protocol: 'responses',
+      model: 'model-id',
+      provider: 'provider-id',
+      upstream_model: 'upstream-model',
+      stream: 1,
+      status: 502,
+      error_code: 'UPSTREAM_ERROR',
+      input_tokens: 11,
+      cached_input_tokens: 12,
+      cache_write_tokens: 13,
+      cache_write_1h_tokens: 14,
+      output_tokens: 15,
+      reasoning_tokens: 16,
+      cost_nano_usd: 17,
+      price_version: 'price-v',
+      latency_ms: 18,
+      first_token_ms: 19,
+      billing: 'partial',
+      usage_source: 'estimated',
+      token_id: 'token-id',
+      deployment: 'provider-id/upstream-model',
+    };
+    expect(appender.append([row])).toBe(1);
+    expect(await database.db.selectFrom('usage_ledger').selectAll().executeTakeFirstOrThrow()).toEqual(row);
   });
 
   it('should write every row of a batch larger than one statement, each with its own values, and count only new ones', async () => {
