@@ -10,6 +10,7 @@
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 // `BENCH_OPS=log|metrics|on` turns on the request log (a JSON line per request to the file BENCH_LOG_FILE,
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
+// `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings.
 // `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
@@ -95,6 +96,7 @@ const handler = gateway({
   ...limits,
   ...(routing === 'redis' ? sharedRedis : {}),
   ...(database === undefined ? {} : { database, ledger }),
+  ...(process.env.BENCH_UNUSUAL_SPEND === 'off' ? { unusualSpend: false as const } : {}),
   ...(money === 'balance' ? { balances: {} } : {}),
 });
 if (database !== undefined) {

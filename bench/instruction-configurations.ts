@@ -38,6 +38,12 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db` }),
   },
   {
+    name: 'ledger-unwatched',
+    description: 'the ledger row without the unusual-spend watch it brings (`unusualSpend: false`)',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ BENCH_STORE: 'sqlite', BENCH_DATABASE: `${scratch}/ledger.db`, BENCH_UNUSUAL_SPEND: 'off' }),
+  },
+  {
     name: 'request-log',
     description: 'off + the request log (to a file) only',
     script: 'gateway-server.js',

@@ -387,22 +387,33 @@ async function loadRound(name: string, server: Started, path: BenchPath): Promis
   return { c1, c64, streams };
 }
 
-/** One round of the streaming client measurements: time to first byte, then CPU per paced event. */
-async function streamRound(
+/**
+ * Time to first byte of both servers in one client run, a stream to each in turn: a slow spell of
+ * the machine (or the other server's garbage) then falls on both, where two runs one after the other
+ * measured it on one (rounds of one run differed by 0.9 ms).
+ */
+async function ttfbRound(servers: readonly Started[], upstream: Started, path: BenchPath): Promise<number[]> {
+  await setUpstreamMode(upstream, { delayMs: 0 });
+  const base = servers.map((server) => server.url).join(',');
+  const ttfb = await runLoad<{ p50Ms: number[] }>(process.execPath, [join(here, 'stream-client.js'), 'ttfb', base, path, '300']);
+  return ttfb.p50Ms;
+}
+
+/** CPU per event of paced streams (PACED_DELAY_MS apart), read around a run at PACED_CONCURRENCY. */
+async function pacedRound(
   name: string,
   server: Started,
   upstream: Started,
   path: BenchPath,
+  ttfbP50Ms: number,
 ): Promise<{ ttfbP50Ms: number; cpuPerEventUs: number }> {
-  await setUpstreamMode(upstream, { delayMs: 0 });
-  const ttfb = await streamClient<{ p50Ms: number; p99Ms: number }>('ttfb', server, path, 300);
   await setUpstreamMode(upstream, { delayMs: PACED_DELAY_MS });
   const pacedBefore = cpuMicros(server.pid);
   await streamClient('paced', server, path, PACED_STREAMS, PACED_CONCURRENCY);
   const cpuPerEventUs = (cpuMicros(server.pid) - pacedBefore) / (PACED_STREAMS * STREAM_CHUNKS);
   await setUpstreamMode(upstream, { delayMs: 0 });
-  log(`  ${name.padEnd(11)} ttfb p50 ${ttfb.p50Ms.toFixed(3)} ms · ${cpuPerEventUs.toFixed(1)} µs CPU/paced event`);
-  return { ttfbP50Ms: ttfb.p50Ms, cpuPerEventUs };
+  log(`  ${name.padEnd(11)} ttfb p50 ${ttfbP50Ms.toFixed(3)} ms · ${cpuPerEventUs.toFixed(1)} µs CPU/paced event`);
+  return { ttfbP50Ms, cpuPerEventUs };
 }
 
 /** Memory per stream with OPEN_STREAMS streams held open. */
@@ -460,12 +471,19 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
   }
   const loads = { passthrough: [] as Awaited<ReturnType<typeof loadRound>>[], switchyard: [] as Awaited<ReturnType<typeof loadRound>>[] };
   const streams = {
-    passthrough: [] as Awaited<ReturnType<typeof streamRound>>[],
-    switchyard: [] as Awaited<ReturnType<typeof streamRound>>[],
+    passthrough: [] as Awaited<ReturnType<typeof pacedRound>>[],
+    switchyard: [] as Awaited<ReturnType<typeof pacedRound>>[],
   };
   for (let round = 0; round < rounds; round++) for (const [name, server] of entries) loads[name].push(await loadRound(name, server, path));
-  for (let round = 0; round < rounds; round++)
-    for (const [name, server] of entries) streams[name].push(await streamRound(name, server, upstream, path));
+  for (let round = 0; round < rounds; round++) {
+    const ttfb = await ttfbRound(
+      entries.map(([, server]) => server),
+      upstream,
+      path,
+    );
+    for (const [index, [name, server]] of entries.entries())
+      streams[name].push(await pacedRound(name, server, upstream, path, ttfb[index]!));
+  }
   // Each round's Switchyard figure over the passthrough's from the same round: a slow spell moves both.
   const paired = (get: (round: Awaited<ReturnType<typeof loadRound>>) => number) =>
     loads.switchyard.map((round, index) => get(round) / get(loads.passthrough[index]!));

@@ -1,5 +1,6 @@
 // Streaming load that wrk cannot measure. Prints `BENCH_RESULT {json}` lines for run.ts.
-//   node stream-client.js ttfb  <url> <path> <count>              sequential streams; time to first body byte
+//   node stream-client.js ttfb  <url>[,<url>…] <path> <count>     sequential streams, to each url in turn; time to first
+//                                                                  body byte, per url (side by side: a slow spell hits all)
 //   node stream-client.js paced <url> <path> <count> <concurrency> streams to the end; CPU is read around it
 //   node stream-client.js open  <url> <path> <count>              opens streams, reports when all are flowing,
 //                                                                  holds them until SIGTERM
@@ -10,7 +11,7 @@ const [mode = 'ttfb', base = '', pathArg = 'chat', countArg = '100', concurrency
 const path = pathArg as BenchPath;
 const count = Number(countArg);
 const concurrency = Number(concurrencyArg);
-const target = new URL(base);
+const targets = base.split(',').map((url) => new URL(url));
 const body = Buffer.from(requestBody(path, true));
 const headers = { ...requestHeaders(path), 'content-length': String(body.length) };
 const endpoint = endpointOf[path];
@@ -24,7 +25,7 @@ interface Started {
   response: Promise<IncomingMessage>;
 }
 
-function startStream(): Started {
+function startStream(target = targets[0]!): Started {
   const sent = process.hrtime.bigint();
   let resolveFirst: (ms: number) => void = () => undefined;
   let rejectFirst: (error: Error) => void = () => undefined;
@@ -66,14 +67,16 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const report = (result: object) => process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
 
 async function measureTtfb(): Promise<void> {
-  const times: number[] = [];
+  const times: number[][] = targets.map(() => []);
   for (let index = 0; index < count; index++) {
-    const stream = startStream();
-    const [first] = await Promise.all([stream.firstByte, stream.done]);
-    times.push(first);
+    for (const [which, target] of targets.entries()) {
+      const stream = startStream(target);
+      const [first] = await Promise.all([stream.firstByte, stream.done]);
+      times[which]!.push(first);
+    }
   }
-  times.sort((a, b) => a - b);
-  report({ streams: count, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) });
+  for (const sorted of times) sorted.sort((a, b) => a - b);
+  report({ streams: count, p50Ms: times.map((sorted) => percentile(sorted, 50)), p99Ms: times.map((sorted) => percentile(sorted, 99)) });
 }
 
 async function runPaced(): Promise<void> {
@@ -97,7 +100,7 @@ async function holdOpen(): Promise<void> {
   // (a connection limit upstream) is reported after a while instead of waited for.
   const deadline = Date.now() + 20_000;
   for (let index = 0; index < count && Date.now() < deadline; index += 100) {
-    const batch = Array.from({ length: Math.min(100, count - index) }, startStream);
+    const batch = Array.from({ length: Math.min(100, count - index) }, () => startStream());
     streams.push(...batch);
     const waited = await Promise.race([
       Promise.all(batch.map((stream) => stream.firstByte)).then(() => true),
