@@ -30,6 +30,8 @@ export interface InstructionOptions {
   requests: number;
   /** Connections sending at once (each one request at a time). */
   connections: number;
+  /** Which answers to measure on each path: JSON, streamed, or both. */
+  answers: readonly ('json' | 'stream')[];
   /** Where the compiled bench scripts are. */
   buildDir: string;
   scratch: string;
@@ -51,7 +53,7 @@ export interface InstructionRow {
 
 export async function measureInstructions(options: InstructionOptions): Promise<InstructionRow[]> {
   const { paths, warmup, requests, connections, log } = options;
-  const cells = paths.flatMap((path) => [false, true].map((stream) => ({ path, stream })));
+  const cells = paths.flatMap((path) => options.answers.map((answer) => ({ path, stream: answer === 'stream' })));
   const rows: InstructionRow[] = [];
   const run = `${process.pid}-${Date.now()}`;
   for (const configuration of options.configurations) {

@@ -21,6 +21,7 @@
 //   --requests N   with --instructions: measured requests per path and answer (default 300)
 //   --configurations a,b  with --instructions: which of bench/instruction-configurations.ts (default all)
 //   --connections N with --instructions: connections sending at once, one request at a time each (default 1)
+//   --answers a,b  with --instructions: json, stream or both (default both)
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -80,6 +81,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '300' },
     configurations: { type: 'string' },
     connections: { type: 'string', default: '1' },
+    answers: { type: 'string', default: 'json,stream' },
   },
 });
 const seconds = Number(values.seconds);
@@ -835,6 +837,10 @@ async function countInstructions(upstream: Started): Promise<void> {
   const warmup = Number(values.warmup);
   const requests = Number(values.requests);
   const connections = Number(values.connections);
+  const answers = (values.answers ?? '')
+    .split(',')
+    .filter((answer): answer is 'json' | 'stream' => answer === 'json' || answer === 'stream');
+  if (answers.length === 0) throw new Error('--answers: json, stream or both');
   const rows = await measureInstructions({
     upstreamUrl: upstream.url,
     paths,
@@ -842,6 +848,7 @@ async function countInstructions(upstream: Started): Promise<void> {
     warmup,
     requests,
     connections,
+    answers,
     buildDir: here,
     scratch,
     log,
