@@ -1,32 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageLedgerRow } from '../../src/storage/schema.js';
 import { queryUsage } from '../../src/usage/usage-queries.js';
-import { useLedgerDatabases } from '../helpers/ledger-database.js';
+import { answeredRow, failedAttempt, sampleAt, useLedgerDatabases } from '../helpers/ledger-database.js';
 
 const ledgerIn = useLedgerDatabases();
 
-const at = Date.parse('2026-11-26T10:00:00Z');
-const base = {
-  at,
-  key_public_id: 'k1',
-  protocol: 'chat',
-  model: 'm',
-  provider: 'p',
-  stream: 0,
-  status: 200,
-  billing: 'complete',
-  input_tokens: 10,
-  output_tokens: 2,
-  cost_nano_usd: 100,
-} as const;
-const failed = {
-  status: 503,
-  error_code: 'UPSTREAM_UNAVAILABLE',
-  billing: 'failed',
-  input_tokens: null,
-  output_tokens: null,
-  cost_nano_usd: null,
-} as const;
+const at = sampleAt;
+const base = answeredRow;
+const failed = failedAttempt;
 
 describe.each(['sqlite', 'postgres'] as const)('queryUsage on %s', (engine) => {
   const ledger = (rows: UsageLedgerRow[]) => ledgerIn(engine, rows);
