@@ -313,7 +313,8 @@ describe('the status page of several instances', () => {
 });
 
 describe.each(['redis', 'database lease'] as const)('the status probe with a %s', (lock) => {
-  it('should probe only the idle models, from one instance of two, and record its cost as caller probe', async () => {
+  /** Two instances on one database (and one Redis prefix, for a Redis lock), each calling an upstream of its own as `up`. */
+  const twoInstances = async (options: Pick<GatewayOptions, 'models' | 'ledger'>) => {
     const database = scratch.postgres();
     const prefix = `switchyard-test-${randomBytes(6).toString('hex')}:`;
     const redis = lock === 'redis' ? new Redis(REDIS_URL) : undefined;
@@ -326,13 +327,20 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
           apiKeys: [TEST_KEY],
           ...(redis === undefined ? {} : { redis, redisPrefix: prefix }),
           providers: { up: provider('up', upstream) },
-          models: [
-            { id: 'busy-model', provider: 'up' },
-            { id: 'idle-model', provider: 'up', price: { input: 1, output: 4 } },
-          ],
+          ...options,
         }),
       ),
     );
+    return { database, upstreams, instances };
+  };
+
+  it('should probe only the idle models, from one instance of two, and record its cost as caller probe', async () => {
+    const { database, upstreams, instances } = await twoInstances({
+      models: [
+        { id: 'busy-model', provider: 'up' },
+        { id: 'idle-model', provider: 'up', price: { input: 1, output: 4 } },
+      ],
+    });
     // Both instances start their probe at once (its first round in the middle of a round of the clock at least half an
     // interval later, 2 to 6 s here); the lock lets one of them run the round. The busy model has traffic every 500 ms
     // from before the start until the probe's row is written, so whenever the round comes it is active within the interval.
@@ -392,24 +400,11 @@ describe.each(['redis', 'database lease'] as const)('the status probe with a %s'
   });
 
   it('should probe each round once, though one instance’s timer fires later than 0.9 of the interval', async () => {
-    const database = scratch.postgres();
-    const prefix = `switchyard-test-${randomBytes(6).toString('hex')}:`;
-    const redis = lock === 'redis' ? new Redis(REDIS_URL) : undefined;
-    if (redis !== undefined) scratch.later(() => redis.quit());
-    const upstreams = [await upstreamOf(), await upstreamOf()];
-    const instances = await Promise.all(
-      upstreams.map((upstream) =>
-        serve({
-          database,
-          apiKeys: [TEST_KEY],
-          ...(redis === undefined ? {} : { redis, redisPrefix: prefix }),
-          providers: { up: provider('up', upstream) },
-          models: [{ id: 'idle-model', provider: 'up' }],
-          // A ledger writer that is behind: the probe's row is not read back in the round, so only the lock stops a second probe.
-          ledger: { outbox: scratch.file('outbox'), intervalMs: 60_000 },
-        }),
-      ),
-    );
+    const { upstreams, instances } = await twoInstances({
+      models: [{ id: 'idle-model', provider: 'up' }],
+      // A ledger writer that is behind: the probe's row is not read back in the round, so only the lock stops a second probe.
+      ledger: { outbox: scratch.file('outbox'), intervalMs: 60_000 },
+    });
     const intervalMs = 300;
     const [onTime, late] = instances.map((running) => {
       const source = statusSourceOf(running.gateway);
