@@ -153,10 +153,21 @@ describe('account balances', () => {
       expect(await set.json()).toMatchObject({ id: accountId, balanceNanoUsd: 0, creditLimitNanoUsd: limit });
 
       const answers = await Promise.all(Array.from({ length: 100 }, (_, n) => ask(n % 2 === 0 ? first.origin : second.origin, key)));
-      const served = answers.filter((answer) => answer === 'ok').length;
+      // A refusal says the account cannot pay, or (retryable) that what it has left is held by requests still under way:
+      // on a fast machine all 90 can come while the first ones run.
+      for (const answer of answers)
+        expect(answer).toMatch(/^(ok|429 insufficient_quota balance_exhausted|429 rate_limit_error budget_busy)$/);
+      let served = answers.filter((answer) => answer === 'ok').length;
       expect(served).toBeGreaterThan(0);
+      expect(served).toBeLessThan(100);
+      // Once they have finished, what is left (if a reservation held more than a request cost) is served, then the account is refused for good.
+      let next = await ask(second.origin, key);
+      while (next === 'ok' && served < 10) {
+        served += 1;
+        next = await ask(second.origin, key);
+      }
+      expect(next).toBe('429 insufficient_quota balance_exhausted');
       expect(served).toBeLessThanOrEqual(10);
-      expect(answers).toContain('429 insufficient_quota balance_exhausted');
 
       await first.api.balances!.flush();
       await second.api.balances!.flush();
