@@ -12,23 +12,25 @@ afterEach(async () => {
   for (const database of opened.splice(0)) await database.close();
 });
 
+/** A ledger database file with its schema, and an appender writing into it; both closed after the test. */
+async function openAppender(name: string): Promise<{ database: Database; appender: SqliteLedgerAppender }> {
+  const file = scratch.file(name);
+  const database = await openDatabase({ url: file });
+  opened.push(database);
+  const appender = new SqliteLedgerAppender(file);
+  scratch.later(() => appender.close());
+  return { database, appender };
+}
+
 describe('SqliteLedgerAppender', () => {
   it('should keep the 1-hour part of the cache writes in a column of its own', async () => {
-    const file = scratch.file('appender');
-    const database = await openDatabase({ url: file });
-    opened.push(database);
-    const appender = new SqliteLedgerAppender(file);
-    scratch.later(() => appender.close());
+    const { database, appender } = await openAppender('appender');
     expect(appender.append([cacheWriteRow])).toBe(1);
     expect(await cacheWriteColumns(database)).toEqual({ cache_write_tokens: 300, cache_write_1h_tokens: 200 });
   });
 
   it('should write each column of a row to its own column', async () => {
-    const file = scratch.file('appender-columns');
-    const database = await openDatabase({ url: file });
-    opened.push(database);
-    const appender = new SqliteLedgerAppender(file);
-    scratch.later(() => appender.close());
+    const { database, appender } = await openAppender('appender-columns');
     // Every column a value no other column has: a value written to its neighbour's column shows.
     const row: Required<UsageLedgerRow> = {
       request_id: 'req_columns',
@@ -63,11 +65,7 @@ describe('SqliteLedgerAppender', () => {
   });
 
   it('should write every row of a batch larger than one statement, each with its own values, and count only new ones', async () => {
-    const file = scratch.file('appender-batch');
-    const database = await openDatabase({ url: file });
-    opened.push(database);
-    const appender = new SqliteLedgerAppender(file);
-    scratch.later(() => appender.close());
+    const { database, appender } = await openAppender('appender-batch');
     // 70 rows: two statements of 32 and one of 6; the first three are written beforehand.
     const rows = Array.from({ length: 70 }, (_, index) => ({ ...cacheWriteRow, request_id: `req_${index}`, output_tokens: index }));
     expect(appender.append(rows.slice(0, 3))).toBe(3);
