@@ -57,6 +57,20 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     env: (scratch, run) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:instructions:${run}:` }),
     storedKey: true,
   },
+  // The two halves of `redis+keys`, each on the default: what each costs.
+  {
+    name: 'default+keys',
+    description: 'default + a stored key (no limits)',
+    script: 'gateway-server.js',
+    env: standaloneDefaults,
+    storedKey: true,
+  },
+  {
+    name: 'default+redis',
+    description: 'default + per-key limits in Redis (never reached), with the API key',
+    script: 'gateway-server.js',
+    env: (scratch, run) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:instructions:${run}:` }),
+  },
   // A request on an account with a balance against the same request on a key with a budget (both in memory, never reached).
   {
     name: 'budget',

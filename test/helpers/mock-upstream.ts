@@ -7,6 +7,8 @@ export interface RecordedRequest {
   /** Path and query, as sent. */
   url: string;
   headers: IncomingHttpHeaders;
+  /** Names and values as they came, repeats included (`headers` keeps one of each). */
+  rawHeaders: string[];
   body: unknown;
 }
 
@@ -66,7 +68,13 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       } catch {
         // keep the raw text
       }
-      const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body,
+      };
       upstream.requests.push(recorded);
       const next = script.length > 1 ? script.shift()! : script[0]!;
       const reply = typeof next === 'function' ? next(recorded) : next;

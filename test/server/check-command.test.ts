@@ -108,7 +108,13 @@ async function thirdPartyGateway(key: string): Promise<string> {
         .end(JSON.stringify({ error: { message: 'Invalid API key', type: 'invalid_request_error' } }));
       return;
     }
-    const reply = chatAnswer({ method: 'POST', url: req.url, headers: req.headers, body: JSON.parse(text) as unknown });
+    const reply = chatAnswer({
+      method: 'POST',
+      url: req.url,
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body: JSON.parse(text) as unknown,
+    });
     if ('sse' in reply) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(reply.sse);
     else if ('json' in reply) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
   });

@@ -51,6 +51,25 @@ describe('createUpstream', () => {
     });
   });
 
+  it("should let a call's header replace the adapter's of the same name, once, but never content-type or accept", async () => {
+    mock.reply({ json: { ok: true } });
+    await upstream.postJson({
+      path: '/responses',
+      body: {},
+      signal: signal(),
+      headers: { authorization: 'Bearer call-key', 'content-type': 'text/plain', accept: 'text/html', 'x-call': '2' },
+    });
+    const sent = mock.requests[0]!.rawHeaders;
+    const values = (name: string) => sent.filter((_, index) => index % 2 === 0 && sent[index]!.toLowerCase() === name).length;
+    expect(mock.requests[0]!.headers).toMatchObject({
+      authorization: 'Bearer call-key',
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-call': '2',
+    });
+    expect([values('authorization'), values('content-type'), values('accept')]).toEqual([1, 1, 1]);
+  });
+
   it("should turn an error status into the parser's GatewayError, with retry-after from the headers", async () => {
     mock.reply({ status: 429, headers: { 'retry-after': '12' }, json: { error: { message: 'slow' } } });
     const error = await upstream.postJson({ path: '/x', body: {}, signal: signal() }).catch((caught: unknown) => caught);
