@@ -31,6 +31,9 @@ export function looksLikeEvent(data: string, type: string): boolean {
 
 /** A `"model": "…"` member, whatever the spacing. */
 const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+/** Characters JSON writes escaped in a string. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped.
+const needsEscape = /["\\\u0000-\u001f]/;
 
 /**
  * `data` (one JSON event) with its first `model` member naming `to` — when that member names
@@ -38,6 +41,20 @@ const modelMember = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/;
  * hold another). Undefined otherwise: the caller re-serialises the event instead.
  */
 export function renameModel(data: string, from: string, to: string): string | undefined {
+  // Most providers write compact JSON, the member as `"model":"<from>"`: found without the regex
+  // when it is the text's first `"model"` (where the regex would find it) and `from` needs no escape.
+  const first = data.indexOf('"model"');
+  if (first < 0) return undefined;
+  const value = first + 9; // after `"model":"`
+  if (
+    data.charCodeAt(first + 7) === 58 /* : */ &&
+    data.charCodeAt(first + 8) === 34 /* " */ &&
+    data.startsWith(from, value) &&
+    data.charCodeAt(value + from.length) === 34 &&
+    !needsEscape.test(from)
+  ) {
+    return `${data.slice(0, first)}"model":${JSON.stringify(to)}${data.slice(value + from.length + 1)}`;
+  }
   const match = modelMember.exec(data);
   if (match === null || JSON.parse(`"${match[1]}"`) !== from) return undefined;
   return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;

@@ -26,6 +26,11 @@ describe('renameModel', () => {
     expect(renameModel('{"id":"r"}', 'gpt-5', 'mine')).toBeUndefined();
   });
 
+  it('should not take a string value "model" for the member', () => {
+    expect(renameModel('{"name":"model","model":"gpt-5"}', 'gpt-5', 'mine')).toBe('{"name":"model","model":"mine"}');
+    expect(renameModel('{"name":"model","model" : "gpt-5"}', 'gpt-5', 'mine')).toBe('{"name":"model","model":"mine"}');
+  });
+
   it('should not take a quoted model inside a string for a member', () => {
     expect(renameModel('{"text":"say \\"model\\": \\"gpt-5\\"","model":"gpt-5"}', 'gpt-5', 'mine')).toBe(
       '{"text":"say \\"model\\": \\"gpt-5\\"","model":"mine"}',
