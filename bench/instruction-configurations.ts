@@ -7,7 +7,7 @@ export interface InstructionConfiguration {
   name: string;
   /** What is on, for the table's legend. */
   description: string;
-  script: 'passthrough.js' | 'gateway-server.js';
+  script: 'passthrough.js' | 'json-floor.js' | 'gateway-server.js';
   /** The server's environment; `scratch` is a directory of its own, `run` is unique to this run. */
   env?: (scratch: string, run: string) => Record<string, string>;
   /** Authenticate with the stored key the server prints (`key sk-sy-…`) rather than the bench's API key. */
@@ -23,6 +23,11 @@ const standaloneDefaults = (scratch: string): Record<string, string> => ({
 
 export const instructionConfigurations: readonly InstructionConfiguration[] = [
   { name: 'passthrough', description: 'raw node:http passthrough (bench/passthrough.ts)', script: 'passthrough.js' },
+  {
+    name: 'json-floor',
+    description: 'a reference: node:http + undici with both bodies parsed and re-serialised, nothing else (bench/json-floor.ts)',
+    script: 'json-floor.js',
+  },
   { name: 'off', description: 'gateway, every feature off (API keys only, as in the main table)', script: 'gateway-server.js' },
   {
     name: 'default',

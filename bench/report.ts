@@ -31,11 +31,17 @@ export interface PairResult {
   pairedRatios?: PairedRatios;
 }
 
-/** The Express floor's non-streaming numbers (see express-floor.ts). */
+/** A floor's non-streaming numbers (see json-floor.ts and express-floor.ts). */
 export interface Floor {
   c1P50Ms: number;
   c64PerSecond: number;
   cpuPerRequestUs: number;
+}
+
+/** The floors measured on one path: the JSON floor on every path, the Express floor on the Chat-answering ones. */
+export interface Floors {
+  json: Floor;
+  express?: Floor;
 }
 
 const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
@@ -146,7 +152,7 @@ const rows: Row[] = [
 export function renderTable(
   results: Record<string, PairResult>,
   run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number; loadGenerator: string },
-  floors: Record<string, Floor> = {},
+  floors: Record<string, Floors> = {},
 ): string {
   const paths = Object.keys(results);
   const titles: Record<string, string> = {
@@ -181,16 +187,19 @@ export function renderTable(
   ].join('\n');
 }
 
-/** What Express itself costs: the floor next to the passthrough and Switchyard, non-streaming. */
-function renderFloors(results: Record<string, PairResult>, floors: Record<string, Floor>): string[] {
+/**
+ * The floors next to the passthrough and Switchyard, non-streaming: the JSON floor (what reading and
+ * writing both bodies costs on bare node:http) and the Express floor (what Express adds to that).
+ */
+function renderFloors(results: Record<string, PairResult>, floors: Record<string, Floors>): string[] {
   const paths = Object.keys(floors);
   if (paths.length === 0) return [];
   const lines = [
     '',
-    'Reference: the Express floor (Express 5 router + express.json + one undici call + JSON, no auth, validation or translation), non-streaming:',
+    'Reference: the floors, non-streaming, each measured after the pair (not alternated with it). The JSON floor is bare node:http + one undici call to the same endpoint upstream, both bodies parsed and re-serialised (bench/json-floor.ts); the Express floor is Express 5 router + express.json + one undici call to the Chat upstream + JSON (bench/express-floor.ts). Neither authenticates, validates, routes or translates.',
     '',
-    '| path | passthrough CPU/req | Express floor CPU/req | Switchyard CPU/req | floor req/s, c64 | floor p50, c1 |',
-    '|---|---|---|---|---|---|',
+    '| path | passthrough CPU/req | JSON floor CPU/req | Express floor CPU/req | Switchyard CPU/req | Switchyard vs JSON floor | JSON floor p50, c1 |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const path of paths) {
     const floor = floors[path];
@@ -198,8 +207,10 @@ function renderFloors(results: Record<string, PairResult>, floors: Record<string
     if (!floor || !result) continue;
     const base = result.passthrough.cpuPerRequestUs;
     const times = (value: number) => `${value.toFixed(0)} µs (${(value / base).toFixed(2)}×)`;
+    const express = floor.express === undefined ? '' : times(floor.express.cpuPerRequestUs);
+    const switchyard = result.switchyard.cpuPerRequestUs;
     lines.push(
-      `| ${path} | ${base.toFixed(0)} µs | ${times(floor.cpuPerRequestUs)} | ${times(result.switchyard.cpuPerRequestUs)} | ${floor.c64PerSecond.toFixed(0)} | ${floor.c1P50Ms.toFixed(3)} ms |`,
+      `| ${path} | ${base.toFixed(0)} µs | ${times(floor.json.cpuPerRequestUs)} | ${express} | ${times(switchyard)} | ${(switchyard / floor.json.cpuPerRequestUs).toFixed(2)}× | ${floor.json.c1P50Ms.toFixed(3)} ms |`,
     );
   }
   return lines;

@@ -53,6 +53,7 @@ import {
   type StoreConfigurationMeasured,
   type StoreMeasured,
   type Floor,
+  type Floors,
   type Measured,
   type PairedRatios,
   type PairResult,
@@ -516,9 +517,9 @@ async function measurePair(servers: { passthrough: Started; switchyard: Started 
   return { ...result, pairedRatios };
 }
 
-/** The Express floor answers JSON only: its non-streaming numbers are the reference. */
-async function measureFloor(server: Started, path: BenchPath): Promise<Floor> {
-  log(`express floor · ${path}`);
+/** A floor's non-streaming numbers (the floors answer JSON only). */
+async function measureFloor(server: Started, path: BenchPath, name: string): Promise<Floor> {
+  log(`${name} · ${path}`);
   await wrk(server, path, false, 64, 2);
   const c1 = await wrk(server, path, false, 1, seconds);
   const c64 = await wrk(server, path, false, 64, seconds);
@@ -894,17 +895,20 @@ async function main(): Promise<void> {
     return;
   }
   const results: Record<string, PairResult> = {};
-  const floors: Record<string, Floor> = {};
+  const floors: Record<string, Floors> = {};
   const sideBySide: Partial<Record<BenchPath, PeerMeasured[]>> = {};
   // One server of each kind serves every path in turn: a path is measured in a gateway that has
   // served (and still serves) the others, as a production server does.
   const passthrough = await startServer(0, 'passthrough.js', [upstream.url]);
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
+  const jsonFloor = await startServer(0, 'json-floor.js', [upstream.url]);
   const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'];
   for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
-    if (path === 'chat' || path === 'messages') floors[path] = await measureFloor(floor, path);
+    // The Express floor always calls the Chat upstream and answers in Chat: measured where that is the caller's protocol or translated from it.
+    const express = path === 'chat' || path === 'messages' ? await measureFloor(floor, path, 'express floor') : undefined;
+    floors[path] = { json: await measureFloor(jsonFloor, path, 'JSON floor'), ...(express === undefined ? {} : { express }) };
     if (values.compare) sideBySide[path] = await measurePeers(path, upstream, passthrough, gatewayServer);
   }
   const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
@@ -916,6 +920,7 @@ async function main(): Promise<void> {
   await stopServer(passthrough);
   await stopServer(gatewayServer);
   await stopServer(floor);
+  await stopServer(jsonFloor);
   const sections = [
     ...(onlyOne
       ? []
