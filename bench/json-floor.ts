@@ -3,6 +3,7 @@
 // undici call to the same endpoint upstream, the answer parsed and re-serialised; no auth,
 // validation, routing or translation. Next to the passthrough (bytes piped, nothing parsed) it
 // shows what reading and writing the JSON costs, so the rest of Switchyard's cost is its own.
+// Streamed answers are piped unread, as the passthrough pipes them.
 // Usage: node json-floor.js <upstream url>
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,12 @@ const server = createServer(async (req, res) => {
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench', 'anthropic-version': '2023-06-01' },
     body: JSON.stringify({ ...body, model: UPSTREAM_MODEL }),
   });
+  if (body.stream === true) {
+    // Streams are piped as the passthrough pipes them: the floor is for JSON answers.
+    res.writeHead(answer.statusCode, { 'content-type': 'text/event-stream' });
+    answer.body.pipe(res);
+    return;
+  }
   const text = JSON.stringify(JSON.parse(await answer.body.text()));
   res.writeHead(answer.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
