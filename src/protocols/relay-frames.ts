@@ -46,18 +46,21 @@ export function renameModel(data: string, from: string, to: string): string | un
   const first = data.indexOf('"model"');
   if (first < 0) return undefined;
   const value = first + 9; // after `"model":"`
-  if (
+  let at = first;
+  let end = value + from.length + 1;
+  const compact =
     data.charCodeAt(first + 7) === 58 /* : */ &&
     data.charCodeAt(first + 8) === 34 /* " */ &&
     data.startsWith(from, value) &&
     data.charCodeAt(value + from.length) === 34 &&
-    !needsEscape.test(from)
-  ) {
-    return `${data.slice(0, first)}"model":${JSON.stringify(to)}${data.slice(value + from.length + 1)}`;
+    !needsEscape.test(from);
+  if (!compact) {
+    const match = modelMember.exec(data);
+    if (match === null || JSON.parse(`"${match[1]}"`) !== from) return undefined;
+    at = match.index;
+    end = match.index + match[0].length;
   }
-  const match = modelMember.exec(data);
-  if (match === null || JSON.parse(`"${match[1]}"`) !== from) return undefined;
-  return `${data.slice(0, match.index)}"model":${JSON.stringify(to)}${data.slice(match.index + match[0].length)}`;
+  return `${data.slice(0, at)}"model":${JSON.stringify(to)}${data.slice(end)}`;
 }
 
 /**

@@ -6,15 +6,9 @@
  * A list, not an object spread: merging a call's headers into an object by spread took V8's slow
  * path (a runtime call per property, and new hidden classes for each request's object).
  */
-export type HeaderList = string[];
-
 const OWN = new Set(['content-type', 'accept']);
 
-export function fixedHeaderList(fixed: Record<string, string>, accept: string): HeaderList {
-  return mergedHeaderList(fixed, undefined, accept);
-}
-
-export function mergedHeaderList(fixed: Record<string, string>, call: Record<string, string> | undefined, accept: string): HeaderList {
+export function upstreamHeaderList(fixed: Record<string, string>, call: Record<string, string> | undefined, accept: string): string[] {
   const list: string[] = [];
   for (const name of Object.keys(fixed)) {
     if (OWN.has(name)) continue;

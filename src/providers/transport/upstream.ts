@@ -8,7 +8,7 @@ import { SseAnswer } from './sse-answer.js';
 import type { RequestAbort } from './cancellation.js';
 import { readRetryAfter } from './retry-after.js';
 import { readUpstreamInfo } from './upstream-info.js';
-import { type HeaderList, fixedHeaderList, mergedHeaderList } from './upstream-headers.js';
+import { upstreamHeaderList } from './upstream-headers.js';
 import { UpstreamRedactor } from './upstream-redactor.js';
 import { describeBrokenAnswer, describeConnectFailure } from './connect-failure.js';
 import type { UpstreamResponseInfo } from '../types.js';
@@ -183,15 +183,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const search = (query: Record<string, string> | undefined) =>
     query === undefined || Object.keys(query).length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
   const fixedSearch = search(options.query);
-  const jsonHeaders = fixedHeaderList(options.headers, 'application/json');
-  const sseHeaders = fixedHeaderList(options.headers, 'text/event-stream');
+  const jsonHeaders = upstreamHeaderList(options.headers, undefined, 'application/json');
+  const sseHeaders = upstreamHeaderList(options.headers, undefined, 'text/event-stream');
 
   function pathOf(call: UpstreamCall): string {
     return `${prefix}${call.path}${call.query === undefined ? fixedSearch : search({ ...options.query, ...call.query })}`;
   }
 
-  function headersOf(call: UpstreamCall, accept: string): HeaderList {
-    if (call.headers !== undefined) return mergedHeaderList(options.headers, call.headers, accept);
+  function headersOf(call: UpstreamCall, accept: string): string[] {
+    if (call.headers !== undefined) return upstreamHeaderList(options.headers, call.headers, accept);
     return accept === 'text/event-stream' ? sseHeaders : jsonHeaders;
   }
 
