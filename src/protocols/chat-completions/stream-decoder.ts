@@ -5,6 +5,7 @@ import { decodeChatUpstreamArguments, mintChatToolCallId } from './response-deco
 import { parseChatInBandError } from './upstream-error.js';
 import { decodeChatUpstreamFinishReason, decodeChatUpstreamUsage, readChatUpstreamText } from './upstream-message.js';
 import { isPlainChatChunk } from './upstream-fast-path.js';
+import { cutTextChunkTemplate, readTextChunk, type TextChunkTemplate } from './text-chunk-template.js';
 import { chatUpstreamChunkSchema, type ChatUpstreamChunk, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
 
 /** Upstream Chat SSE messages → canonical stream events, one message at a time. */
@@ -60,6 +61,11 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
   let usage: Usage | undefined;
   const calls = new Map<string, StreamedCall>();
   let out: CanonicalStreamEvent[] = [];
+  // The last chunk that only carried text, cut around it, and its delta: the chunks that differ
+  // from it only in their text are read without parsing them (text-chunk-template.ts).
+  let template: TextChunkTemplate | undefined;
+  let templateDelta: ChatUpstreamMessage | undefined;
+  let cuts = 0;
 
   const start = () => {
     if (started) return;
@@ -163,8 +169,29 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     finished = true;
   };
 
+  /**
+   * Cuts a template from a chunk that changed nothing but the text: the stream had started, and
+   * the chunk carried no usage and one choice, without a finish reason, whose delta has a text.
+   * A few per stream, so that a provider whose every chunk differs (a random field) costs little.
+   */
+  const cutTemplate = (data: string, chunk: ChatUpstreamChunk) => {
+    const choice = chunk.choices?.length === 1 ? chunk.choices[0]! : undefined;
+    const delta = choice?.delta;
+    if (!started || finished || !id || !model || chunk.usage != null || typeof delta?.content !== 'string' || delta.content === '') return;
+    if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
+    cuts += 1;
+    const cut = cutTextChunkTemplate(data, chunk, delta);
+    if (cut === undefined) return;
+    template = cut;
+    templateDelta = delta;
+  };
+
   const decodeData = (data: string) => {
     if (data.length < 16 && data.trim() === '[DONE]') return finish();
+    if (template !== undefined) {
+      const text = readTextChunk(template, data);
+      if (text !== undefined) return decodeDelta({ ...templateDelta, content: text });
+    }
     let json: unknown;
     try {
       json = JSON.parse(data);
@@ -173,8 +200,12 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     }
     onChunk?.(json);
     let chunk: ChatUpstreamChunk;
-    if (isPlainChatChunk(json)) chunk = json;
-    else {
+    // As parsed: the schema's copy (of an odd chunk) is not the text it came as.
+    let plain = false;
+    if (isPlainChatChunk(json)) {
+      chunk = json;
+      plain = true;
+    } else {
       const parsed = chatUpstreamChunkSchema.safeParse(json);
       if (!parsed.success)
         return fail(streamError('UPSTREAM_INVALID_STREAM', 'The provider sent a stream event that is not a chunk.', json));
@@ -189,6 +220,8 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (choice === undefined) return;
     if (choice.delta) decodeDelta(choice.delta);
     if (choice.finish_reason) finishRaw = choice.finish_reason;
+    // A relay is given every chunk parsed, so it has no use for a template.
+    if (plain && onChunk === undefined && cuts < 3) cutTemplate(data, chunk);
   };
 
   const take = (): CanonicalStreamEvent[] => {

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
+import { createChatStreamDecoder } from '../../../src/protocols/chat-completions/index.js';
+import { cutTextChunkTemplate, readTextChunk } from '../../../src/protocols/chat-completions/text-chunk-template.js';
+
+interface Chunk {
+  id: string;
+  choices: { index: number; delta: Record<string, unknown>; finish_reason: string | null }[];
+  [member: string]: unknown;
+}
+
+const chunkOf = (content: string, changes: Partial<Chunk> = {}): Chunk => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1764400000,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  ...changes,
+});
+
+/** The template of a chunk written as OpenAI writes it. */
+function templateOf(chunk: Chunk) {
+  const parsed = JSON.parse(JSON.stringify(chunk)) as Chunk;
+  return cutTextChunkTemplate(JSON.stringify(chunk), parsed, parsed.choices[0]!.delta);
+}
+
+describe('text chunk templates', () => {
+  it('reads the text of a chunk that differs only in its text, escapes decoded', () => {
+    const template = templateOf(chunkOf('The '))!;
+    expect(template).toBeDefined();
+    for (const text of ['change ', '', 'a "quoted"\nline\t\\', 'é😀\u2028', '</script>\u0000']) {
+      expect(readTextChunk(template, JSON.stringify(chunkOf(text)))).toBe(text);
+    }
+    // The same text written with other escapes.
+    expect(readTextChunk(template, JSON.stringify(chunkOf('x')).replace('"x"', '"\\u00e9\\/"'))).toBe('é/');
+  });
+
+  it('reads nothing from a chunk that differs elsewhere or whose middle is not one string', () => {
+    const template = templateOf(chunkOf('The '))!;
+    const written = (text: string) => JSON.stringify(chunkOf('@')).replace('"@"', `"${text}"`);
+    expect(readTextChunk(template, JSON.stringify(chunkOf('x', { id: 'chatcmpl-2' })))).toBeUndefined();
+    expect(readTextChunk(template, JSON.stringify({ ...chunkOf('x'), usage: { total_tokens: 3 } }))).toBeUndefined();
+    expect(
+      readTextChunk(template, JSON.stringify(chunkOf('x', { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))),
+    ).toBeUndefined();
+    // Two strings where one was: `"a","content":"b"`.
+    expect(readTextChunk(template, written('a","content":"b'))).toBeUndefined();
+    expect(readTextChunk(template, written('raw\nnewline'))).toBeUndefined();
+    // A last backslash escapes the closing quote; a bad escape is not JSON.
+    expect(readTextChunk(template, written('ends with \\'))).toBeUndefined();
+    expect(readTextChunk(template, written('bad \\x escape'))).toBeUndefined();
+  });
+
+  it('is not cut where the last "content" member is not the delta text', () => {
+    // A later member named content: the template would be cut around the wrong string.
+    const later = { ...chunkOf('The '), extra: { content: 'other' } };
+    expect(templateOf(later)).toBeUndefined();
+    // The delta names content twice: the parser keeps the last, which the text is cut around.
+    const twice = JSON.stringify(chunkOf('first')).replace('{"content":"first"}', '{"content":"first","content":"second"}');
+    const parsed = JSON.parse(twice) as Chunk;
+    const template = cutTextChunkTemplate(twice, parsed, parsed.choices[0]!.delta)!;
+    expect(readTextChunk(template, twice.replace('"second"', '"third"'))).toBe('third');
+  });
+});
+
+/** A stream's events as the decoder gives them, errors as their codes. */
+function decodeAll(decoder: ReturnType<typeof createChatStreamDecoder>, frames: readonly string[]): unknown[] {
+  const events: CanonicalStreamEvent[] = [];
+  for (const data of frames) events.push(...decoder.decode({ data }));
+  events.push(...decoder.end());
+  return events.map((event) => (event.type === 'error' ? { type: 'error', code: event.error.code } : event));
+}
+
+describe('the Chat stream decoder with templates', () => {
+  it('decodes a stream as parsing every chunk would, whatever the chunks hold', () => {
+    // A relay's decoder (`onChunk`) parses every chunk: it is the reference.
+    const reference = () => createChatStreamDecoder({ onChunk() {} });
+    const frame = fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: 'binary' }).map((text) => JSON.stringify(chunkOf(text))) },
+      // A field that changes from chunk to chunk (OpenAI's `obfuscation`).
+      { weight: 1, arbitrary: fc.string().map((pad) => JSON.stringify({ ...chunkOf('x'), obfuscation: pad })) },
+      { weight: 1, arbitrary: fc.string().map((id) => JSON.stringify(chunkOf('y', { id }))) },
+      // Anything between the template's two halves, valid JSON or not.
+      { weight: 2, arbitrary: fc.string({ unit: 'binary' }).map((raw) => JSON.stringify(chunkOf('@')).replace('"@"', `"${raw}"`)) },
+      { weight: 1, arbitrary: fc.constant(JSON.stringify({ ...chunkOf(''), usage: { prompt_tokens: 3, completion_tokens: 2 } })) },
+      { weight: 1, arbitrary: fc.constant(JSON.stringify(chunkOf('', { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }))) },
+    );
+    fc.assert(
+      fc.property(fc.array(frame, { maxLength: 30 }), (frames) => {
+        const stream = [
+          JSON.stringify(chunkOf('', { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })),
+          ...frames,
+        ];
+        expect(decodeAll(createChatStreamDecoder(), stream)).toEqual(decodeAll(reference(), stream));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads the texts of a plain stream without parsing them', () => {
+    const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
+    const frames = texts.map((text) => JSON.stringify(chunkOf(text)));
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+      // Whole chunks only: an escaped text alone is decoded by the parser too.
+      if (text.startsWith('{')) parsed += 1;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    let events: unknown[];
+    try {
+      events = decodeAll(createChatStreamDecoder(), frames);
+    } finally {
+      JSON.parse = parse;
+    }
+    // The first chunk is parsed and cut into a template (checked by parsing it once more); the rest are read.
+    expect(parsed).toBe(2);
+    expect(
+      events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
+    ).toEqual(texts);
+  });
+});
