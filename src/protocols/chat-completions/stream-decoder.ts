@@ -180,7 +180,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (!started || finished || !id || !model || chunk.usage != null || typeof delta?.content !== 'string' || delta.content === '') return;
     if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
     cuts += 1;
-    const cut = cutTextChunkTemplate(data, chunk, delta);
+    const cut = cutTextChunkTemplate(data, delta.content);
     if (cut === undefined) return;
     template = cut;
     templateDelta = delta;

@@ -17,6 +17,7 @@ export interface TextChunkTemplate {
 const CONTENT_KEY = '"content":';
 /** The text the template is checked with: one no model writes. */
 const PROBE = '\u0000probe';
+const PROBE_LITERAL = JSON.stringify(PROBE).slice(1, -1);
 
 /** Where the JSON string starting at `open` (its opening quote) ends: its closing quote's index, or -1. */
 function closingQuote(data: string, open: number): number {
@@ -28,33 +29,30 @@ function closingQuote(data: string, open: number): number {
   return -1;
 }
 
+/** Where the decoder reads a chunk's text: its first choice's delta. */
+const textOf = (chunk: unknown): unknown =>
+  (chunk as { choices?: { delta?: { content?: unknown } }[] } | null)?.choices?.[0]?.delta?.content;
+
 /**
- * The template of `data`, whose parse is `chunk`, with `delta` (the chunk's one delta, a string
- * `content` among its members) as the text's place; undefined when the last `"content":` member of
- * the text is not that string. Checked by parsing the template around another text: it must give
- * the same chunk with that text, or there is no template.
+ * The template of `data`, a chunk with one choice whose delta's text is `text`: cut around the
+ * last `"content":` member's string. Checked by parsing it around another text, which must come
+ * out as the first choice's delta text: as that text is the only change, the string cut around is
+ * the one the parser gives that place. Undefined when it is not.
  */
-export function cutTextChunkTemplate(data: string, chunk: unknown, delta: { content?: unknown }): TextChunkTemplate | undefined {
+export function cutTextChunkTemplate(data: string, text: string): TextChunkTemplate | undefined {
   const key = data.lastIndexOf(CONTENT_KEY);
-  if (key === -1) return undefined;
+  if (key === -1 || text === PROBE) return undefined;
   let open = key + CONTENT_KEY.length;
   while (data.charCodeAt(open) === 32 /* space */) open += 1;
   if (data.charCodeAt(open) !== 34) return undefined;
   const close = closingQuote(data, open);
   if (close === -1) return undefined;
   const template = { prefix: data.slice(0, open + 1), suffix: data.slice(close) };
-  const text = delta.content;
-  if (text === PROBE) return undefined;
-  let same: boolean;
   try {
-    delta.content = PROBE;
-    same = JSON.stringify(JSON.parse(`${template.prefix}\\u0000probe${template.suffix}`)) === JSON.stringify(chunk);
+    return textOf(JSON.parse(`${template.prefix}${PROBE_LITERAL}${template.suffix}`)) === PROBE ? template : undefined;
   } catch {
-    same = false;
-  } finally {
-    delta.content = text;
+    return undefined;
   }
-  return same ? template : undefined;
 }
 
 /**
