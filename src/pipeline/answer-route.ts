@@ -2,18 +2,19 @@ import { GatewayError } from '../canonical/index.js';
 import type { Logger } from '../logger.js';
 import type { InboundCodec } from '../protocols/codec.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
-import { watchOf, type EndpointPipeline } from './compile-pipeline.js';
+import { watchOf, type CompiledRoute, type EndpointPipeline } from './compile-pipeline.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import type { RequestContext } from './request-context.js';
 import { addTimingHeaders, callProvider, sendStageAnswer, type AnswerOptions } from './respond.js';
 import { runBefore } from './run-stages.js';
+import type { StageAnswer } from './stage.js';
 
 /**
  * From the resolved model on, the same for every entry point that generates (a caller's request,
  * the status page's probe): the route's stages in order, then the provider's answer — or the
  * answer of the stage that gave one.
  */
-export async function answerRoute(
+export function answerRoute(
   context: RequestContext,
   pipeline: EndpointPipeline,
   answering: AnswerOptions,
@@ -23,10 +24,21 @@ export async function answerRoute(
   const route = pipeline.routeOf(model);
   context.stages = route.stages;
   if (route.watching.length > 0) context.mayRelay = false;
+  // Not `async`, and the stages awaited only when one is: one promise less per request (hot-path rule 2).
   const ran = runBefore(context);
-  const answer = ran instanceof Promise ? await ran : ran;
-  if (answer === undefined) await callProvider(context, answering, watchOf(route, context));
-  else await sendStageAnswer(context, answering, answer, watchOf(route, context));
+  if (ran instanceof Promise) return ran.then((answer) => answerWith(context, answering, route, answer));
+  return answerWith(context, answering, route, ran);
+}
+
+/** The provider's answer, or the answer a stage gave. */
+function answerWith(
+  context: RequestContext,
+  answering: AnswerOptions,
+  route: CompiledRoute,
+  answer: StageAnswer | undefined,
+): Promise<void> {
+  const watch = watchOf(route, context);
+  return answer === undefined ? callProvider(context, answering, watch) : sendStageAnswer(context, answering, answer, watch);
 }
 
 /** Answers a refusal or failure in the caller's protocol, and notes how the request ended for the after-parts. */

@@ -25,6 +25,8 @@ export class StartedRequest {
   readonly startedAtPrecise = performance.now();
   /** Fires when the client disconnects before the answer was finished, or when the gateway interrupts the request. */
   readonly abort = new RequestAbort();
+  /** Its place among the open requests (`OpenRequests`), -1 while not there. */
+  openAt = -1;
   /** True once the answer is a stream that began (its headers were sent). */
   streaming = false;
   /** Why the gateway ended the request itself (`interrupt`): the error its answer ends with. */

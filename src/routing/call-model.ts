@@ -82,14 +82,24 @@ export const callModelOnce: CallStage = {
   },
 };
 
-async function generateOnce(route: Route, context: ProviderContext): Promise<Answer> {
-  const { request, flattened } = providerRequestOf(route);
-  const { adapter } = route.model;
-  if (adapter.relayGenerate !== undefined && mayRelay(adapter, route, flattened)) {
-    return adapter.relayGenerate(request, context, route.request.model);
+/**
+ * Not `async`: the provider's own promise is handed on, where an async function returning it would
+ * wait three more microtasks to take it over. A throw before the call becomes a rejection, so the
+ * deadline still settles.
+ */
+function generateOnce(route: Route, context: ProviderContext): Promise<Answer> {
+  try {
+    const { request, flattened } = providerRequestOf(route);
+    const { adapter } = route.model;
+    if (adapter.relayGenerate !== undefined && mayRelay(adapter, route, flattened)) {
+      return adapter.relayGenerate(request, context, route.request.model);
+    }
+    return adapter
+      .generate(request, context)
+      .then((response) => ({ response: flattened ? flattened.restoreResponse(response) : response }));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const response = await adapter.generate(request, context);
-  return { response: flattened ? flattened.restoreResponse(response) : response };
 }
 
 /** The route's stream, passed through when the provider can (same protocol), else translated. */
