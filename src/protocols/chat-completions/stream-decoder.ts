@@ -5,7 +5,7 @@ import { decodeChatUpstreamArguments, mintChatToolCallId } from './response-deco
 import { parseChatInBandError } from './upstream-error.js';
 import { decodeChatUpstreamFinishReason, decodeChatUpstreamUsage, readChatUpstreamText } from './upstream-message.js';
 import { isPlainChatChunk } from './upstream-fast-path.js';
-import { cutTextChunkTemplate, readTextChunk, type TextChunkTemplate } from './text-chunk-template.js';
+import { cutTextTemplate, readTemplateText, type TextTemplate } from '../text-template.js';
 import { chatUpstreamChunkSchema, type ChatUpstreamChunk, type ChatUpstreamMessage, type ChatUpstreamToolCall } from './upstream-schema.js';
 
 /** Upstream Chat SSE messages → canonical stream events, one message at a time. */
@@ -32,6 +32,10 @@ interface StreamedCall {
 }
 
 type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
+
+/** Where the decoder reads a chunk's text: its first choice's delta (a template's chunk has one choice). */
+const textOfChunk = (chunk: unknown): unknown =>
+  (chunk as { choices?: { delta?: { content?: unknown } }[] } | null)?.choices?.[0]?.delta?.content;
 
 function streamError(code: 'UPSTREAM_INVALID_STREAM' | 'UPSTREAM_GENERATION_FAILED', message: string, cause?: unknown): GatewayError {
   return new GatewayError({ code, message, cause });
@@ -62,8 +66,8 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
   const calls = new Map<string, StreamedCall>();
   let out: CanonicalStreamEvent[] = [];
   // The last chunk that only carried text, cut around it, and its delta: the chunks that differ
-  // from it only in their text are read without parsing them (text-chunk-template.ts).
-  let template: TextChunkTemplate | undefined;
+  // from it only in their text are read without parsing them (../text-template.ts).
+  let template: TextTemplate | undefined;
   let templateDelta: ChatUpstreamMessage | undefined;
   let cuts = 0;
 
@@ -180,7 +184,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (!started || finished || !id || !model || chunk.usage != null || typeof delta?.content !== 'string' || delta.content === '') return;
     if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
     cuts += 1;
-    const cut = cutTextChunkTemplate(data, delta.content);
+    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk);
     if (cut === undefined) return;
     template = cut;
     templateDelta = delta;
@@ -189,7 +193,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
   const decodeData = (data: string) => {
     if (data.length < 16 && data.trim() === '[DONE]') return finish();
     if (template !== undefined) {
-      const text = readTextChunk(template, data);
+      const text = readTemplateText(template, data);
       if (text !== undefined) return decodeDelta({ ...templateDelta, content: text });
     }
     let json: unknown;

@@ -3,6 +3,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeMessagesUpstreamFinish } from './response-decoder.js';
 import { pickUnknownAnswerFields } from '../unknown-fields.js';
 import { parseMessagesStreamError } from './upstream-error.js';
+import { cutTextTemplate, readTemplateText, type TextTemplate } from '../text-template.js';
 import { isPlainMessagesUpstreamEvent } from './upstream-fast-path.js';
 import { messagesUpstreamEventSchema, type MessagesUpstreamEvent } from './upstream-schema.js';
 import { decodeMessagesUsage, type MessagesWireUsage } from './usage.js';
@@ -26,6 +27,9 @@ const messageFields = ['id', 'type', 'role', 'model', 'content', 'stop_reason', 
 function streamError(code: 'UPSTREAM_INVALID_STREAM', message: string, cause?: unknown): CanonicalStreamEvent {
   return { type: 'error', error: new GatewayError({ code, message, cause }) };
 }
+
+/** Where the decoder reads a text delta's text. */
+const textOfDelta = (event: unknown): unknown => (event as { delta?: { text?: unknown } } | null)?.delta?.text;
 
 function parseData(data: string): unknown {
   try {
@@ -56,6 +60,11 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
   const usage: MessagesWireUsage = {};
   let stopReason: string | undefined;
   let stopSequence: string | undefined;
+  // The last text delta cut around its text, and its index: the deltas that differ from it only in
+  // their text are read without parsing them (../text-template.ts). A few cuts per stream at most.
+  let template: TextTemplate | undefined;
+  let templateIndex = 0;
+  let cuts = 0;
 
   function addUsage(wire: MessagesWireUsage | null | undefined): void {
     if (wire === null || wire === undefined) return;
@@ -202,9 +211,22 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     }
   }
 
+  function cutTemplate(data: string, index: number, text: unknown): void {
+    if (typeof text !== 'string' || text === '') return;
+    cuts += 1;
+    const cut = cutTextTemplate(data, 'text', text, textOfDelta);
+    if (cut === undefined) return;
+    template = cut;
+    templateIndex = index;
+  }
+
   return {
     decode(message) {
       if (done) return [];
+      if (template !== undefined) {
+        const text = readTemplateText(template, message.data);
+        if (text !== undefined) return delta({ type: 'content_block_delta', index: templateIndex, delta: { type: 'text_delta', text } });
+      }
       const data = parseData(message.data);
       if (data === undefined) {
         done = true;
@@ -212,7 +234,13 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       }
       if (typeof data === 'object' && data !== null) options.onEvent?.(data as Record<string, unknown>);
       // The common events skip the schema: it would return them unchanged (upstream-fast-path.ts).
-      if (isPlainMessagesUpstreamEvent(data)) return decodeEvent(data);
+      if (isPlainMessagesUpstreamEvent(data)) {
+        // A relay's tap is given every event parsed, so it has no use for a template.
+        if (data.type === 'content_block_delta' && data.delta.type === 'text_delta' && options.onEvent === undefined && cuts < 3) {
+          cutTemplate(message.data, data.index, data.delta.text);
+        }
+        return decodeEvent(data);
+      }
       const parsed = messagesUpstreamEventSchema.safeParse(data);
       return parsed.success ? decodeEvent(parsed.data) : [];
     },

@@ -1,21 +1,21 @@
 /*
- * Most chunks of a streamed Chat answer differ from the one before only in their delta's text:
- * `{"id":"…","object":"chat.completion.chunk",…,"choices":[{"index":0,"delta":{"content":"<text>"},…}]}`.
+ * Most events of a streamed answer differ from the one before only in their text: a Chat chunk
+ * `{"id":"…",…,"choices":[{"index":0,"delta":{"content":"<text>"},…}]}`, an Anthropic
+ * `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"<text>"}}`.
  * Parsing each one costs more than the rest of its translation together (about 0.8 µs for a
- * 240-byte chunk). A template is such a chunk cut around its text: a chunk that is the template's
- * prefix, one JSON string's inside and the template's suffix parses to the template's chunk with
- * that text, because one string token swapped for another leaves the rest of the parse as it was.
- * So its text is all that needs reading.
+ * 240-byte Chat chunk). A template is such an event cut around its text: an event that is the
+ * template's prefix, one JSON string's inside and the template's suffix parses to the template's
+ * event with that text, because one string token swapped for another leaves the rest of the parse
+ * as it was. So its text is all that needs reading.
  */
 
-/** A chunk cut around its delta's text: `prefix` ends with the string's opening quote, `suffix` starts with its closing one. */
-export interface TextChunkTemplate {
+/** An event cut around its text: `prefix` ends with the string's opening quote, `suffix` starts with its closing one. */
+export interface TextTemplate {
   readonly prefix: string;
   readonly suffix: string;
 }
 
-const CONTENT_KEY = '"content":';
-/** The text the template is checked with: one no model writes. */
+/** The text a template is checked with: one no model writes. */
 const PROBE = '\u0000probe';
 const PROBE_LITERAL = JSON.stringify(PROBE).slice(1, -1);
 
@@ -29,20 +29,16 @@ function closingQuote(data: string, open: number): number {
   return -1;
 }
 
-/** Where the decoder reads a chunk's text: its first choice's delta. */
-const textOf = (chunk: unknown): unknown =>
-  (chunk as { choices?: { delta?: { content?: unknown } }[] } | null)?.choices?.[0]?.delta?.content;
-
 /**
- * The template of `data`, a chunk with one choice whose delta's text is `text`: cut around the
- * last `"content":` member's string. Checked by parsing it around another text, which must come
- * out as the first choice's delta text: as that text is the only change, the string cut around is
- * the one the parser gives that place. Undefined when it is not.
+ * The template of `data`, an event whose text (as `textOf` finds it in the parsed event) is
+ * `text`: cut around the string of the last member named `name`. Checked by parsing it around
+ * another text, which `textOf` must find: as that text is the only change, the string cut around
+ * is the one the parser gives that place. Undefined when it is not.
  */
-export function cutTextChunkTemplate(data: string, text: string): TextChunkTemplate | undefined {
-  const key = data.lastIndexOf(CONTENT_KEY);
+export function cutTextTemplate(data: string, name: string, text: string, textOf: (event: unknown) => unknown): TextTemplate | undefined {
+  const key = data.lastIndexOf(`"${name}":`);
   if (key === -1 || text === PROBE) return undefined;
-  let open = key + CONTENT_KEY.length;
+  let open = key + name.length + 3;
   while (data.charCodeAt(open) === 32 /* space */) open += 1;
   if (data.charCodeAt(open) !== 34) return undefined;
   const close = closingQuote(data, open);
@@ -56,10 +52,10 @@ export function cutTextChunkTemplate(data: string, text: string): TextChunkTempl
 }
 
 /**
- * The delta text of `data` when it is `template`'s chunk with another text; undefined when it is
- * not (anything else differs, or the part between is not one JSON string's inside).
+ * The text of `data` when it is `template`'s event with another text; undefined when it is not
+ * (anything else differs, or the part between is not one JSON string's inside).
  */
-export function readTextChunk(template: TextChunkTemplate, data: string): string | undefined {
+export function readTemplateText(template: TextTemplate, data: string): string | undefined {
   const { prefix, suffix } = template;
   const end = data.length - suffix.length;
   // Compared as cut-out strings: V8 compares those whole, `startsWith` a character at a time (3× slower at this length).

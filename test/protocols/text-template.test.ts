@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CanonicalStreamEvent } from '../../../src/canonical/index.js';
-import { createChatStreamDecoder } from '../../../src/protocols/chat-completions/index.js';
-import { cutTextChunkTemplate, readTextChunk } from '../../../src/protocols/chat-completions/text-chunk-template.js';
+import type { CanonicalStreamEvent } from '../../src/canonical/index.js';
+import { createChatStreamDecoder } from '../../src/protocols/chat-completions/index.js';
+import { createMessagesStreamDecoder } from '../../src/protocols/messages/index.js';
+import { cutTextTemplate, readTemplateText } from '../../src/protocols/text-template.js';
 
 interface Chunk {
   id: string;
@@ -19,36 +20,38 @@ const chunkOf = (content: string, changes: Partial<Chunk> = {}): Chunk => ({
   ...changes,
 });
 
+const textOfChunk = (chunk: unknown) => (chunk as Chunk).choices?.[0]?.delta?.content;
+
 /** The template of a chunk written as OpenAI writes it. */
 function templateOf(chunk: Chunk) {
-  return cutTextChunkTemplate(JSON.stringify(chunk), chunk.choices[0]!.delta.content as string);
+  return cutTextTemplate(JSON.stringify(chunk), 'content', chunk.choices[0]!.delta.content as string, textOfChunk);
 }
 
-describe('text chunk templates', () => {
+describe('text templates', () => {
   it('reads the text of a chunk that differs only in its text, escapes decoded', () => {
     const template = templateOf(chunkOf('The '))!;
     expect(template).toBeDefined();
     for (const text of ['change ', '', 'a "quoted"\nline\t\\', 'é😀\u2028', '</script>\u0000']) {
-      expect(readTextChunk(template, JSON.stringify(chunkOf(text)))).toBe(text);
+      expect(readTemplateText(template, JSON.stringify(chunkOf(text)))).toBe(text);
     }
     // The same text written with other escapes.
-    expect(readTextChunk(template, JSON.stringify(chunkOf('x')).replace('"x"', '"\\u00e9\\/"'))).toBe('é/');
+    expect(readTemplateText(template, JSON.stringify(chunkOf('x')).replace('"x"', '"\\u00e9\\/"'))).toBe('é/');
   });
 
   it('reads nothing from a chunk that differs elsewhere or whose middle is not one string', () => {
     const template = templateOf(chunkOf('The '))!;
     const written = (text: string) => JSON.stringify(chunkOf('@')).replace('"@"', `"${text}"`);
-    expect(readTextChunk(template, JSON.stringify(chunkOf('x', { id: 'chatcmpl-2' })))).toBeUndefined();
-    expect(readTextChunk(template, JSON.stringify({ ...chunkOf('x'), usage: { total_tokens: 3 } }))).toBeUndefined();
+    expect(readTemplateText(template, JSON.stringify(chunkOf('x', { id: 'chatcmpl-2' })))).toBeUndefined();
+    expect(readTemplateText(template, JSON.stringify({ ...chunkOf('x'), usage: { total_tokens: 3 } }))).toBeUndefined();
     expect(
-      readTextChunk(template, JSON.stringify(chunkOf('x', { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))),
+      readTemplateText(template, JSON.stringify(chunkOf('x', { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))),
     ).toBeUndefined();
     // Two strings where one was: `"a","content":"b"`.
-    expect(readTextChunk(template, written('a","content":"b'))).toBeUndefined();
-    expect(readTextChunk(template, written('raw\nnewline'))).toBeUndefined();
+    expect(readTemplateText(template, written('a","content":"b'))).toBeUndefined();
+    expect(readTemplateText(template, written('raw\nnewline'))).toBeUndefined();
     // A last backslash escapes the closing quote; a bad escape is not JSON.
-    expect(readTextChunk(template, written('ends with \\'))).toBeUndefined();
-    expect(readTextChunk(template, written('bad \\x escape'))).toBeUndefined();
+    expect(readTemplateText(template, written('ends with \\'))).toBeUndefined();
+    expect(readTemplateText(template, written('bad \\x escape'))).toBeUndefined();
   });
 
   it('is not cut where the last "content" member is not the delta text', () => {
@@ -57,8 +60,8 @@ describe('text chunk templates', () => {
     expect(templateOf(later)).toBeUndefined();
     // The delta names content twice: the parser keeps the last, which the text is cut around.
     const twice = JSON.stringify(chunkOf('first')).replace('{"content":"first"}', '{"content":"first","content":"second"}');
-    const template = cutTextChunkTemplate(twice, 'second')!;
-    expect(readTextChunk(template, twice.replace('"second"', '"third"'))).toBe('third');
+    const template = cutTextTemplate(twice, 'content', 'second', textOfChunk)!;
+    expect(readTemplateText(template, twice.replace('"second"', '"third"'))).toBe('third');
   });
 });
 
@@ -114,6 +117,74 @@ describe('the Chat stream decoder with templates', () => {
     }
     // The first chunk is parsed and cut into a template (checked by parsing it once more); the rest are read.
     expect(parsed).toBe(2);
+    expect(
+      events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
+    ).toEqual(texts);
+  });
+});
+
+const messagesEvent = (type: string, fields: Record<string, unknown>) => JSON.stringify({ type, ...fields });
+const textDelta = (index: number, text: string) => messagesEvent('content_block_delta', { index, delta: { type: 'text_delta', text } });
+
+describe('the Anthropic stream decoder with templates', () => {
+  const opening = [
+    messagesEvent('message_start', {
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude',
+        content: [],
+        usage: { input_tokens: 5, output_tokens: 1 },
+      },
+    }),
+    messagesEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  ];
+
+  it('decodes a stream as parsing every event would, whatever the events hold', () => {
+    // A relay's decoder (`onEvent`) parses every event: it is the reference.
+    const reference = () => createMessagesStreamDecoder({ onEvent() {} });
+    const frame = fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: 'binary' }).map((text) => textDelta(0, text)) },
+      { weight: 1, arbitrary: fc.string().map((text) => textDelta(1, text)) },
+      { weight: 2, arbitrary: fc.string({ unit: 'binary' }).map((raw) => textDelta(0, '@').replace('"@"', `"${raw}"`)) },
+      { weight: 1, arbitrary: fc.constant(messagesEvent('content_block_stop', { index: 0 })) },
+      { weight: 1, arbitrary: fc.constant(messagesEvent('content_block_start', { index: 1, content_block: { type: 'text', text: '' } })) },
+      {
+        weight: 1,
+        arbitrary: fc.constant(messagesEvent('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'x' } })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constant(messagesEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } })),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(frame, { maxLength: 30 }), (frames) => {
+        const stream = [...opening, ...frames, messagesEvent('message_stop', {})];
+        expect(decodeAll(createMessagesStreamDecoder(), stream)).toEqual(decodeAll(reference(), stream));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads the texts of a plain stream without parsing them', () => {
+    const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
+    const frames = [...opening, ...texts.map((text) => textDelta(0, text))];
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+      if (text.startsWith('{')) parsed += 1;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    let events: unknown[];
+    try {
+      events = decodeAll(createMessagesStreamDecoder(), frames);
+    } finally {
+      JSON.parse = parse;
+    }
+    // The two opening events and the first delta are parsed, the delta's template checked by parsing it once more.
+    expect(parsed).toBe(4);
     expect(
       events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
     ).toEqual(texts);
