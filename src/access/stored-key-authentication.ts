@@ -67,20 +67,28 @@ export function createStoredKeyAuthentication(options: StoredKeyAuthenticationOp
   const parseKey = memoizedKeyParser();
   const now = options.now ?? Date.now;
 
+  // A cached key is the same object from request to request, and so is its caller (a Caller is
+  // read-only): made once, not per request (hot-path rules 1 and 4).
+  const callers = new WeakMap<StoredKey, Caller>();
   const callerOf = (lookup: KeyLookup): Caller => {
     if (!lookup.ok) throw refusalOf(lookup);
     const key: StoredKey = lookup.key;
     // A cached answer may outlive the key's expiry by up to the cache's lifetime; not the check.
     if (key.expiresAt !== undefined && key.expiresAt <= now()) throw refusals.expired();
     onUsed?.(key.publicId);
-    return {
-      keyId: key.publicId,
-      keyName: key.name,
-      ...(key.models === undefined ? {} : { models: key.models }),
-      ...(key.budget === undefined ? {} : { budget: key.budget }),
-      ...(key.limits === undefined ? {} : { limits: key.limits }),
-      ...(key.owner === undefined ? {} : { account: key.owner }),
-    };
+    let caller = callers.get(key);
+    if (caller === undefined) {
+      caller = {
+        keyId: key.publicId,
+        keyName: key.name,
+        ...(key.models === undefined ? {} : { models: key.models }),
+        ...(key.budget === undefined ? {} : { budget: key.budget }),
+        ...(key.limits === undefined ? {} : { limits: key.limits }),
+        ...(key.owner === undefined ? {} : { account: key.owner }),
+      };
+      callers.set(key, caller);
+    }
+    return caller;
   };
 
   // Keys not in the cache are read many to a query: forged keys must not cost a query each.

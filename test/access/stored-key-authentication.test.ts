@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KeyCache } from '../../src/access/key-cache.js';
 import { mintKey } from '../../src/access/key-format.js';
 import { createStoredKeyAuthentication } from '../../src/access/stored-key-authentication.js';
-import { createKey } from '../../src/access/stored-keys.js';
+import { createKey, updateKey } from '../../src/access/stored-keys.js';
 import { GatewayError, type Caller } from '../../src/canonical/index.js';
 import type { Database } from '../../src/storage/open-database.js';
 import type { StorageDb } from '../../src/storage/schema.js';
@@ -60,5 +60,31 @@ describe.each(['sqlite', 'postgres'] as const)('stored keys never seen before (%
     expect(answers[500]).toMatchObject({ keyName: 'real' });
     // 1,001 keys not seen before: a few queries, not one per key.
     expect(queries()).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('the caller of a stored key', () => {
+  it('is made once per key as read, and anew when the key read again has changed', async () => {
+    const store = testDatabase('sqlite');
+    const database = await store.open();
+    opened.push({ database, store });
+    const { key, stored } = await createKey(database.db, { name: 'changing', models: ['model-a'] });
+    let time = 1_000;
+    const authentication = createStoredKeyAuthentication({
+      db: () => database.db,
+      cache: new KeyCache({ ttlMs: 60_000, staleMs: 60_000, maxEntries: 100, now: () => time }),
+      tokenSecret: () => randomBytes(32),
+    });
+    const callerNow = async () => await authentication({ authorization: `Bearer ${key}` }, false);
+
+    const first = await callerNow();
+    expect(first).toMatchObject({ keyId: stored.publicId, models: ['model-a'] });
+    // From the cache: the same caller, not a copy per request.
+    expect(await callerNow()).toBe(first);
+
+    await updateKey(database.db, stored.publicId, { models: ['model-b'] });
+    time += 61_000; // past the cache's lifetime: read again
+    expect(await callerNow()).toMatchObject({ models: ['model-b'] });
+    expect((await callerNow()).models).toEqual(['model-b']);
   });
 });
