@@ -31,6 +31,7 @@ const REDACTED = '[redacted]';
  */
 export class UpstreamRedactor {
   readonly #secrets: string[];
+  readonly #roots: string[];
   readonly #origins: string[];
   readonly #name: string;
 
@@ -46,6 +47,9 @@ export class UpstreamRedactor {
     for (const [param, value] of baseURL.searchParams) if (CREDENTIAL_PARAMS.has(param.toLowerCase())) secrets.add(value);
     // Longest first, so a key is masked whole before a part of it could be.
     this.#secrets = [...secrets].filter((secret) => secret.length >= SHORTEST_SECRET).sort((a, b) => b.length - a.length);
+    // A text holds no secret unless it holds one that contains no other (`Bearer sk-…` contains
+    // `sk-…`): those alone are looked for in the text that holds none, nearly every one.
+    this.#roots = this.#secrets.filter((secret) => !this.#secrets.some((other) => other !== secret && secret.includes(other)));
     this.#origins = [...new Set([baseURL.origin, baseURL.host])].sort((a, b) => b.length - a.length);
   }
 
@@ -56,6 +60,7 @@ export class UpstreamRedactor {
 
   /** `text` with the gateway's own credentials masked: cheap enough for every message of a stream. */
   maskSecrets(text: string): string {
+    if (!this.#roots.some((root) => text.includes(root))) return text;
     let masked = text;
     for (const secret of this.#secrets) if (masked.includes(secret)) masked = masked.replaceAll(secret, REDACTED);
     return masked;
