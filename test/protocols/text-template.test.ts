@@ -79,7 +79,13 @@ describe('the Chat stream decoder with templates', () => {
     const reference = () => createChatStreamDecoder({ onChunk() {} });
     const frame = fc.oneof(
       { weight: 6, arbitrary: fc.string({ unit: 'binary' }).map((text) => JSON.stringify(chunkOf(text))) },
-      // A field that changes from chunk to chunk (OpenAI's `obfuscation`).
+      // OpenAI's `obfuscation`, letters and digits that change from chunk to chunk; and the same member holding anything.
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(fc.string({ unit: 'binary' }), fc.stringMatching(/^[A-Za-z0-9]{0,20}$/))
+          .map(([text, pad]) => JSON.stringify({ ...chunkOf(text), obfuscation: pad })),
+      },
       { weight: 1, arbitrary: fc.string().map((pad) => JSON.stringify({ ...chunkOf('x'), obfuscation: pad })) },
       { weight: 1, arbitrary: fc.string().map((id) => JSON.stringify(chunkOf('y', { id }))) },
       // Anything between the template's two halves, valid JSON or not.
@@ -99,9 +105,15 @@ describe('the Chat stream decoder with templates', () => {
     );
   });
 
-  it('reads the texts of a plain stream without parsing them', () => {
+  it.each([
+    ['as OpenAI-compatible servers write them', (text: string) => JSON.stringify(chunkOf(text))],
+    [
+      "with OpenAI's obfuscation padding",
+      (text: string, index: number) => JSON.stringify({ ...chunkOf(text), obfuscation: `pad${index}x`.repeat(index % 3) }),
+    ],
+  ])('reads the texts of a plain stream without parsing them (chunks %s)', (_, chunk) => {
     const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
-    const frames = texts.map((text) => JSON.stringify(chunkOf(text)));
+    const frames = texts.map(chunk);
     const parse = JSON.parse;
     let parsed = 0;
     JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {

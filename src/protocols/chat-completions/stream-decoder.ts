@@ -184,7 +184,8 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (!started || finished || !id || !model || chunk.usage != null || typeof delta?.content !== 'string' || delta.content === '') return;
     if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
     cuts += 1;
-    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk);
+    // OpenAI pads each chunk with a random `obfuscation` member, which the decoder does not read.
+    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk, 'obfuscation');
     if (cut === undefined) return;
     template = cut;
     templateDelta = delta;
