@@ -185,7 +185,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
     cuts += 1;
     // OpenAI pads each chunk with a random `obfuscation` member, which the decoder does not read.
-    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk, 'obfuscation');
+    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk, { tail: 'obfuscation' });
     if (cut === undefined) return;
     template = cut;
     templateDelta = delta;

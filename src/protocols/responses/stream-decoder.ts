@@ -3,6 +3,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { decodeResponsesFinishReason } from './finish-reason.js';
 import { decodeResponsesOutputItem, decodeResponsesReasoningEndExtensions } from './output-decoder.js';
 import { decodeResponsesFailure } from './upstream-error.js';
+import { cutTextTemplate, readTemplateText, type TextTemplate } from '../text-template.js';
 import { isPlainResponsesStreamEvent, parseUnlessPlain } from './upstream-fast-path.js';
 import { UpstreamStreamEventSchema, type UpstreamResponse, type UpstreamStreamEvent } from './upstream-schema.js';
 import { decodeResponsesUsage } from './usage.js';
@@ -54,6 +55,9 @@ const reasoningDones = new Set(['response.reasoning_summary_text.done', 'respons
  * `error` event → an `error` event. Items the upstream only reported whole are replayed from their
  * final form, so nothing is lost when a server skips the delta events.
  */
+/** Where the decoder reads a text delta's text. */
+const textOfDelta = (event: unknown): unknown => (event as { delta?: unknown } | null)?.delta;
+
 export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOptions = {}): ResponsesStreamDecoder {
   let started = false;
   let finished = false;
@@ -62,6 +66,12 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
   let open: OpenBlock | undefined;
   const items = new Map<number, ItemState>();
   let out: CanonicalStreamEvent[] = [];
+  // The last text delta cut around its text (its counter and padding apart), and where it goes:
+  // the deltas that differ from it only there are read without parsing them (../text-template.ts).
+  let template: TextTemplate | undefined;
+  let templateIndex = 0;
+  let templatePart = 0;
+  let cuts = 0;
 
   const start = (response?: UpstreamResponse | null): void => {
     if (started) return;
@@ -271,9 +281,28 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     return block;
   }
 
+  /** Cuts a template from a text delta as the upstream wrote it (a few per stream at most). */
+  const cutTemplate = (data: string, event: UpstreamStreamEvent): void => {
+    if (typeof event.delta !== 'string' || event.delta === '') return;
+    cuts += 1;
+    const cut = cutTextTemplate(data, 'delta', event.delta, textOfDelta, { counter: 'sequence_number', tail: 'obfuscation' });
+    if (cut === undefined) return;
+    template = cut;
+    templateIndex = event.output_index ?? 0;
+    templatePart = event.content_index ?? 0;
+  };
+
   return {
     decode(message: SseMessage): CanonicalStreamEvent[] {
       if (finished) return [];
+      if (template !== undefined) {
+        const text = readTemplateText(template, message.data);
+        if (text !== undefined) {
+          out = [];
+          handle({ type: 'response.output_text.delta', output_index: templateIndex, content_index: templatePart, delta: text });
+          return out;
+        }
+      }
       let data: unknown;
       try {
         data = JSON.parse(message.data);
@@ -300,6 +329,12 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       options.onEvent?.(parsed.data);
       out = [];
       handle(parsed.data);
+      // As the upstream wrote it (the schema's copy of an odd event is not its text); a relay's tap
+      // is given every event parsed, so it has no use for a template.
+      const event = parsed.data;
+      if (event === data && event.type === 'response.output_text.delta' && options.onEvent === undefined && cuts < 3) {
+        cutTemplate(message.data, event);
+      }
       return out;
     },
     end(): CanonicalStreamEvent[] {
