@@ -269,6 +269,15 @@ describe('the Responses stream decoder with templates', () => {
           .string()
           .map((text) => event('response.refusal.delta', 9, { item_id: 'msg_1', output_index: 0, content_index: 0, delta: text })),
       },
+      // A part named by `summary_index` rather than `content_index`.
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(fc.nat(), fc.string())
+          .map(([sequence, text]) =>
+            event('response.output_text.delta', sequence, { item_id: 'msg_1', output_index: 0, summary_index: 1, delta: text }),
+          ),
+      },
     );
     fc.assert(
       fc.property(fc.array(frame, { maxLength: 30 }), (frames) => {

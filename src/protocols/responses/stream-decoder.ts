@@ -46,6 +46,9 @@ interface ItemState {
 const reasoningDeltas = new Set(['response.reasoning_summary_text.delta', 'response.reasoning_text.delta']);
 const reasoningDones = new Set(['response.reasoning_summary_text.done', 'response.reasoning_text.done']);
 
+/** Where the decoder reads a text delta's text. */
+const textOfDelta = (event: unknown): unknown => (event as { delta?: unknown } | null)?.delta;
+
 /**
  * Decodes an upstream Responses SSE stream into canonical block events, incrementally: one
  * `message` content part → one text or refusal block, one `function_call` /
@@ -55,9 +58,6 @@ const reasoningDones = new Set(['response.reasoning_summary_text.done', 'respons
  * `error` event → an `error` event. Items the upstream only reported whole are replayed from their
  * final form, so nothing is lost when a server skips the delta events.
  */
-/** Where the decoder reads a text delta's text. */
-const textOfDelta = (event: unknown): unknown => (event as { delta?: unknown } | null)?.delta;
-
 export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOptions = {}): ResponsesStreamDecoder {
   let started = false;
   let finished = false;
@@ -289,7 +289,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     if (cut === undefined) return;
     template = cut;
     templateIndex = event.output_index ?? 0;
-    templatePart = event.content_index ?? 0;
+    templatePart = event.content_index ?? event.summary_index ?? 0;
   };
 
   return {
