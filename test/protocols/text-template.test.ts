@@ -74,6 +74,28 @@ function decodeAll(decoder: ReturnType<typeof createChatStreamDecoder>, frames: 
   return events.map((event) => (event.type === 'error' ? { type: 'error', code: event.error.code } : event));
 }
 
+/**
+ * What a stream of `frames` decodes to, with how many whole events were parsed on the way (an
+ * escaped text alone goes through the parser too, and is not counted) and the texts it gave.
+ */
+function decodeCountingParses(decoder: ReturnType<typeof createChatStreamDecoder>, frames: readonly string[]) {
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+    if (text.startsWith('{')) parsed += 1;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const events = decodeAll(decoder, frames);
+    const texts = events
+      .filter((event) => (event as CanonicalStreamEvent).type === 'text-delta')
+      .map((event) => (event as { delta: string }).delta);
+    return { parsed, texts };
+  } finally {
+    JSON.parse = parse;
+  }
+}
+
 describe('the Chat stream decoder with templates', () => {
   it('decodes a stream as parsing every chunk would, whatever the chunks hold', () => {
     // A relay's decoder (`onChunk`) parses every chunk: it is the reference.
@@ -115,24 +137,10 @@ describe('the Chat stream decoder with templates', () => {
   ])('reads the texts of a plain stream without parsing them (chunks %s)', (_, chunk) => {
     const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
     const frames = texts.map(chunk);
-    const parse = JSON.parse;
-    let parsed = 0;
-    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
-      // Whole chunks only: an escaped text alone is decoded by the parser too.
-      if (text.startsWith('{')) parsed += 1;
-      return parse(text, reviver);
-    }) as typeof JSON.parse;
-    let events: unknown[];
-    try {
-      events = decodeAll(createChatStreamDecoder(), frames);
-    } finally {
-      JSON.parse = parse;
-    }
+    const decoded = decodeCountingParses(createChatStreamDecoder(), frames);
     // The first chunk is parsed and cut into a template (checked by parsing it once more); the rest are read.
-    expect(parsed).toBe(2);
-    expect(
-      events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
-    ).toEqual(texts);
+    expect(decoded.parsed).toBe(2);
+    expect(decoded.texts).toEqual(texts);
   });
 });
 
@@ -184,23 +192,10 @@ describe('the Anthropic stream decoder with templates', () => {
   it('reads the texts of a plain stream without parsing them', () => {
     const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
     const frames = [...opening, ...texts.map((text) => textDelta(0, text))];
-    const parse = JSON.parse;
-    let parsed = 0;
-    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
-      if (text.startsWith('{')) parsed += 1;
-      return parse(text, reviver);
-    }) as typeof JSON.parse;
-    let events: unknown[];
-    try {
-      events = decodeAll(createMessagesStreamDecoder(), frames);
-    } finally {
-      JSON.parse = parse;
-    }
+    const decoded = decodeCountingParses(createMessagesStreamDecoder(), frames);
     // The two opening events and the first delta are parsed, the delta's template checked by parsing it once more.
-    expect(parsed).toBe(4);
-    expect(
-      events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
-    ).toEqual(texts);
+    expect(decoded.parsed).toBe(4);
+    expect(decoded.texts).toEqual(texts);
   });
 });
 
@@ -303,22 +298,9 @@ describe('the Responses stream decoder with templates', () => {
   it('reads the texts of a plain stream without parsing them, whatever their counters and padding', () => {
     const texts = Array.from({ length: 20 }, (_, index) => `word ${index} "quoted"\n`);
     const frames = [...opening, ...texts.map((text, index) => textDeltaAt(3 + index * 7, text, `p${index}`.repeat(index % 4)))];
-    const parse = JSON.parse;
-    let parsed = 0;
-    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
-      if (text.startsWith('{')) parsed += 1;
-      return parse(text, reviver);
-    }) as typeof JSON.parse;
-    let events: unknown[];
-    try {
-      events = decodeAll(createResponsesStreamDecoder(), frames);
-    } finally {
-      JSON.parse = parse;
-    }
+    const decoded = decodeCountingParses(createResponsesStreamDecoder(), frames);
     // The three opening events and the first delta are parsed, the delta's template checked by parsing it once more.
-    expect(parsed).toBe(5);
-    expect(
-      events.filter((event) => (event as CanonicalStreamEvent).type === 'text-delta').map((event) => (event as { delta: string }).delta),
-    ).toEqual(texts);
+    expect(decoded.parsed).toBe(5);
+    expect(decoded.texts).toEqual(texts);
   });
 });
