@@ -3,7 +3,7 @@
 // a shared machine swing ±30 %; instruction counts repeat run to run, so they decide what is faster.
 //
 // Each configuration is one server process under callgrind (uninstrumented until measured), serving
-// every path in turn, as in the main table. First every (path, answer) gets its warm-up requests,
+// every path in turn, as in the main table. First every (path, answer) gets its warm-up requests (in rounds on new connections),
 // then each gets its measured requests, sent from this process (not under valgrind) over a few
 // keep-alive connections, one request at a time on each. What V8's compilers and its old-generation GC ran in a
 // window is reported apart and left out of the per-request figure (bench/callgrind-counts.ts).
@@ -21,6 +21,15 @@ import { sendSequentially, type RequestPlan } from './sequential-requests.js';
  * commit or write is shared by as many requests as it would be outside valgrind.
  */
 export const STRETCHED_WINDOW_MS = 500;
+
+/**
+ * The warm-up is sent in this many rounds, each on connections of its own. The measured window
+ * opens new connections, and the first few sets of connections a server sees still change the
+ * shapes of its socket and stream objects: warmed on one set, the passthrough's window on an AMD
+ * EPYC spent 35 % of its instructions recompiling Node's stream functions (30,000 warm-up requests
+ * on one set; 0.0–2.5 % with 6,000 in ten rounds).
+ */
+const WARMUP_ROUNDS = 10;
 
 export interface InstructionOptions {
   upstreamUrl: string;
@@ -72,7 +81,8 @@ export async function measureInstructions(options: InstructionOptions): Promise<
         expected: expectedAnswerText[protocolOf[path]][stream ? 'stream' : 'json'],
       });
       log(`${configuration.name}: started under callgrind in ${seconds(startedAt)}; warming up (${warmup} requests per path and answer)`);
-      for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), warmup, connections);
+      for (let round = 0; round < WARMUP_ROUNDS; round += 1)
+        for (const { path, stream } of cells) await sendSequentially(planFor(path, stream), Math.ceil(warmup / WARMUP_ROUNDS), connections);
       for (const { path, stream } of cells) {
         await server.start();
         const sentAt = performance.now();
