@@ -176,6 +176,14 @@ interface Ending {
 /** How long a script call may be out before it stops holding the next one back (a slow Redis must not queue everyone). */
 const HOLD_BACK_MS = 20;
 
+/**
+ * How long the give-backs of requests that ended may wait for a call admitting requests, to go with
+ * it: under load one always comes first, and a call saved is a round trip saved (half the calls on 8
+ * connections). Other instances see a slot taken at most this much longer; this instance's next
+ * request is not held at all, since a call runs its give-backs before its requests.
+ */
+const RIDE_ALONG_MS = 10;
+
 /** ioredis states in which a call would wait in its offline queue for a connection that is not there. */
 const AWAY = new Set(['reconnecting', 'close', 'end']);
 
@@ -187,8 +195,9 @@ const settledAlready = () => undefined;
 /**
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
  * those of one turn of the event loop, and, while a call admitting requests is out, every one that
- * arrives until it comes back. Under load a round trip (and its system calls, the larger cost)
- * serves many requests instead of one or two; alone, a request waits for no one.
+ * arrives until it comes back; the give-backs of requests that ended go with the next of those
+ * calls, or alone after RIDE_ALONG_MS. Under load a round trip (and its system calls, the larger
+ * cost) serves many requests instead of one or two; alone, a request waits for no one.
  */
 export class RedisLimitStore implements LimitStore {
   readonly #redis: Redis & Record<string, ScriptCall>;
@@ -203,6 +212,9 @@ export class RedisLimitStore implements LimitStore {
   #outSince = 0;
   /** Sends what is held back if the call that is out takes too long. */
   #holdTimer: NodeJS.Timeout | undefined;
+  /** Sends the give-backs waiting for a call of requests once they have waited RIDE_ALONG_MS; set while it runs. */
+  #rideTimer: NodeJS.Timeout | undefined;
+  #givebacksDue = false;
   /** A deadline per script call, not per request: a call that times out fails every request in it. */
   readonly #deadlines: StoreDeadlines;
   /** Calls given up that Redis has not answered yet: it is away or frozen, and will run them when it is back. */
@@ -282,6 +294,12 @@ export class RedisLimitStore implements LimitStore {
     this.#schedule();
   }
 
+  #givebacksWaited(): void {
+    this.#rideTimer = undefined;
+    this.#givebacksDue = true;
+    this.#schedule();
+  }
+
   #sendWaiting(): void {
     const status = this.#redis.status;
     if (this.#late > 0 || AWAY.has(status)) {
@@ -295,6 +313,12 @@ export class RedisLimitStore implements LimitStore {
     } else if (this.#unreturned.length > 0) {
       this.#ending.unshift(...this.#unreturned.splice(0));
     }
+    if (this.#asking.length === 0 && !this.#givebacksDue) {
+      // Only give-backs: they wait (a while at most) for the next requests' call.
+      if (this.#ending.length > 0) this.#rideTimer ??= setTimeout(() => this.#givebacksWaited(), RIDE_ALONG_MS);
+      return;
+    }
+    this.#givebacksDue = false;
     while (this.#asking.length > 0 || this.#ending.length > 0)
       void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
   }

@@ -162,8 +162,13 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
 });
 
 /** A store on its own connection whose script calls take 5 ms more (a busy or distant Redis), and the times they were made. */
-function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ requests: number; at: number; doneAt?: number }> } {
-  const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
+function slowedStore(own: Redis): {
+  store: RedisLimitStore;
+  calls: Array<{ requests: number; at: number; doneAt?: number }>;
+  prefix: string;
+} {
+  const prefix = `test:${randomBytes(6).toString('hex')}:`;
+  const store = new RedisLimitStore(own, prefix);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number; doneAt?: number }> = [];
   const original = script.switchyardLimitsBatch_v5!.bind(own);
@@ -176,21 +181,56 @@ function slowedStore(own: Redis): { store: RedisLimitStore; calls: Array<{ reque
     call.doneAt = performance.now();
     return answer;
   };
-  return { store, calls };
+  return { store, calls, prefix };
 }
 
 describe('Redis limit store batching', () => {
-  it('does not hold a request back behind a call that only gives slots back', async () => {
+  it('sends a give-back with the next request, in its call, ahead of it', async () => {
     const own = new Redis(REDIS_URL);
     try {
       const { store, calls } = slowedStore(own);
       expect((await store.acquire([slots('s', 1)], 'first', 60_000)).ok).toBe(true);
       const released = store.finish([], ['s'], 'first');
       await new Promise((resolve) => setImmediate(resolve));
+      // The slot 'first' held is free for 'next': the call gives back before it admits.
+      const next = store.acquire([slots('s', 1)], 'next', 60_000);
+      const [, admitted] = await Promise.all([released, next]);
+      expect(admitted.ok).toBe(true);
+      expect(calls.map((call) => call.requests)).toEqual([1, 2]);
+    } finally {
+      own.disconnect();
+    }
+  });
+
+  it('sends a give-back no request follows on its own, 10 ms later, for every instance to see', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const { store, calls, prefix } = slowedStore(own);
+      expect((await store.acquire([slots('s', 1)], 'first', 60_000)).ok).toBe(true);
+      const endedAt = performance.now();
+      await store.finish([], ['s'], 'first');
+      expect(calls).toHaveLength(2);
+      // It waited for a request to go with, not longer.
+      expect(calls[1]!.at - endedAt).toBeGreaterThanOrEqual(9);
+      expect(calls[1]!.at - endedAt).toBeLessThan(500);
+      // Another instance on the same Redis finds the slot free.
+      expect((await new RedisLimitStore(own, prefix).acquire([slots('s', 1)], 'elsewhere', 60_000)).ok).toBe(true);
+    } finally {
+      own.disconnect();
+    }
+  });
+
+  it('does not hold a request back behind a call that only gives slots back', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const { store, calls } = slowedStore(own);
+      expect((await store.acquire([slots('s', 1)], 'first', 60_000)).ok).toBe(true);
+      const released = store.finish([], ['s'], 'first');
+      while (calls.length < 2) await sleep(1);
       const next = store.acquire([rate('rpm', 10)], 'next', 60_000);
       await Promise.all([released, next]);
-      // Sent while the release was still out, not after it came back.
-      expect(calls).toHaveLength(3);
+      // Sent while the give-back was still out, not after it came back.
+      expect(calls.map((call) => call.requests)).toEqual([1, 1, 1]);
       expect(calls[2]!.at).toBeLessThan(calls[1]!.doneAt!);
     } finally {
       own.disconnect();
