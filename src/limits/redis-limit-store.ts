@@ -178,8 +178,8 @@ const HOLD_BACK_MS = 20;
 
 /**
  * How long the give-backs of requests that ended may wait for a call admitting requests, to go with
- * it: under load one always comes first, and a call saved is a round trip saved (half the calls on 8
- * connections). Other instances see a slot taken at most this much longer; this instance's next
+ * it: under load one always comes first, and a call saved is a round trip saved (a quarter of the
+ * calls on 8 connections). Other instances see a slot taken at most this much longer; this instance's next
  * request is not held at all, since a call runs its give-backs before its requests.
  */
 const RIDE_ALONG_MS = 10;
@@ -212,8 +212,9 @@ export class RedisLimitStore implements LimitStore {
   #outSince = 0;
   /** Sends what is held back if the call that is out takes too long. */
   #holdTimer: NodeJS.Timeout | undefined;
-  /** Sends the give-backs waiting for a call of requests once they have waited RIDE_ALONG_MS; set while it runs. */
+  /** Sends the give-backs that waited RIDE_ALONG_MS for a call of requests and saw none. */
   #rideTimer: NodeJS.Timeout | undefined;
+  /** Those give-backs waited long enough: the next send takes them, with requests or without. */
   #givebacksDue = false;
   /** A deadline per script call, not per request: a call that times out fails every request in it. */
   readonly #deadlines: StoreDeadlines;
