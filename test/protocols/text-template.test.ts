@@ -146,6 +146,10 @@ describe('the Chat stream decoder with templates', () => {
 
 const messagesEvent = (type: string, fields: Record<string, unknown>) => JSON.stringify({ type, ...fields });
 const textDelta = (index: number, text: string) => messagesEvent('content_block_delta', { index, delta: { type: 'text_delta', text } });
+const thinkingDelta = (index: number, thinking: string) =>
+  messagesEvent('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
+const inputDelta = (index: number, partial: string) =>
+  messagesEvent('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: partial } });
 
 describe('the Anthropic stream decoder with templates', () => {
   const opening = [
@@ -179,6 +183,49 @@ describe('the Anthropic stream decoder with templates', () => {
         weight: 1,
         arbitrary: fc.constant(messagesEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } })),
       },
+      // A thinking block and a tool call: their deltas are read from templates too, each of its own kind.
+      {
+        weight: 1,
+        arbitrary: fc.constant(messagesEvent('content_block_start', { index: 2, content_block: { type: 'thinking', thinking: '' } })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constant(
+          messagesEvent('content_block_start', { index: 3, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} } }),
+        ),
+      },
+      { weight: 3, arbitrary: fc.string({ unit: 'binary' }).map((text) => thinkingDelta(2, text)) },
+      { weight: 3, arbitrary: fc.string({ unit: 'binary' }).map((partial) => inputDelta(3, partial)) },
+      // A kind's text in another's block, the middle anything, and a delta with a member more than its text.
+      { weight: 1, arbitrary: fc.string().map((partial) => inputDelta(2, partial)) },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary' }).map((raw) => inputDelta(3, '@').replace('"@"', `"${raw}"`)) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .string()
+          .map((signature) =>
+            messagesEvent('content_block_delta', { index: 2, delta: { type: 'thinking_delta', thinking: 'y', signature } }),
+          ),
+      },
+      { weight: 1, arbitrary: fc.constant(messagesEvent('content_block_stop', { index: 3 })) },
+      // An Anthropic-only block is passed on with its deltas whole, a member more included.
+      {
+        weight: 1,
+        arbitrary: fc.constant(
+          messagesEvent('content_block_start', {
+            index: 4,
+            content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+          }),
+        ),
+      },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(fc.string(), fc.constantFrom('x', ''))
+          .map(([partial, extra]) =>
+            messagesEvent('content_block_delta', { index: 4, delta: { type: 'input_json_delta', partial_json: partial, extra } }),
+          ),
+      },
     );
     fc.assert(
       fc.property(fc.array(frame, { maxLength: 30 }), (frames) => {
@@ -196,6 +243,35 @@ describe('the Anthropic stream decoder with templates', () => {
     // The two opening events and the first delta are parsed, the delta's template checked by parsing it once more.
     expect(decoded.parsed).toBe(4);
     expect(decoded.texts).toEqual(texts);
+  });
+
+  it("reads a tool call's input and a thinking block's text without parsing their deltas", () => {
+    const parts = Array.from({ length: 20 }, (_, index) => `{"step":${index},"note":"a \\"quoted\\" part"`);
+    const frames = [
+      opening[0]!,
+      messagesEvent('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
+      ...parts.map((part) => thinkingDelta(0, part)),
+      messagesEvent('content_block_stop', { index: 0 }),
+      messagesEvent('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} } }),
+      ...parts.map((part) => inputDelta(1, part)),
+    ];
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+      if (text.startsWith('{')) parsed += 1;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    let events: CanonicalStreamEvent[];
+    try {
+      const decoder = createMessagesStreamDecoder();
+      events = frames.flatMap((data) => decoder.decode({ data }));
+    } finally {
+      JSON.parse = parse;
+    }
+    // Per block: its start, its first delta and that delta's template check; the stop between; the message's start.
+    expect(parsed).toBe(8);
+    expect(events.filter((event) => event.type === 'reasoning-delta').map((event) => (event as { delta: string }).delta)).toEqual(parts);
+    expect(events.filter((event) => event.type === 'tool-call-delta').map((event) => (event as { delta: string }).delta)).toEqual(parts);
   });
 });
 

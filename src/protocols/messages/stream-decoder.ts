@@ -28,8 +28,30 @@ function streamError(code: 'UPSTREAM_INVALID_STREAM', message: string, cause?: u
   return { type: 'error', error: new GatewayError({ code, message, cause }) };
 }
 
-/** Where the decoder reads a text delta's text. */
-const textOfDelta = (event: unknown): unknown => (event as { delta?: { text?: unknown } } | null)?.delta?.text;
+/** The deltas read from a template: a text's, a tool call's input JSON, a thinking block's text. */
+type TemplateKind = 'text_delta' | 'input_json_delta' | 'thinking_delta';
+
+/** The member each kind of delta holds its text in. */
+const templateMember = { text_delta: 'text', input_json_delta: 'partial_json', thinking_delta: 'thinking' } as const;
+
+/** Where the decoder reads each kind's text in a parsed event. */
+const textOf = {
+  text_delta: (event: unknown): unknown => (event as { delta?: { text?: unknown } } | null)?.delta?.text,
+  input_json_delta: (event: unknown): unknown => (event as { delta?: { partial_json?: unknown } } | null)?.delta?.partial_json,
+  thinking_delta: (event: unknown): unknown => (event as { delta?: { thinking?: unknown } } | null)?.delta?.thinking,
+};
+
+/** Templates cut per stream at most: one a block (thinking, text, a few tool calls), and little lost on a provider whose every event differs. */
+const MAX_CUTS = 6;
+
+const isTemplateKind = (type: string): type is TemplateKind =>
+  type === 'text_delta' || type === 'input_json_delta' || type === 'thinking_delta';
+
+/** The delta of a template's kind with `text`, as parsing the event would give it. */
+function templateDelta(kind: TemplateKind, text: string): Extract<MessagesUpstreamEvent, { type: 'content_block_delta' }>['delta'] {
+  if (kind === 'text_delta') return { type: kind, text };
+  return kind === 'input_json_delta' ? { type: kind, partial_json: text } : { type: kind, thinking: text };
+}
 
 function parseData(data: string): unknown {
   try {
@@ -60,9 +82,11 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
   const usage: MessagesWireUsage = {};
   let stopReason: string | undefined;
   let stopSequence: string | undefined;
-  // The last text delta cut around its text, and its index: the deltas that differ from it only in
-  // their text are read without parsing them (../text-template.ts). A few cuts per stream at most.
+  // The last delta cut around its text (a text's, a tool input's, a thinking block's), its kind and
+  // index: the deltas that differ from it only in their text are read without parsing them
+  // (../text-template.ts). A few cuts per stream at most.
   let template: TextTemplate | undefined;
+  let templateKind: TemplateKind = 'text_delta';
   let templateIndex = 0;
   let cuts = 0;
 
@@ -211,12 +235,16 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     }
   }
 
-  function cutTemplate(data: string, index: number, text: unknown): void {
-    if (typeof text !== 'string' || text === '') return;
+  /** Cuts a template from a delta that holds its type and its text and nothing else (so the delta is rebuilt whole). */
+  function cutTemplate(data: string, index: number, body: Record<string, unknown>, kind: TemplateKind): void {
+    const member = templateMember[kind];
+    const text = body[member];
+    if (typeof text !== 'string' || text === '' || Object.keys(body).length !== 2) return;
     cuts += 1;
-    const cut = cutTextTemplate(data, 'text', text, textOfDelta);
+    const cut = cutTextTemplate(data, member, text, textOf[kind]);
     if (cut === undefined) return;
     template = cut;
+    templateKind = kind;
     templateIndex = index;
   }
 
@@ -225,7 +253,8 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       if (done) return [];
       if (template !== undefined) {
         const text = readTemplateText(template, message.data);
-        if (text !== undefined) return delta({ type: 'content_block_delta', index: templateIndex, delta: { type: 'text_delta', text } });
+        if (text !== undefined)
+          return delta({ type: 'content_block_delta', index: templateIndex, delta: templateDelta(templateKind, text) });
       }
       const data = parseData(message.data);
       if (data === undefined) {
@@ -236,8 +265,8 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       // The common events skip the schema: it would return them unchanged (upstream-fast-path.ts).
       if (isPlainMessagesUpstreamEvent(data)) {
         // A relay's tap is given every event parsed, so it has no use for a template.
-        if (data.type === 'content_block_delta' && data.delta.type === 'text_delta' && options.onEvent === undefined && cuts < 3) {
-          cutTemplate(message.data, data.index, data.delta.text);
+        if (data.type === 'content_block_delta' && isTemplateKind(data.delta.type) && options.onEvent === undefined && cuts < MAX_CUTS) {
+          cutTemplate(message.data, data.index, data.delta as Record<string, unknown>, data.delta.type);
         }
         return decodeEvent(data);
       }
