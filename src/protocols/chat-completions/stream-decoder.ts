@@ -33,9 +33,52 @@ interface StreamedCall {
 
 type BlockKind = 'text' | 'refusal' | 'reasoning' | 'tool-call';
 
-/** Where the decoder reads a chunk's text: its first choice's delta (a template's chunk has one choice). */
-const textOfChunk = (chunk: unknown): unknown =>
-  (chunk as { choices?: { delta?: { content?: unknown } }[] } | null)?.choices?.[0]?.delta?.content;
+/** The string of a delta a template is cut around: its text, its reasoning (by either name), or its one tool call's arguments. */
+type TemplateMember = 'content' | 'reasoning_content' | 'reasoning' | 'arguments';
+
+type TemplateDelta = {
+  content?: unknown;
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  tool_calls?: { function?: { arguments?: unknown } }[];
+};
+
+/** Where the decoder reads each member in a parsed chunk: its first choice's delta (a template's chunk has one choice). */
+const deltaOf = (chunk: unknown): TemplateDelta | undefined =>
+  (chunk as { choices?: { delta?: TemplateDelta }[] } | null)?.choices?.[0]?.delta;
+const textOf: Record<TemplateMember, (chunk: unknown) => unknown> = {
+  content: (chunk) => deltaOf(chunk)?.content,
+  reasoning_content: (chunk) => deltaOf(chunk)?.reasoning_content,
+  reasoning: (chunk) => deltaOf(chunk)?.reasoning,
+  arguments: (chunk) => deltaOf(chunk)?.tool_calls?.[0]?.function?.arguments,
+};
+
+/** Templates cut per stream at most: one a kind of delta (reasoning, text, a few tool calls), and little lost on a provider whose every chunk differs. */
+const MAX_CUTS = 6;
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The member of `delta` to cut a template around, if it has one. */
+function templateMemberOf(delta: ChatUpstreamMessage): TemplateMember | undefined {
+  if (isText(delta.content)) return 'content';
+  if (delta.tool_calls?.length === 1 && isText(delta.tool_calls[0]!.function?.arguments)) return 'arguments';
+  if (isText(delta.reasoning_content)) return 'reasoning_content';
+  return isText(delta.reasoning) ? 'reasoning' : undefined;
+}
+
+/** `delta` with `text` in `member`, as parsing its chunk with that text would give it. */
+function withTemplateText(delta: ChatUpstreamMessage, member: TemplateMember, text: string): ChatUpstreamMessage {
+  switch (member) {
+    case 'content':
+      return { ...delta, content: text };
+    case 'arguments': {
+      const call = delta.tool_calls![0]!;
+      return { ...delta, tool_calls: [{ ...call, function: { ...call.function, arguments: text } }] };
+    }
+    default:
+      return { ...delta, [member]: text };
+  }
+}
 
 function streamError(code: 'UPSTREAM_INVALID_STREAM' | 'UPSTREAM_GENERATION_FAILED', message: string, cause?: unknown): GatewayError {
   return new GatewayError({ code, message, cause });
@@ -65,10 +108,12 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
   let usage: Usage | undefined;
   const calls = new Map<string, StreamedCall>();
   let out: CanonicalStreamEvent[] = [];
-  // The last chunk that only carried text, cut around it, and its delta: the chunks that differ
-  // from it only in their text are read without parsing them (../text-template.ts).
+  // The last chunk that only carried text (or reasoning, or a tool call's arguments), cut around
+  // it, its delta and which member: the chunks that differ from it only in that string are read
+  // without parsing them (../text-template.ts).
   let template: TextTemplate | undefined;
   let templateDelta: ChatUpstreamMessage | undefined;
+  let templateMember: TemplateMember = 'content';
   let cuts = 0;
 
   const start = () => {
@@ -181,21 +226,24 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
   const cutTemplate = (data: string, chunk: ChatUpstreamChunk) => {
     const choice = chunk.choices?.length === 1 ? chunk.choices[0]! : undefined;
     const delta = choice?.delta;
-    if (!started || finished || !id || !model || chunk.usage != null || typeof delta?.content !== 'string' || delta.content === '') return;
+    if (!started || finished || !id || !model || chunk.usage != null || delta == null) return;
     if ((choice!.index ?? 0) !== 0 || choice!.finish_reason != null) return;
+    const member = templateMemberOf(delta);
+    if (member === undefined) return;
     cuts += 1;
     // OpenAI pads each chunk with a random `obfuscation` member, which the decoder does not read.
-    const cut = cutTextTemplate(data, 'content', delta.content, textOfChunk, { tail: 'obfuscation' });
+    const cut = cutTextTemplate(data, member, textOf[member](chunk) as string, textOf[member], { tail: 'obfuscation' });
     if (cut === undefined) return;
     template = cut;
     templateDelta = delta;
+    templateMember = member;
   };
 
   const decodeData = (data: string) => {
     if (data.length < 16 && data.trim() === '[DONE]') return finish();
     if (template !== undefined) {
       const text = readTemplateText(template, data);
-      if (text !== undefined) return decodeDelta({ ...templateDelta, content: text });
+      if (text !== undefined) return decodeDelta(withTemplateText(templateDelta!, templateMember, text));
     }
     let json: unknown;
     try {
@@ -226,7 +274,7 @@ export function createChatStreamDecoder(options: ChatStreamDecoderOptions = {}):
     if (choice.delta) decodeDelta(choice.delta);
     if (choice.finish_reason) finishRaw = choice.finish_reason;
     // A relay is given every chunk parsed, so it has no use for a template.
-    if (plain && onChunk === undefined && cuts < 3) cutTemplate(data, chunk);
+    if (plain && onChunk === undefined && cuts < MAX_CUTS) cutTemplate(data, chunk);
   };
 
   const take = (): CanonicalStreamEvent[] => {

@@ -2,9 +2,9 @@ import type { ChatUpstreamChunk, ChatUpstreamResponse } from './upstream-schema.
 
 /*
  * The lenient upstream schemas return, for a well-formed answer, a copy equal to their input.
- * These checks recognise the common well-formed shapes (text, reasoning, usage) cheaply so the
- * decoders can skip the schema for them; anything else — tool calls, content arrays, odd types —
- * still goes through the schema. A property test holds them to that: whatever they accept, the
+ * These checks recognise the common well-formed shapes (text, reasoning, tool calls, usage) cheaply
+ * so the decoders can skip the schema for them; anything else — content arrays, odd types — still
+ * goes through the schema. A property test holds them to that: whatever they accept, the
  * schema parses to an equal value.
  */
 
@@ -38,7 +38,16 @@ function isPlainUsage(value: unknown): boolean {
   );
 }
 
-/** A message or delta holding only text fields (no tool calls, content arrays or thinking blocks). */
+/** A tool call (or a fragment of one) with a function's name and string arguments, each where it belongs. */
+function isPlainToolCall(value: unknown): boolean {
+  if (!isObject(value) || !isOptionalNumber(value.index) || !isOptionalString(value.id) || !isOptionalString(value.type)) return false;
+  if (value.custom !== undefined) return false;
+  const { function: called } = value;
+  if (isAbsent(called)) return true;
+  return isObject(called) && isOptionalString(called.name) && isOptionalString(called.arguments);
+}
+
+/** A message or delta holding only text fields and plain tool calls (no content arrays or thinking blocks). */
 function isPlainMessage(value: unknown): boolean {
   if (isAbsent(value)) return true;
   if (!isObject(value)) return false;
@@ -49,7 +58,7 @@ function isPlainMessage(value: unknown): boolean {
     isOptionalString(value.reasoning_content) &&
     isOptionalString(value.reasoning) &&
     value.thinking_blocks === undefined &&
-    value.tool_calls === undefined &&
+    (isAbsent(value.tool_calls) || (Array.isArray(value.tool_calls) && value.tool_calls.every(isPlainToolCall))) &&
     value.function_call === undefined &&
     (value.annotations === undefined || Array.isArray(value.annotations))
   );

@@ -46,8 +46,20 @@ interface ItemState {
 const reasoningDeltas = new Set(['response.reasoning_summary_text.delta', 'response.reasoning_text.delta']);
 const reasoningDones = new Set(['response.reasoning_summary_text.done', 'response.reasoning_text.done']);
 
-/** Where the decoder reads a text delta's text. */
+/** Where the decoder reads a delta's text. */
 const textOfDelta = (event: unknown): unknown => (event as { delta?: unknown } | null)?.delta;
+
+/** The deltas read from a template: text and refusals, a tool call's input, reasoning. */
+const templateTypes = new Set([
+  'response.output_text.delta',
+  'response.refusal.delta',
+  'response.function_call_arguments.delta',
+  'response.custom_tool_call_input.delta',
+  ...reasoningDeltas,
+]);
+
+/** Templates cut per stream at most: one a kind of delta (reasoning, text, a few tool calls), and little lost on a provider whose every event differs. */
+const MAX_CUTS = 6;
 
 /**
  * Decodes an upstream Responses SSE stream into canonical block events, incrementally: one
@@ -66,9 +78,10 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
   let open: OpenBlock | undefined;
   const items = new Map<number, ItemState>();
   let out: CanonicalStreamEvent[] = [];
-  // The last text delta cut around its text (its counter and padding apart), and where it goes:
-  // the deltas that differ from it only there are read without parsing them (../text-template.ts).
+  // The last delta cut around its text (its counter and padding apart), its type and where it
+  // goes: the deltas that differ from it only there are read without parsing them (../text-template.ts).
   let template: TextTemplate | undefined;
+  let templateType = 'response.output_text.delta';
   let templateIndex = 0;
   let templatePart = 0;
   let cuts = 0;
@@ -281,13 +294,14 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
     return block;
   }
 
-  /** Cuts a template from a text delta as the upstream wrote it (a few per stream at most). */
+  /** Cuts a template from a delta as the upstream wrote it (a few per stream at most). */
   const cutTemplate = (data: string, event: UpstreamStreamEvent): void => {
     if (typeof event.delta !== 'string' || event.delta === '') return;
     cuts += 1;
     const cut = cutTextTemplate(data, 'delta', event.delta, textOfDelta, { counter: 'sequence_number', tail: 'obfuscation' });
     if (cut === undefined) return;
     template = cut;
+    templateType = event.type;
     templateIndex = event.output_index ?? 0;
     templatePart = event.content_index ?? event.summary_index ?? 0;
   };
@@ -299,7 +313,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
         const text = readTemplateText(template, message.data);
         if (text !== undefined) {
           out = [];
-          handle({ type: 'response.output_text.delta', output_index: templateIndex, content_index: templatePart, delta: text });
+          handle({ type: templateType, output_index: templateIndex, content_index: templatePart, delta: text });
           return out;
         }
       }
@@ -332,7 +346,7 @@ export function createResponsesStreamDecoder(options: ResponsesStreamDecoderOpti
       // As the upstream wrote it (the schema's copy of an odd event is not its text); a relay's tap
       // is given every event parsed, so it has no use for a template.
       const event = parsed.data;
-      if (event === data && event.type === 'response.output_text.delta' && options.onEvent === undefined && cuts < 3) {
+      if (event === data && templateTypes.has(event.type) && options.onEvent === undefined && cuts < MAX_CUTS) {
         cutTemplate(message.data, event);
       }
       return out;
