@@ -4,7 +4,7 @@
  * ms ahead. A request fits while the TAT stays within `burst` intervals of now (by default the
  * whole period), so an idle caller may spend `burst` units at once and then one unit per interval:
  * in any window of one period, fewer than `limit + burst` units pass (at most `limit + burst - 1`
- * requests of one unit). The Redis script (redis-limit-store.ts) computes the same, in Lua.
+ * requests of one unit). The Redis script (redis-limit-scripts.ts) computes the same, in Lua.
  */
 export interface GcraOutcome {
   allowed: boolean;
