@@ -14,6 +14,19 @@ let offset = hex.length;
 let lastMs = -1;
 let lastTime = '';
 
+const LOW = 0x1000000;
+
+/**
+ * A time in milliseconds as 12 hex digits (`ms.toString(16).padStart(12, '0')` below 2^48: the
+ * year 10889). In two halves of 24 bits: on a number under 2^31 `toString(16)` stays in V8's
+ * builtin, where on a time since 1970 (above 2^31) it calls the runtime's general radix conversion,
+ * about 2.8k instructions (callgrind); natively a request in a new millisecond pays it.
+ */
+export function millisecondsHex(ms: number): string {
+  const high = Math.floor(ms / LOW);
+  return high.toString(16).padStart(6, '0') + (ms - high * LOW).toString(16).padStart(6, '0');
+}
+
 /**
  * A new request id, `req_` + 32 hex characters: the time in milliseconds (12) then 80 random bits
  * (20). It names the exchange in logs, headers and wire ids. Leading with the time keeps ids in
@@ -30,7 +43,7 @@ export function createRequestId(): string {
   const now = Date.now();
   if (now !== lastMs) {
     lastMs = now;
-    lastTime = `req_${now.toString(16).padStart(12, '0')}`;
+    lastTime = `req_${millisecondsHex(now)}`;
   }
   const id = lastTime + hex.slice(offset, offset + RANDOM_HEX);
   offset += RANDOM_HEX;

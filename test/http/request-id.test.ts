@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createRequestId } from '../../src/http/request-id.js';
+import { createRequestId, millisecondsHex } from '../../src/http/request-id.js';
 
 describe('createRequestId', () => {
   it('is req_ + 32 hex characters, and unique', () => {
@@ -18,5 +18,11 @@ describe('createRequestId', () => {
     expect(firstLater > lastEarlier).toBe(true);
     const atMs = Number.parseInt(later[0]!.slice(4, 16), 16);
     expect(Math.abs(atMs - Date.now())).toBeLessThan(1_000);
+  });
+
+  it('writes the time as 12 hex digits, as toString(16) padded would', () => {
+    const times = [0, 1, 0xffffff, 0x1000000, 0x1000001, Date.now(), Date.UTC(2026, 10, 29, 12), 2 ** 31, 2 ** 48 - 1];
+    for (let step = 0; step < 2_000; step += 1) times.push(Math.floor(Math.random() * 2 ** 48));
+    for (const ms of times) expect(millisecondsHex(ms)).toBe(ms.toString(16).padStart(12, '0'));
   });
 });
