@@ -5,7 +5,7 @@
 // deploy an old instance never runs a new script (or a new one an old script); the keys carry a
 // version of their own that changes only with what is stored in them, so old and new instances
 // keep counting the same limits together.
-const SCRIPT_VERSION = 'v5';
+const SCRIPT_VERSION = 'v6';
 export const DATA_VERSION = 'v1';
 
 /**
@@ -23,7 +23,9 @@ export const DATA_VERSION = 'v1';
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
  * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost.
- * ARGV[2…]: the lease ids, of the ended requests then of those asking.
+ * ARGV[2]: the lease ids, of the ended requests then of those asking, as a JSON array of strings
+ * (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
+ * then measures and writes each).
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check.
  */
@@ -31,8 +33,9 @@ export const BATCH = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local N = cjson.decode(ARGV[1])
+local leaseIds = cjson.decode(ARGV[2])
 local leaseMs = N[1]
-local a, l = 2, 2
+local a, l = 2, 1
 local tats, changed, sizes, pruned, adds, removes = {}, {}, {}, {}, {}, {}
 local function tatOf(k)
   local tat = tats[k]
@@ -56,7 +59,7 @@ local function sizeOf(k, limit)
 end
 local ended = N[a]; a = a + 1
 for _ = 1, ended do
-  local leaseId, counters, leases = ARGV[l], N[a], N[a + 1]; l = l + 1; a = a + 2
+  local leaseId, counters, leases = leaseIds[l], N[a], N[a + 1]; l = l + 1; a = a + 2
   for _ = 1, counters do
     local k, limit, period, delta = N[a], N[a + 1], N[a + 2], N[a + 3]; a = a + 4
     setTat(k, math.max(now, tatOf(k) + delta * period / limit))
@@ -73,7 +76,7 @@ for k, ids in pairs(removes) do redis.call('ZREM', KEYS[k], unpack(ids)) end
 local answer = {}
 local asking = N[a]; a = a + 1
 for _ = 1, asking do
-  local leaseId, n = ARGV[l], N[a]; l = l + 1; a = a + 1
+  local leaseId, n = leaseIds[l], N[a]; l = l + 1; a = a + 1
   local taking, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
     local at = a + i * 5

@@ -226,7 +226,7 @@ export class RedisLimitStore implements LimitStore {
       for (const check of checks)
         numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
     }
-    const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, ...leaseIds);
+    const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds));
     let answer: number[];
     try {
       answer = (await this.#deadlines.within(sent)) as number[];

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
 import { MemoryLimitStore } from '../../src/limits/limit-store.js';
 import { RedisLimitStore } from '../../src/limits/redis-limit-store.js';
+import { scriptNames } from '../../src/limits/redis-limit-scripts.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -31,6 +32,15 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire(checks, 'c', 60_000)).toMatchObject({ ok: false, refused: [1] });
     await store.finish([], ['concurrent'], 'a');
     expect(await store.acquire(checks, 'd', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 3 }, { remaining: 0 }] });
+  });
+
+  it('holds and gives back a slot under any lease id, quotes and non-ASCII included', async () => {
+    const store = makeStore();
+    const odd = 'lease "one" \\ é ✓';
+    expect((await store.acquire([slots('s', 1)], odd, 60_000)).ok).toBe(true);
+    expect((await store.acquire([slots('s', 1)], 'other', 60_000)).ok).toBe(false);
+    await store.finish([], ['s'], odd);
+    expect((await store.acquire([slots('s', 1)], 'other', 60_000)).ok).toBe(true);
   });
 
   it('refuses past the rate with the wait for the next unit, and names every refusing limit', async () => {
@@ -171,10 +181,11 @@ function slowedStore(own: Redis): {
   const store = new RedisLimitStore(own, prefix);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number; doneAt?: number }> = [];
-  const original = script.switchyardLimitsBatch_v5!.bind(own);
-  script.switchyardLimitsBatch_v5 = async (keyCount: unknown, ...rest: unknown[]) => {
-    // After the keys and the numbers: one lease id per request.
-    const call: { requests: number; at: number; doneAt?: number } = { requests: rest.length - Number(keyCount) - 1, at: performance.now() };
+  const original = script[scriptNames.batch]!.bind(own);
+  script[scriptNames.batch] = async (keyCount: unknown, ...rest: unknown[]) => {
+    // After the keys and the numbers: the lease ids, one per request.
+    const leaseIds = JSON.parse(String(rest[Number(keyCount) + 1])) as string[];
+    const call: { requests: number; at: number; doneAt?: number } = { requests: leaseIds.length, at: performance.now() };
     calls.push(call);
     await sleep(5);
     const answer = await original(keyCount, ...rest);
