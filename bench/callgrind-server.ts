@@ -23,8 +23,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * gateway's semi-space is 16 MB already (a scavenge every ~360 requests, with the flag or
  * without); with it here, scavenges cost 2k–3.5k a request. The passthrough natively stays at 8 MB
  * (its scavenges, 1–4k instructions a request, halve with the flag).
+ *
+ * `--no-memory-reducer`: V8's memory reducer takes a process whose allocation per millisecond
+ * falls for idle and runs full GCs to shrink its heap; under callgrind every process looks idle, so
+ * it ran them in the middle of the measured windows (`--trace-gc`: "Mark-Compact (reduce)"), and
+ * each threw away the optimized code that embedded the other paths' objects, which the next paths
+ * then recompiled inside their windows (20–50 % of them). A server under load natively is never
+ * idle, so the reducer does not run there.
  */
-export const NODE_FLAGS_UNDER_CALLGRIND = ['--single-threaded', '--min-semi-space-size=16'];
+export const NODE_FLAGS_UNDER_CALLGRIND = ['--single-threaded', '--min-semi-space-size=16', '--no-memory-reducer'];
 
 /** The servers running under callgrind, for the bench to stop if it is interrupted. */
 export const runningUnderCallgrind = new Set<ChildProcess>();
