@@ -172,13 +172,17 @@ export function gateway(options: GatewayOptions = {}): Gateway {
   // Endpoint handlers answer their own errors; this only catches a bug that escaped one.
   const settle = (req: HttpRequest, res: ServerResponse, path: string, answering: Promise<void>) => {
     inFlight.add(answering);
-    void answering.finally(() => inFlight.delete(answering)).catch(() => undefined);
-    answering.catch((error: unknown) => {
-      const requestId = createRequestId();
-      const gatewayError = toGatewayError(error, resolved.logger, requestId);
-      if (res.headersSent) res.end();
-      else sendGatewayError(req, res, path, gatewayError);
-    });
+    // One reaction for both outcomes, not three promises (hot-path rule 2, docs/architecture.md#hot-path-rules).
+    void answering.then(
+      () => void inFlight.delete(answering),
+      (error: unknown) => {
+        inFlight.delete(answering);
+        const requestId = createRequestId();
+        const gatewayError = toGatewayError(error, resolved.logger, requestId);
+        if (res.headersSent) res.end();
+        else sendGatewayError(req, res, path, gatewayError);
+      },
+    );
   };
 
   const serve = function switchyard(incoming: IncomingMessage, res: ServerResponse, next?: Next): void {

@@ -138,17 +138,22 @@ export class CallDeadline implements UpstreamWatch {
     return guarded;
   }
 
-  /** The call's outcome, with a cancellation caused by a timeout reported as that timeout. */
-  async settle<T>(call: Promise<T>): Promise<T> {
-    try {
-      const value = await call;
-      if (this.expired !== undefined) throw this.expired;
-      return value;
-    } catch (error) {
-      throw this.expired ?? error;
-    } finally {
-      this.done();
-    }
+  /**
+   * The call's outcome, with a cancellation caused by a timeout reported as that timeout. Not
+   * `async`: one reaction, no async frame (hot-path rule 2, docs/architecture.md#hot-path-rules).
+   */
+  settle<T>(call: Promise<T>): Promise<T> {
+    return call.then(
+      (value) => {
+        this.done();
+        if (this.expired !== undefined) throw this.expired;
+        return value;
+      },
+      (error: unknown) => {
+        this.done();
+        throw this.expired ?? error;
+      },
+    );
   }
 
   #arm(delay: number): void {

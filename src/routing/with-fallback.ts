@@ -145,36 +145,94 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
     );
   };
 
-  async function run<T>(
+  /** Counts an attempt that ended and tells the request (its ledger rows) and the listeners (metrics). */
+  const reportAttempt = (
+    context: ProviderContext,
+    control: CallControl | undefined,
+    attempt: number,
+    model: ResolvedModel,
+    deployment: ResolvedDeployment,
+    startedAt: number,
+    error?: GatewayError,
+  ) => {
+    counters.attempts += 1;
+    if (error !== undefined) counters.failedAttempts += 1;
+    const upstream: UpstreamAttempt = {
+      requestId: context.requestId,
+      attempt,
+      model: model.id,
+      deployment: deployment.name,
+      provider: deployment.providerId,
+      upstreamModel: deployment.upstreamModel,
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      error: error === undefined ? undefined : { status: error.status, code: error.code },
+    };
+    control?.onAttempt?.(upstream);
+    for (const listener of attemptListeners) listener(upstream);
+  };
+
+  /** What a bug (not a GatewayError) is counted as. */
+  const internalError = () => new GatewayError({ code: 'INTERNAL_ERROR', message: 'unexpected error' });
+
+  /**
+   * A route's value. A model with one deployment and nowhere else to go (no fallbacks, no
+   * `contextFallback`, not `least-busy`) — most models — has nothing to choose before its first
+   * attempt: that attempt is one promise rather than the loop's three async frames (hot-path rule
+   * 2, docs/architecture.md#hot-path-rules), and only its failure goes on to the loop (retries).
+   */
+  function run<T>(
     route: Route,
     context: ProviderContext,
     control: StreamCallControl | CallControl | undefined,
     call: (route: Route) => Promise<T>,
     track: (value: T, ended: () => void) => T,
   ): Promise<T> {
+    const head = route.model;
+    if (head.deployments.length !== 1 || head.fallbacks.length > 0 || head.contextFallback !== undefined || head.strategy === 'least-busy')
+      return loop(route, context, control, call, track, undefined);
+    const deployment = head.deployments[0]!;
+    const startedAt = Date.now();
+    let pending: Promise<T>;
+    try {
+      pending = call(route);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending.then(
+      (value) => {
+        reportAttempt(context, control, 1, head, deployment, startedAt);
+        load.observed(deployment.name, Date.now() - startedAt);
+        return value;
+      },
+      (error: unknown) => {
+        const failure = GatewayError.isInstance(error) ? error : undefined;
+        reportAttempt(context, control, 1, head, deployment, startedAt, failure ?? internalError());
+        if (failure === undefined) throw error;
+        return loop(route, context, control, call, track, failure);
+      },
+    );
+  }
+
+  /**
+   * Deployments, retries and fallbacks, in order until one answers. `failedFirst`: the route's
+   * model's first attempt (on its only deployment) was made already, and failed with it.
+   */
+  async function loop<T>(
+    route: Route,
+    context: ProviderContext,
+    control: StreamCallControl | CallControl | undefined,
+    call: (route: Route) => Promise<T>,
+    track: (value: T, ended: () => void) => T,
+    failedFirst: GatewayError | undefined,
+  ): Promise<T> {
     const abort = upstreamSignal(context);
     const committed = () => (control as StreamCallControl | undefined)?.committed?.() === true;
-    let attempt = 0;
+    let attempt = failedFirst === undefined ? 0 : 1;
     let lastError: GatewayError | undefined;
 
-    const report = (model: ResolvedModel, deployment: ResolvedDeployment, startedAt: number, error?: GatewayError) => {
-      attempt += 1;
-      counters.attempts += 1;
-      if (error !== undefined) counters.failedAttempts += 1;
-      const upstream: UpstreamAttempt = {
-        requestId: context.requestId,
-        attempt,
-        model: model.id,
-        deployment: deployment.name,
-        provider: deployment.providerId,
-        upstreamModel: deployment.upstreamModel,
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        error: error === undefined ? undefined : { status: error.status, code: error.code },
-      };
-      control?.onAttempt?.(upstream);
-      for (const listener of attemptListeners) listener(upstream);
-    };
+    const report = (model: ResolvedModel, deployment: ResolvedDeployment, startedAt: number, error?: GatewayError) =>
+      reportAttempt(context, control, ++attempt, model, deployment, startedAt, error);
 
     /** One attempt on one deployment: its value, or its error (after counting it). */
     const attemptOn = async (
@@ -192,7 +250,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
         if (tracked) load.ended(deployment.name);
         // Not a GatewayError: a bug, not an upstream's state; the endpoint answers it as one.
         const failure = GatewayError.isInstance(error) ? error : undefined;
-        report(model, deployment, startedAt, failure ?? new GatewayError({ code: 'INTERNAL_ERROR', message: 'unexpected error' }));
+        report(model, deployment, startedAt, failure ?? internalError());
         if (failure === undefined) throw error;
         return { error: failure };
       }
@@ -242,7 +300,10 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
           if (fresh.length === 0) await pause(Math.max(backoffMs(retries, ++retry, random), waitMs), abort);
           if (abort.aborted || committed()) throw lastError ?? abortError();
         }
-        const outcome = await attemptOn(model, deployment, standings.get(deployment.name));
+        const outcome =
+          tries === 0 && failedFirst !== undefined && model === route.model
+            ? { error: failedFirst }
+            : await attemptOn(model, deployment, standings.get(deployment.name));
         if ('value' in outcome) return outcome;
         const { error } = outcome;
         lastError = error;
@@ -269,7 +330,7 @@ export function createRoutingCall(options: RoutingCallOptions): RoutingCall {
       tried.add(id);
       const model = id === head.id ? head : models.get(id);
       if (model === undefined || (model !== head && control?.mayCall?.(id) === false)) continue;
-      if (attempt > 0) {
+      if (attempt > 0 && model !== head) {
         if (abort.aborted || committed()) throw lastError ?? abortError();
         counters.fallbacks += 1;
       }

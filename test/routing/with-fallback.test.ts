@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, upstreamErrorCode, type CanonicalRequest, type CanonicalResponse } from '../../src/canonical/index.js';
+import {
+  GatewayError,
+  upstreamErrorCode,
+  type CanonicalRequest,
+  type CanonicalResponse,
+  type UpstreamAttempt,
+} from '../../src/canonical/index.js';
 import { createProviderContext, RequestAbort } from '../../src/providers/transport/cancellation.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { silentLogger } from '../../src/logger.js';
@@ -180,5 +186,82 @@ describe('createRoutingCall', () => {
     });
     expect(textOf((await call.generate(routeOf('m'), context)).response)).toBe('from west');
     expect([east.calls.length, west.calls.length]).toEqual([1, 2]);
+  });
+
+  describe('a model with one deployment and nowhere else to go (its first attempt outside the loop)', () => {
+    const attemptsOf = () => {
+      const seen: { attempt: number; code: string | undefined }[] = [];
+      return {
+        seen,
+        control: { onAttempt: (attempt: UpstreamAttempt) => seen.push({ attempt: attempt.attempt, code: attempt.error?.code }) },
+      };
+    };
+
+    it('should retry it after a retryable failure, numbering and counting each attempt once', async () => {
+      const east = scripted('east', overloaded(), 'ok');
+      const { call, context, routeOf } = setup([{ id: 'm', provider: 'east' }], { east });
+      const { seen, control } = attemptsOf();
+      expect(textOf((await call.generate(routeOf('m'), context, control)).response)).toBe('from east');
+      expect(seen).toEqual([
+        { attempt: 1, code: 'OVERLOADED' },
+        { attempt: 2, code: undefined },
+      ]);
+      expect(call.counters()).toMatchObject({ attempts: 2, failedAttempts: 1, retries: 1, fallbacks: 0 });
+    });
+
+    it('should answer with its last error once its retries are spent', async () => {
+      const east = scripted('east', overloaded());
+      const { call, context, routeOf } = setup([{ id: 'm', provider: 'east' }], { east });
+      const { seen, control } = attemptsOf();
+      await expect(call.generate(routeOf('m'), context, control)).rejects.toMatchObject({ code: 'OVERLOADED' });
+      expect(seen.map((attempt) => attempt.attempt)).toEqual([1, 2, 3]);
+    });
+
+    it('should answer with the upstream error, and not retry, when the client left during the first attempt', async () => {
+      let leave = () => undefined as void;
+      const east: ProviderAdapter & { calls: number } = {
+        id: 'east',
+        calls: 0,
+        async generate() {
+          east.calls += 1;
+          leave();
+          throw overloaded();
+        },
+        async *stream() {
+          throw new Error('not used');
+        },
+      };
+      const { call, context, routeOf, abort } = setup([{ id: 'm', provider: 'east' }], { east });
+      leave = () => abort.abort();
+      await expect(call.generate(routeOf('m'), context)).rejects.toMatchObject({ code: 'OVERLOADED' });
+      expect(east.calls).toBe(1);
+    });
+
+    it('should not retry a request the upstream calls invalid', async () => {
+      const east = scripted('east', invalid());
+      const { call, context, routeOf } = setup([{ id: 'm', provider: 'east' }], { east });
+      await expect(call.generate(routeOf('m'), context)).rejects.toMatchObject({ code: 'INVALID_VALUE' });
+      expect(east.calls).toHaveLength(1);
+    });
+
+    it('should count a bug (not a GatewayError) as an internal error and hand it on, without retrying', async () => {
+      const bug = new TypeError('broken adapter');
+      const east: ProviderAdapter & { calls: number } = {
+        id: 'east',
+        calls: 0,
+        async generate() {
+          east.calls += 1;
+          throw bug;
+        },
+        async *stream() {
+          throw new Error('not used');
+        },
+      };
+      const { call, context, routeOf } = setup([{ id: 'm', provider: 'east' }], { east });
+      const { seen, control } = attemptsOf();
+      await expect(call.generate(routeOf('m'), context, control)).rejects.toBe(bug);
+      expect(seen).toEqual([{ attempt: 1, code: 'INTERNAL_ERROR' }]);
+      expect(east.calls).toBe(1);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, type GatewayErrorInit, streamEndedEarly } from '../../canonical/index.js';
 import type { SseMessage } from '../../sse/format-sse.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './answer-limits.js';
-import { collectAnswer } from './collect-answer.js';
+import { collectAnswer, type CollectedAnswer } from './collect-answer.js';
 import { SseAnswer } from './sse-answer.js';
 import type { RequestAbort } from './cancellation.js';
 import { readRetryAfter } from './retry-after.js';
@@ -202,22 +202,31 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     body: JSON.stringify(call.body),
   });
 
-  async function postJsonText(call: UpstreamCall): Promise<{ body: unknown; text: string }> {
-    let answer;
+  const rethrowFailed = (error: unknown): never => {
+    throw failed(error);
+  };
+
+  /**
+   * A JSON call's answer, collected whole, then read by `read`: one promise per call, not an async
+   * frame per layer (hot-path rule 2, docs/architecture.md#hot-path-rules).
+   */
+  function postForJson<T>(call: UpstreamCall, read: (text: string) => T): Promise<T> {
+    let collecting: Promise<CollectedAnswer>;
     try {
-      answer = await collectAnswer(pool, post(call, 'application/json'), call.signal, maxAnswerBytes);
+      collecting = collectAnswer(pool, post(call, 'application/json'), call.signal, maxAnswerBytes);
     } catch (error) {
-      throw failed(error);
+      return Promise.reject(failed(error));
     }
-    call.report?.(readUpstreamInfo(answer.status, answer.headers));
-    if (answer.status >= 400) throw errorOf(answer.status, answer.text, answer.headers);
-    const text = redactor.hasSecrets ? redactor.maskSecrets(answer.text) : answer.text;
-    return { body: parseBody(text), text };
+    return collecting.then((answer) => {
+      call.report?.(readUpstreamInfo(answer.status, answer.headers));
+      if (answer.status >= 400) throw errorOf(answer.status, answer.text, answer.headers);
+      return read(redactor.hasSecrets ? redactor.maskSecrets(answer.text) : answer.text);
+    }, rethrowFailed);
   }
 
   return {
-    postJson: async (call) => (await postJsonText(call)).body,
-    postJsonText,
+    postJson: (call) => postForJson(call, parseBody),
+    postJsonText: (call) => postForJson(call, (text) => ({ body: parseBody(text), text })),
 
     async postSse(call) {
       const answer = new SseAnswer(call.signal, { drainMs, maxEventBytes: maxAnswerBytes, redactor }, failed);
