@@ -116,7 +116,11 @@ export class MemoryLimitStore implements LimitStore {
 
   renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): void {
     const expiresAt = this.#now() + leaseMs;
-    for (const { key, leaseId } of leases) this.#leases.get(key)?.set(leaseId, expiresAt);
+    // Only a lease still held: one given back or dropped is not taken again.
+    for (const { key, leaseId } of leases) {
+      const held = this.#leases.get(key);
+      if (held?.has(leaseId)) held.set(leaseId, expiresAt);
+    }
   }
 
   /** The leases of `key` that have not expired (expired ones are dropped). */

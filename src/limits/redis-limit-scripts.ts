@@ -5,14 +5,17 @@
 // deploy an old instance never runs a new script (or a new one an old script); the keys carry a
 // version of their own that changes only with what is stored in them, so old and new instances
 // keep counting the same limits together.
-const SCRIPT_VERSION = 'v6';
+const SCRIPT_VERSION = 'v7';
 export const DATA_VERSION = 'v1';
 
 /**
  * One batch of this instance's requests, in one call: first the requests that ended (their token
  * counters moved by what they really used, their leases given back), then the requests asking in,
  * in order, each checking every limit it meets and taking them all or none (the GCRA of gcra.ts,
- * and leases in a sorted set scored by expiry). Each counter is read once and written once per
+ * and leases in a sorted set scored by expiry), then the leases of running requests to renew (one
+ * given back or dropped as expired is not taken again). Renewals are a part of this script, not one of their
+ * own, because ioredis makes a class per script: a second script's calls reaching ioredis's send
+ * and reply code every `leaseMs / 3` would deoptimize it each time. Each counter is read once and written once per
  * call, however many of the batch's requests meet it: a busy key's requests share their counters,
  * and a call of 15 such requests runs ten Redis commands instead of about 150. The script runs
  * alone, so what it keeps between two requests of the batch is what Redis would hold.
@@ -22,8 +25,9 @@ export const DATA_VERSION = 'v1';
  * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost.
- * ARGV[2]: the lease ids, of the ended requests then of those asking, as a JSON array of strings
+ * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost;
+ * the count of leases to renew, then per one: key index.
+ * ARGV[2]: the lease ids, of the ended requests, of those asking, then of the leases to renew, as a JSON array of strings
  * (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
  * then measures and writes each).
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
@@ -124,6 +128,12 @@ for _ = 1, asking do
   for _, value in ipairs(readings) do answer[#answer + 1] = value end
   a = a + n * 5
 end
+local renewing = N[a]; a = a + 1
+for _ = 1, renewing do
+  local k = N[a]; a = a + 1
+  redis.call('ZADD', KEYS[k], 'XX', now + leaseMs, leaseIds[l]); l = l + 1
+  redis.call('PEXPIRE', KEYS[k], leaseMs + 1000)
+end
 for k in pairs(changed) do
   local tat = tats[k]
   redis.call('SET', KEYS[k], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
@@ -135,17 +145,5 @@ end
 return answer
 `;
 
-/** Extends leases still held (one that already expired is not taken again). KEYS: lease sets · ARGV: lease ms, then one lease id per key */
-export const RENEW = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local leaseMs = tonumber(ARGV[1])
-for i = 1, #KEYS do
-  redis.call('ZADD', KEYS[i], 'XX', now + leaseMs, ARGV[i + 1])
-  redis.call('PEXPIRE', KEYS[i], leaseMs + 1000)
-end
-return 1
-`;
-
 export type ScriptCall = (keyCount: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;
-export const scriptNames = { batch: `switchyardLimitsBatch_${SCRIPT_VERSION}`, renew: `switchyardLimitsRenew_${SCRIPT_VERSION}` };
+export const batchScriptName = `switchyardLimitsBatch_${SCRIPT_VERSION}`;

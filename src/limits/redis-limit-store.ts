@@ -1,12 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { AcquireResult, LimitCheck, LimitReading, LimitStore, RateAdjustment } from './limit-store.js';
-import { BATCH, DATA_VERSION, RENEW, type ScriptCall, scriptNames as names } from './redis-limit-scripts.js';
+import { BATCH, batchScriptName, DATA_VERSION, type ScriptCall } from './redis-limit-scripts.js';
 import { StoreDeadlines } from './store-deadlines.js';
 
 /** Counter names whose Redis keys are remembered at most; past it the cache starts over. */
 const MAX_KEYS = 10_000;
 
 const NONE_REFUSED: readonly number[] = [];
+const NONE_RENEWING: ReadonlyArray<{ key: string; leaseId: string }> = [];
 
 /** Requests per script call at most; more wait for the next call. */
 const MAX_BATCH = 256;
@@ -84,10 +85,7 @@ export class RedisLimitStore implements LimitStore {
    */
   constructor(redis: Redis, prefix: string, timeoutMs = 1_000) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not have it yet.
-    if (!(names.batch in redis)) {
-      redis.defineCommand(names.batch, { lua: BATCH });
-      redis.defineCommand(names.renew, { lua: RENEW });
-    }
+    if (!(batchScriptName in redis)) redis.defineCommand(batchScriptName, { lua: BATCH });
     this.#redis = redis as Redis & Record<string, ScriptCall>;
     this.#prefix = `${prefix}limits:${DATA_VERSION}:`;
     this.#deadlines = new StoreDeadlines(timeoutMs);
@@ -121,14 +119,7 @@ export class RedisLimitStore implements LimitStore {
 
   async renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
     if (leases.length === 0) return;
-    await this.#deadlines.within(
-      this.#redis[names.renew]!(
-        leases.length,
-        ...leases.map((lease) => this.#prefix + lease.key),
-        leaseMs,
-        ...leases.map((lease) => lease.leaseId),
-      ),
-    );
+    await this.#deadlines.within(this.#batch(leaseMs, [], [], leases));
   }
 
   #schedule(): void {
@@ -201,8 +192,13 @@ export class RedisLimitStore implements LimitStore {
     }
   }
 
-  async #call(ending: Ending[], asking: Asking[]): Promise<void> {
-    // Each counter once, however many requests meet it; the numbers name it by its place (from 1).
+  /** Sends a batch (redis-limit-scripts.ts): each counter once, however many requests meet it, named by its place (from 1). */
+  #batch(
+    leaseMs: number,
+    ending: readonly Ending[],
+    asking: readonly Asking[],
+    renewing: ReadonlyArray<{ key: string; leaseId: string }>,
+  ): Promise<unknown> {
     const keys: string[] = [];
     const places = new Map<string, number>();
     const placeOf = (key: string) => {
@@ -210,7 +206,7 @@ export class RedisLimitStore implements LimitStore {
       if (place === undefined) places.set(key, (place = keys.push(this.#keyOf(key))));
       return place;
     };
-    const numbers: number[] = [asking[0]?.leaseMs ?? 0, ending.length];
+    const numbers: number[] = [leaseMs, ending.length];
     const leaseIds: string[] = [];
     for (const { adjustments, leaseKeys, leaseId } of ending) {
       leaseIds.push(leaseId);
@@ -226,7 +222,16 @@ export class RedisLimitStore implements LimitStore {
       for (const check of checks)
         numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
     }
-    const sent = this.#redis[names.batch]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds));
+    numbers.push(renewing.length);
+    for (const { key, leaseId } of renewing) {
+      leaseIds.push(leaseId);
+      numbers.push(placeOf(key));
+    }
+    return this.#redis[batchScriptName]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds));
+  }
+
+  async #call(ending: Ending[], asking: Asking[]): Promise<void> {
+    const sent = this.#batch(asking[0]?.leaseMs ?? 0, ending, asking, NONE_RENEWING);
     let answer: number[];
     try {
       answer = (await this.#deadlines.within(sent)) as number[];

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../src/limits/limit-store.js';
 import { MemoryLimitStore } from '../../src/limits/limit-store.js';
 import { RedisLimitStore } from '../../src/limits/redis-limit-store.js';
-import { scriptNames } from '../../src/limits/redis-limit-scripts.js';
+import { batchScriptName } from '../../src/limits/redis-limit-scripts.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -169,6 +169,22 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire(check, 'fourth', 400)).toMatchObject({ ok: true, readings: [{ remaining: 0 }] });
     expect((await store.acquire(check, 'fifth', 400)).ok).toBe(false);
   });
+
+  it('renews many leases of one counter in one call, and never takes back a slot given back', async () => {
+    const store = makeStore();
+    const check = [slots('many', 3)];
+    for (const leaseId of ['a', 'b', 'c']) expect((await store.acquire(check, leaseId, 400)).ok).toBe(true);
+    await store.finish([], ['many'], 'c');
+    await sleep(250);
+    await store.renew(
+      ['a', 'b', 'c'].map((leaseId) => ({ key: 'many', leaseId })),
+      400,
+    );
+    await sleep(250);
+    // 'a' and 'b' were renewed and still hold their slots; 'c' was given back before and stays so.
+    expect(await store.acquire(check, 'd', 400)).toMatchObject({ ok: true, readings: [{ remaining: 0 }] });
+    expect((await store.acquire(check, 'e', 400)).ok).toBe(false);
+  });
 });
 
 /** A store on its own connection whose script calls take 5 ms more (a busy or distant Redis), and the times they were made. */
@@ -181,8 +197,8 @@ function slowedStore(own: Redis): {
   const store = new RedisLimitStore(own, prefix);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number; doneAt?: number }> = [];
-  const original = script[scriptNames.batch]!.bind(own);
-  script[scriptNames.batch] = async (keyCount: unknown, ...rest: unknown[]) => {
+  const original = script[batchScriptName]!.bind(own);
+  script[batchScriptName] = async (keyCount: unknown, ...rest: unknown[]) => {
     // After the keys and the numbers: the lease ids, one per request.
     const leaseIds = JSON.parse(String(rest[Number(keyCount) + 1])) as string[];
     const call: { requests: number; at: number; doneAt?: number } = { requests: leaseIds.length, at: performance.now() };
