@@ -1,4 +1,4 @@
-import { addAnswerHeaders } from './answer-headers.js';
+import { addAnswerHeader } from './answer-headers.js';
 import type { HttpResponse } from './types.js';
 
 /** The header with the gateway's own time before the answer's first byte, outside the upstream call, in ms. */
@@ -12,11 +12,7 @@ export const DEPLOYMENT_HEADER = 'x-switchyard-deployment';
  */
 export function addGatewayTimingHeaders(res: HttpResponse, overheadMs: number, deployment: string | undefined): number {
   const rounded = Math.max(0, Math.round(overheadMs * 100) / 100);
-  addAnswerHeaders(
-    res,
-    deployment === undefined
-      ? { [OVERHEAD_HEADER]: String(rounded) }
-      : { [OVERHEAD_HEADER]: String(rounded), [DEPLOYMENT_HEADER]: deployment },
-  );
+  addAnswerHeader(res, OVERHEAD_HEADER, String(rounded));
+  if (deployment !== undefined) addAnswerHeader(res, DEPLOYMENT_HEADER, deployment);
   return rounded;
 }

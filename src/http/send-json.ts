@@ -1,16 +1,6 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import { withAnswerHeaders } from './answer-headers.js';
+import { answerHeaderList } from './answer-headers.js';
 import { noteRequestId } from './request-log-notes.js';
 import type { HttpResponse } from './types.js';
-
-/** The request id headers: Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`. */
-export function requestIdHeaders(headers: OutgoingHttpHeaders, requestId: string | undefined): OutgoingHttpHeaders {
-  if (requestId !== undefined) {
-    headers['x-request-id'] = requestId;
-    headers['request-id'] = requestId;
-  }
-  return headers;
-}
 
 /**
  * Sends a JSON answer without the host app's JSON settings (`json spaces`, replacers) touching it.
@@ -35,9 +25,13 @@ export function sendJsonText(
   requestId?: string,
   extraHeaders?: Record<string, string>,
 ): void {
-  const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) };
-  if (extraHeaders !== undefined) for (const name in extraHeaders) headers[name] = extraHeaders[name];
+  const headers = answerHeaderList(
+    res,
+    ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))],
+    requestId,
+    extraHeaders,
+  );
   if (requestId !== undefined) noteRequestId(res, requestId);
-  res.writeHead(status, withAnswerHeaders(res, requestIdHeaders(headers, requestId)));
+  res.writeHead(status, headers);
   res.end(text);
 }

@@ -1,5 +1,4 @@
-import { withAnswerHeaders } from './answer-headers.js';
-import { requestIdHeaders } from './send-json.js';
+import { answerHeaderList } from './answer-headers.js';
 import type { HttpResponse } from './types.js';
 
 /**
@@ -8,14 +7,22 @@ import type { HttpResponse } from './types.js';
  * for nginx.
  */
 export async function startSse(res: HttpResponse, requestId: string, opening: string): Promise<void> {
-  const headers = {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  };
   if (res.destroyed) return; // the caller left during the read-ahead
-  res.writeHead(200, withAnswerHeaders(res, requestIdHeaders(headers, requestId)));
+  const headers = answerHeaderList(
+    res,
+    [
+      'Content-Type',
+      'text/event-stream; charset=utf-8',
+      'Cache-Control',
+      'no-cache, no-transform',
+      'Connection',
+      'keep-alive',
+      'X-Accel-Buffering',
+      'no',
+    ],
+    requestId,
+  );
+  res.writeHead(200, headers);
   if (opening === '') {
     res.flushHeaders();
     return;

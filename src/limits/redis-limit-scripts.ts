@@ -31,7 +31,9 @@ export const DATA_VERSION = 'v1';
  * (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
  * then measures and writes each).
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
- * then remaining and reset ms per check.
+ * then remaining and reset ms per check; all in one string, the numbers joined by commas (one
+ * string is one read for the client's parser and one JSON.parse, where an array is an element at a
+ * time and a conversion of each).
  */
 export const BATCH = `
 local t = redis.call('TIME')
@@ -142,7 +144,7 @@ for k, held in pairs(adds) do
   redis.call('ZADD', KEYS[k], unpack(held))
   redis.call('PEXPIRE', KEYS[k], leaseMs + 1000)
 end
-return answer
+return table.concat(answer, ',')
 `;
 
 export type ScriptCall = (keyCount: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;

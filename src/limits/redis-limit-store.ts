@@ -166,10 +166,10 @@ export class RedisLimitStore implements LimitStore {
     }
     this.#givebacksDue = false;
     while (this.#asking.length > 0 || this.#ending.length > 0)
-      void this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+      this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
   }
 
-  async #send(ending: Ending[], asking: Asking[]): Promise<void> {
+  #send(ending: Ending[], asking: Asking[]): void {
     // Only a call that admits requests holds the next ones back: a call that only gives back (a
     // request that ended) must not delay the next request of a lone client.
     const holds = asking.length > 0;
@@ -178,9 +178,7 @@ export class RedisLimitStore implements LimitStore {
       this.#holding = call;
       this.#outSince = Date.now();
     }
-    try {
-      await this.#call(ending, asking);
-    } finally {
+    const back = () => {
       // The call holding the others back is back: what waited for it goes now.
       if (holds && this.#holding === call) {
         this.#holding = 0;
@@ -189,7 +187,37 @@ export class RedisLimitStore implements LimitStore {
         this.#holdTimer = undefined;
         this.#sendWaiting();
       }
+    };
+    let sent: Promise<string>;
+    try {
+      sent = this.#batch(asking[0]?.leaseMs ?? 0, ending, asking, NONE_RENEWING);
+    } catch (error) {
+      for (const request of ending) request.reject(error);
+      for (const request of asking) request.reject(error);
+      back();
+      return;
     }
+    // Callbacks, not async functions: a call's answer reaches its requests without a promise of
+    // the store's own in between (hot-path rule 2, docs/architecture.md#hot-path-rules).
+    this.#deadlines.watch(
+      sent,
+      (answer) => {
+        try {
+          answered(ending, asking, answer);
+        } finally {
+          back();
+        }
+      },
+      (error) => {
+        try {
+          for (const request of ending) request.reject(error);
+          for (const request of asking) request.reject(error);
+          this.#gaveUp(sent, ending, asking);
+        } finally {
+          back();
+        }
+      },
+    );
   }
 
   /** Sends a batch (redis-limit-scripts.ts): each counter once, however many requests meet it, named by its place (from 1). */
@@ -198,7 +226,7 @@ export class RedisLimitStore implements LimitStore {
     ending: readonly Ending[],
     asking: readonly Asking[],
     renewing: ReadonlyArray<{ key: string; leaseId: string }>,
-  ): Promise<unknown> {
+  ): Promise<string> {
     const keys: string[] = [];
     const places = new Map<string, number>();
     const placeOf = (key: string) => {
@@ -227,33 +255,7 @@ export class RedisLimitStore implements LimitStore {
       leaseIds.push(leaseId);
       numbers.push(placeOf(key));
     }
-    return this.#redis[batchScriptName]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds));
-  }
-
-  async #call(ending: Ending[], asking: Asking[]): Promise<void> {
-    const sent = this.#batch(asking[0]?.leaseMs ?? 0, ending, asking, NONE_RENEWING);
-    let answer: number[];
-    try {
-      answer = (await this.#deadlines.within(sent)) as number[];
-    } catch (error) {
-      for (const request of ending) request.reject(error);
-      for (const request of asking) request.reject(error);
-      this.#gaveUp(sent, ending, asking);
-      return;
-    }
-    for (const request of ending) request.resolve();
-    let at = 0;
-    for (const request of asking) {
-      const ok = answer[at]!;
-      const retry = answer[at + 1]!;
-      const refusedCount = answer[at + 2]!;
-      const refused = refusedCount === 0 ? NONE_REFUSED : answer.slice(at + 3, at + 3 + refusedCount);
-      at += 3 + refusedCount;
-      const readings: LimitReading[] = [];
-      for (let index = 0; index < request.checks.length; index += 1, at += 2)
-        readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
-      request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
-    }
+    return this.#redis[batchScriptName]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds)) as Promise<string>;
   }
 
   /**
@@ -269,7 +271,7 @@ export class RedisLimitStore implements LimitStore {
       const leaseKeys = checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
       if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
     }
-    if (taken.length > 0) void this.#call(taken, []);
+    if (taken.length > 0) this.#send(taken, []);
     this.#late += 1;
     sent.then(
       () => {
@@ -284,5 +286,24 @@ export class RedisLimitStore implements LimitStore {
         }
       },
     );
+  }
+}
+
+/** Hands each request of a call its part of the script's answer (redis-limit-scripts.ts). */
+function answered(ending: readonly Ending[], asking: readonly Asking[], text: string): void {
+  for (const request of ending) request.resolve();
+  if (asking.length === 0) return;
+  const answer = JSON.parse(`[${text}]`) as number[];
+  let at = 0;
+  for (const request of asking) {
+    const ok = answer[at]!;
+    const retry = answer[at + 1]!;
+    const refusedCount = answer[at + 2]!;
+    const refused = refusedCount === 0 ? NONE_REFUSED : answer.slice(at + 3, at + 3 + refusedCount);
+    at += 3 + refusedCount;
+    const readings: LimitReading[] = [];
+    for (let index = 0; index < request.checks.length; index += 1, at += 2)
+      readings.push({ remaining: answer[at]!, resetMs: answer[at + 1]! });
+    request.resolve(ok === 1 ? { ok: true, readings } : { ok: false, refused, retryAfterMs: retry === -1 ? Infinity : retry, readings });
   }
 }

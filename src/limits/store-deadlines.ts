@@ -2,7 +2,7 @@ interface Pending {
   /** When the call is given up (epoch ms). */
   readonly by: number;
   /** Undefined once the call settled (or was given up). */
-  reject: ((error: Error) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
 }
 
 /** The longest delay a Node timer takes (a longer one fires at once); a later deadline is waited for in steps. */
@@ -39,25 +39,34 @@ export class StoreDeadlines {
   /** `value` itself when it is not a promise; else a promise that settles as it does, or rejects after the deadline. */
   within<T>(value: T | Promise<T>): T | Promise<T> {
     if (!(value instanceof Promise)) return value;
+    return new Promise<T>((resolve, reject) => this.watch(value, resolve, reject));
+  }
+
+  /**
+   * Calls `answered` with what `call` settles to, or `failed` with its error or, once the deadline
+   * passes, the deadline's; only one of them, once. Callbacks, not a promise of its own: on the
+   * limits' hot path a promise more per call is a microtask more (hot-path rule 2).
+   */
+  watch<T>(call: Promise<T>, answered: (value: T) => void, failed: (error: unknown) => void): void {
     // Calls mostly settle in the order they were made: passing over the settled ones at the head
     // now keeps the queue about as long as the calls still out, not every call of the last `ms`.
     this.#passSettled();
-    return new Promise<T>((resolve, reject) => {
-      const pending: Pending = { by: Date.now() + this.#ms, reject };
-      this.#pending.push(pending);
-      // Unref'd: a call out on a socket keeps the process alive by itself.
-      this.#timer ??= setTimeout(this.#expire, Math.min(this.#ms, MAX_DELAY_MS)).unref();
-      value.then(
-        (settled) => {
-          pending.reject = undefined;
-          resolve(settled);
-        },
-        (error: unknown) => {
-          pending.reject = undefined;
-          reject(error);
-        },
-      );
-    });
+    const pending: Pending = { by: Date.now() + this.#ms, reject: failed };
+    this.#pending.push(pending);
+    // Unref'd: a call out on a socket keeps the process alive by itself.
+    this.#timer ??= setTimeout(this.#expire, Math.min(this.#ms, MAX_DELAY_MS)).unref();
+    call.then(
+      (value) => {
+        if (pending.reject === undefined) return;
+        pending.reject = undefined;
+        answered(value);
+      },
+      (error: unknown) => {
+        if (pending.reject === undefined) return;
+        pending.reject = undefined;
+        failed(error);
+      },
+    );
   }
 
   /** Moves the head past settled calls, and drops what it passed once there is enough of it. */

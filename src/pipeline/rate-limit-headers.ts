@@ -1,5 +1,5 @@
 import type { RateLimitReading, RateLimitState } from '../canonical/index.js';
-import { addAnswerHeaders } from '../http/answer-headers.js';
+import { addAnswerHeader } from '../http/answer-headers.js';
 import type { HttpResponse } from '../http/types.js';
 import type { InboundCodec } from '../protocols/codec.js';
 
@@ -20,11 +20,14 @@ const anthropicNames = {
   tokens: ['anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset'],
 } as const;
 
-function addOpenAI(headers: Record<string, string>, kind: 'requests' | 'tokens', reading: RateLimitReading): void {
+/** Where headers go: an answer's list (addAnswerHeader), or an object (the tests' view). */
+type HeaderSink = (name: string, value: string) => void;
+
+function addOpenAI(add: HeaderSink, kind: 'requests' | 'tokens', reading: RateLimitReading): void {
   const [limit, remaining, reset] = openAINames[kind];
-  headers[limit] = String(reading.limit);
-  headers[remaining] = String(reading.remaining);
-  headers[reset] = openAIDuration(reading.resetMs);
+  add(limit, String(reading.limit));
+  add(remaining, String(reading.remaining));
+  add(reset, openAIDuration(reading.resetMs));
 }
 
 /**
@@ -44,28 +47,33 @@ function resetTime(kind: 'requests' | 'tokens', atMs: number): string {
   return last.text;
 }
 
-function addAnthropic(headers: Record<string, string>, kind: 'requests' | 'tokens', reading: RateLimitReading, now: number): void {
+function addAnthropic(add: HeaderSink, kind: 'requests' | 'tokens', reading: RateLimitReading, now: number): void {
   const [limit, remaining, reset] = anthropicNames[kind];
-  headers[limit] = String(reading.limit);
-  headers[remaining] = String(reading.remaining);
-  headers[reset] = resetTime(kind, now + reading.resetMs);
+  add(limit, String(reading.limit));
+  add(remaining, String(reading.remaining));
+  add(reset, resetTime(kind, now + reading.resetMs));
 }
 
 /** The caller's rate limits in the headers its provider would send: OpenAI's on Chat and Responses, Anthropic's on Messages. */
-export function rateLimitHeaders(protocol: InboundCodec['protocol'], state: RateLimitState, now = Date.now()): Record<string, string> {
-  const headers: Record<string, string> = {};
+function addRateLimitHeaders(add: HeaderSink, protocol: InboundCodec['protocol'], state: RateLimitState, now: number): void {
   const { requests, tokens } = state;
   if (protocol === 'messages') {
-    if (requests !== undefined) addAnthropic(headers, 'requests', requests, now);
-    if (tokens !== undefined) addAnthropic(headers, 'tokens', tokens, now);
+    if (requests !== undefined) addAnthropic(add, 'requests', requests, now);
+    if (tokens !== undefined) addAnthropic(add, 'tokens', tokens, now);
   } else {
-    if (requests !== undefined) addOpenAI(headers, 'requests', requests);
-    if (tokens !== undefined) addOpenAI(headers, 'tokens', tokens);
+    if (requests !== undefined) addOpenAI(add, 'requests', requests);
+    if (tokens !== undefined) addOpenAI(add, 'tokens', tokens);
   }
+}
+
+/** The rate-limit headers `setRateLimitHeaders` adds, as an object. */
+export function rateLimitHeaders(protocol: InboundCodec['protocol'], state: RateLimitState, now = Date.now()): Record<string, string> {
+  const headers: Record<string, string> = {};
+  addRateLimitHeaders((name, value) => void (headers[name] = value), protocol, state, now);
   return headers;
 }
 
 /** Adds the rate-limit headers to the answer `res` is about to send. */
 export function setRateLimitHeaders(res: HttpResponse, protocol: InboundCodec['protocol'], state: RateLimitState): void {
-  if (!res.headersSent) addAnswerHeaders(res, rateLimitHeaders(protocol, state));
+  if (!res.headersSent) addRateLimitHeaders((name, value) => addAnswerHeader(res, name, value), protocol, state, Date.now());
 }

@@ -10,7 +10,7 @@ import type {
   UpstreamResponseInfo,
   Usage,
 } from '../canonical/index.js';
-import { addAnswerHeaders } from '../http/answer-headers.js';
+import { addAnswerHeader } from '../http/answer-headers.js';
 import type { HttpResponse } from '../http/types.js';
 import type { Admission } from '../limits/admit-stage.js';
 import type { ResolvedModel } from '../routing/resolve-model.js';
@@ -106,7 +106,7 @@ export class RequestContext implements StageContext {
   }
 
   setAnswerHeader(name: string, value: string): void {
-    addAnswerHeaders(this.res, { [name.toLowerCase()]: value });
+    addAnswerHeader(this.res, name.toLowerCase(), value);
   }
 
   /** The gateway's own time so far, outside the upstream call, in milliseconds. */

@@ -9,11 +9,14 @@ import { chatCodec } from '../../src/protocols/chat-completions/index.js';
 import { messagesCodec } from '../../src/protocols/messages/index.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
 
-/** A response that keeps what `writeHead` was given. */
+/** A response that keeps what `writeHead` was given, its headers as an object (a flat `[name, value, …]` list read as Node reads it). */
 function fakeResponse() {
   const written: { status?: number; headers?: OutgoingHttpHeaders } = {};
   const res = {
-    writeHead(status: number, headers: OutgoingHttpHeaders) {
+    writeHead(status: number, given: OutgoingHttpHeaders | string[]) {
+      let headers: OutgoingHttpHeaders = {};
+      if (Array.isArray(given)) for (let index = 0; index < given.length; index += 2) headers[given[index]!] = given[index + 1];
+      else headers = given;
       Object.assign(written, { status, headers });
       return this;
     },

@@ -50,6 +50,35 @@ describe('StoreDeadlines', () => {
     expect(second()).toBe('rejected store failed');
   });
 
+  it('calls back exactly once: the answer in time, or the deadline and never the late answer', async () => {
+    const deadlines = new StoreDeadlines(100);
+    const seen: string[] = [];
+    const inTime = deferred<string>();
+    const late = deferred<string>();
+    const failing = deferred<string>();
+    deadlines.watch(
+      inTime.promise,
+      (value) => seen.push(`in time: ${value}`),
+      (error) => seen.push(`in time failed: ${String(error)}`),
+    );
+    deadlines.watch(
+      late.promise,
+      (value) => seen.push(`late: ${value}`),
+      (error) => seen.push(`late failed: ${(error as Error).message}`),
+    );
+    deadlines.watch(
+      failing.promise,
+      (value) => seen.push(`failing: ${value}`),
+      (error) => seen.push(`failing failed: ${(error as Error).message}`),
+    );
+    inTime.resolve('yes');
+    failing.reject(new Error('NOSCRIPT'));
+    await vi.advanceTimersByTimeAsync(150);
+    late.resolve('too late');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual(['in time: yes', 'failing failed: NOSCRIPT', 'late failed: the limits store did not answer within 100 ms']);
+  });
+
   it('gives up each call at its own deadline, on one timer for all of them', async () => {
     const deadlines = new StoreDeadlines(100);
     const early = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
