@@ -192,10 +192,8 @@ export class RedisLimitStore implements LimitStore {
     try {
       sent = this.#batch(asking[0]?.leaseMs ?? 0, ending, asking, NONE_RENEWING);
     } catch (error) {
-      for (const request of ending) request.reject(error);
-      for (const request of asking) request.reject(error);
-      back();
-      return;
+      // Thrown before it went out: a call that failed, whose give-backs are sent again.
+      sent = Promise.reject(error);
     }
     // Callbacks, not async functions: a call's answer reaches its requests without a promise of
     // the store's own in between (hot-path rule 2, docs/architecture.md#hot-path-rules).

@@ -355,3 +355,29 @@ describe('Redis limit store across a lost connection', () => {
     }
   });
 });
+
+describe('Redis limit store when the client throws', () => {
+  it('fails the call’s requests and sends its give-backs again with the next call', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`);
+      const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      expect((await store.acquire([slots('s', 1)], 'a', 60_000)).ok).toBe(true);
+      // The next call throws before it is sent (as ioredis does on arguments it cannot write).
+      const original = script[batchScriptName]!;
+      script[batchScriptName] = () => {
+        script[batchScriptName] = original;
+        throw new Error('cannot write the command');
+      };
+      const ended = Promise.resolve(store.finish([], ['s'], 'a'));
+      const asked = Promise.resolve(store.acquire([slots('s', 1)], 'b', 60_000));
+      await expect(ended).rejects.toThrow('cannot write the command');
+      await expect(asked).rejects.toThrow('cannot write the command');
+      // The slot 'a' held is given back with the next call, ahead of its request: not after its 60 s lease.
+      expect(await store.acquire([slots('s', 1)], 'c', 60_000)).toMatchObject({ ok: true, readings: [{ remaining: 0 }] });
+      expect((await store.acquire([slots('s', 1)], 'd', 60_000)).ok).toBe(false);
+    } finally {
+      own.disconnect();
+    }
+  });
+});
