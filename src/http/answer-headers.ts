@@ -22,8 +22,8 @@ export function addAnswerHeader(res: HttpResponse, name: string, value: string):
 
 /**
  * The headers to write: `base` (the answer's own, whose names it holds once), `extra` (an error's,
- * e.g. `retry-after`), the request id's, then those added for `res`; an added one replaces an
- * error's of the same name.
+ * e.g. `retry-after`), the request id's, then those added for `res`; a later one replaces an
+ * earlier one of the same name (a stage's own `x-request-id` wins, as an added one always has).
  */
 export function answerHeaderList(
   res: HttpResponse,
@@ -35,18 +35,11 @@ export function answerHeaderList(
   if (extra !== undefined) for (const name in extra) setIn(list, name, extra[name]!);
   if (requestId !== undefined) {
     // Anthropic SDKs read `request-id`, OpenAI SDKs `x-request-id`.
-    if (extra === undefined) list.push('x-request-id', requestId, 'request-id', requestId);
-    else {
-      setIn(list, 'x-request-id', requestId);
-      setIn(list, 'request-id', requestId);
-    }
+    setIn(list, 'x-request-id', requestId);
+    setIn(list, 'request-id', requestId);
   }
   const added = (res as WithAdded)[ADDED];
-  if (added === undefined) return list;
-  // Added names are the stages' own (rate limits, timing), never the answer's: only an error's
-  // headers may name one of them again.
-  if (extra === undefined) for (let index = 0; index < added.length; index++) list.push(added[index]!);
-  else for (let index = 0; index < added.length; index += 2) setIn(list, added[index]!, added[index + 1]!);
+  if (added !== undefined) for (let index = 0; index < added.length; index += 2) setIn(list, added[index]!, added[index + 1]!);
   return list;
 }
 

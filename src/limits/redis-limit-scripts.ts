@@ -13,9 +13,9 @@ export const DATA_VERSION = 'v1';
  * counters moved by what they really used, their leases given back), then the requests asking in,
  * in order, each checking every limit it meets and taking them all or none (the GCRA of gcra.ts,
  * and leases in a sorted set scored by expiry), then the leases of running requests to renew (one
- * given back or dropped as expired is not taken again). Renewals are a part of this script, not one of their
- * own, because ioredis makes a class per script: a second script's calls reaching ioredis's send
- * and reply code every `leaseMs / 3` would deoptimize it each time. Each counter is read once and written once per
+ * given back or dropped as expired is not taken again). Renewals are a part of this script, not
+ * one of their own: ioredis makes a class per script, and one class reaching its send and reply
+ * code keeps that code monomorphic. Each counter is read once and written once per
  * call, however many of the batch's requests meet it: a busy key's requests share their counters,
  * and a call of 15 such requests runs ten Redis commands instead of about 150. The script runs
  * alone, so what it keeps between two requests of the batch is what Redis would hold.
@@ -25,10 +25,10 @@ export const DATA_VERSION = 'v1';
  * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
  * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
  * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period ms, cost;
- * the count of leases to renew, then per one: key index.
- * ARGV[2]: the lease ids, of the ended requests, of those asking, then of the leases to renew, as a JSON array of strings
- * (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
+ * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period
+ * ms, cost; the count of leases to renew, then per one: key index.
+ * ARGV[2]: the lease ids, of the ended requests, of those asking, then of the leases to renew, as a
+ * JSON array of strings (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
  * then measures and writes each).
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check; all in one string, the numbers joined by commas (one

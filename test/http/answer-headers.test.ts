@@ -54,6 +54,16 @@ describe('answer headers', () => {
     expect(await answer.json()).toEqual({ ok: true });
   });
 
+  it('lets a stage name the request id itself, sent once', async () => {
+    const url = await serve((_req, res) => {
+      addAnswerHeader(res, 'x-request-id', "the stage's id");
+      sendJson(res, 200, { ok: true }, 'req_4');
+    });
+    const answer = await fetch(url);
+    expect(answer.headers.get('x-request-id')).toBe("the stage's id");
+    expect(answer.headers.get('request-id')).toBe('req_4');
+  });
+
   it('starts a stream with them', async () => {
     const url = await serve((_req, res) => {
       addAnswerHeader(res, 'anthropic-ratelimit-requests-remaining', '4');
