@@ -25,6 +25,13 @@ export class StoreDeadlines {
   #head = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #expire = () => this.#expireDue();
+  /**
+   * The timer runs before the loop reads its sockets: after the process stalled (a long GC, a
+   * synchronous step) past a deadline, an answer that came in time may be waiting unread. The
+   * calls are given up in the check phase, after the poll phase has read it. Until then `#timer`
+   * still holds the fired timer, so no other is set.
+   */
+  readonly #fired = () => void setImmediate(this.#expire);
 
   constructor(ms: number, store = 'the limits store') {
     this.#ms = ms;
@@ -54,7 +61,7 @@ export class StoreDeadlines {
     const pending: Pending = { by: Date.now() + this.#ms, reject: failed };
     this.#pending.push(pending);
     // Unref'd: a call out on a socket keeps the process alive by itself.
-    this.#timer ??= setTimeout(this.#expire, Math.min(this.#ms, MAX_DELAY_MS)).unref();
+    this.#timer ??= setTimeout(this.#fired, Math.min(this.#ms, MAX_DELAY_MS)).unref();
     call.then(
       (value) => {
         if (pending.reject === undefined) return;
@@ -101,6 +108,6 @@ export class StoreDeadlines {
     this.#head = head;
     this.#passSettled();
     head = this.#head;
-    if (head < pending.length) this.#timer = setTimeout(this.#expire, Math.min(MAX_DELAY_MS, Math.max(1, pending[head]!.by - now))).unref();
+    if (head < pending.length) this.#timer = setTimeout(this.#fired, Math.min(MAX_DELAY_MS, Math.max(1, pending[head]!.by - now))).unref();
   }
 }

@@ -323,6 +323,25 @@ describe('Redis limit store deadline', () => {
   });
 });
 
+describe('Redis limit store after a stall', () => {
+  it('takes an answer that came in time, though the process was busy past the timeout when it came', async () => {
+    await redis.ping(); // connected: the call goes out at once
+    const store = new RedisLimitStore(redis, `test:${randomBytes(6).toString('hex')}:`, 100);
+    const asked = Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000));
+    // The call goes out in an immediate; this one runs right after it and keeps the loop busy
+    // (as a long GC or a synchronous step would) while Redis answers.
+    const stalled = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = Date.now() + 300;
+        while (Date.now() < until);
+        resolve();
+      }),
+    );
+    await stalled;
+    await expect(asked).resolves.toMatchObject({ ok: true, readings: [{ remaining: 4 }] });
+  });
+});
+
 describe('Redis limit store across a lost connection', () => {
   it('gives back the slot of a request that ended while Redis was away once it answers again', async () => {
     const target = new URL(REDIS_URL);

@@ -12,6 +12,18 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/**
+ * Moves the fake clock on by `ms`, then through the check phase that follows: a deadline that
+ * passed gives its calls up there, after the loop has read what arrived (store-deadlines.ts).
+ */
+async function passTime(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Timers and the clock are fake; immediates stay real, so the check phase is the loop's own. */
+const useFakeClock = () => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+
 /** What a promise came to, without waiting: 'pending' until it settled. */
 function outcomeOf(promise: Promise<unknown>): () => string {
   let outcome = 'pending';
@@ -23,7 +35,7 @@ function outcomeOf(promise: Promise<unknown>): () => string {
 }
 
 describe('StoreDeadlines', () => {
-  beforeEach(() => void vi.useFakeTimers());
+  beforeEach(useFakeClock);
   afterEach(() => void vi.useRealTimers());
 
   it('passes an answer that is not a promise straight through', () => {
@@ -41,11 +53,11 @@ describe('StoreDeadlines', () => {
     const second = outcomeOf(deadlines.within(rejected.promise) as Promise<string>);
     resolved.resolve('yes');
     rejected.reject(new Error('store failed'));
-    await vi.advanceTimersByTimeAsync(0);
+    await passTime(0);
     expect(first()).toBe('resolved yes');
     expect(second()).toBe('rejected store failed');
     // Past the deadline nothing changes.
-    await vi.advanceTimersByTimeAsync(200);
+    await passTime(200);
     expect(first()).toBe('resolved yes');
     expect(second()).toBe('rejected store failed');
   });
@@ -73,9 +85,9 @@ describe('StoreDeadlines', () => {
     );
     inTime.resolve('yes');
     failing.reject(new Error('NOSCRIPT'));
-    await vi.advanceTimersByTimeAsync(150);
+    await passTime(150);
     late.resolve('too late');
-    await vi.advanceTimersByTimeAsync(0);
+    await passTime(0);
     expect(seen).toEqual(['in time: yes', 'failing failed: NOSCRIPT', 'late failed: the limits store did not answer within 100 ms']);
   });
 
@@ -84,21 +96,21 @@ describe('StoreDeadlines', () => {
     const early = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
     const answered = deferred<string>();
     const inTime = outcomeOf(deadlines.within(answered.promise) as Promise<string>);
-    await vi.advanceTimersByTimeAsync(60);
+    await passTime(60);
     const late = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
     for (let index = 0; index < 50; index++) deadlines.within(Promise.resolve(index));
     expect(vi.getTimerCount()).toBe(1);
     answered.resolve('yes');
-    await vi.advanceTimersByTimeAsync(39);
+    await passTime(39);
     expect(early()).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
+    await passTime(1);
     expect(early()).toBe('rejected the limits store did not answer within 100 ms');
     expect(inTime()).toBe('resolved yes');
     // The call made 60 ms later still has its whole 100 ms.
     expect(late()).toBe('pending');
-    await vi.advanceTimersByTimeAsync(59);
+    await passTime(59);
     expect(late()).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
+    await passTime(1);
     expect(late()).toBe('rejected the limits store did not answer within 100 ms');
     // Nothing is left out: no timer stays behind.
     expect(vi.getTimerCount()).toBe(0);
@@ -112,7 +124,7 @@ describe('StoreDeadlines', () => {
     const hanging = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
     for (let index = 0; index < 100; index++) await deadlines.within(Promise.resolve(index));
     expect(deadlines.queued).toBe(101);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await passTime(1_000);
     expect(hanging()).toBe('rejected the limits store did not answer within 1000 ms');
     expect(deadlines.queued).toBe(0);
   });
@@ -120,24 +132,24 @@ describe('StoreDeadlines', () => {
   it('keeps working after every call settled and the timer stopped', async () => {
     const deadlines = new StoreDeadlines(50);
     await deadlines.within(Promise.resolve(1));
-    await vi.advanceTimersByTimeAsync(50);
+    await passTime(50);
     expect(vi.getTimerCount()).toBe(0);
     const next = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
-    await vi.advanceTimersByTimeAsync(50);
+    await passTime(50);
     expect(next()).toBe('rejected the limits store did not answer within 50 ms');
   });
 });
 
 describe('StoreDeadlines with a deadline longer than a Node timer takes', () => {
   it('waits for it in steps instead of firing at once', async () => {
-    vi.useFakeTimers();
+    useFakeClock();
     try {
       const deadlines = new StoreDeadlines(3_000_000_000);
       const call = outcomeOf(deadlines.within(deferred().promise) as Promise<unknown>);
-      await vi.advanceTimersByTimeAsync(2_147_483_647);
+      await passTime(2_147_483_647);
       expect(call()).toBe('pending');
       expect(vi.getTimerCount()).toBe(1);
-      await vi.advanceTimersByTimeAsync(3_000_000_000 - 2_147_483_647);
+      await passTime(3_000_000_000 - 2_147_483_647);
       expect(call()).toBe('rejected the limits store did not answer within 3000000000 ms');
     } finally {
       vi.useRealTimers();
