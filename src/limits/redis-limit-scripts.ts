@@ -5,7 +5,7 @@
 // deploy an old instance never runs a new script (or a new one an old script); the keys carry a
 // version of their own that changes only with what is stored in them, so old and new instances
 // keep counting the same limits together.
-const SCRIPT_VERSION = 'v7';
+const SCRIPT_VERSION = 'v8';
 export const DATA_VERSION = 'v1';
 
 /**
@@ -19,17 +19,19 @@ export const DATA_VERSION = 'v1';
  * call, however many of the batch's requests meet it: a busy key's requests share their counters,
  * and a call of 15 such requests runs ten Redis commands instead of about 150. The script runs
  * alone, so what it keeps between two requests of the batch is what Redis would hold.
- * KEYS: the batch's counters, each once.
+ * KEYS: the batch's counters' keys, each once.
  * ARGV[1]: every number of the batch, as a JSON array (one argument instead of a dozen per request:
  * ioredis converts, measures and writes each argument on its own; and Redis's C JSON decoder reads
- * it in about a microsecond, where splitting a spaced list in Lua took eight) — lease ms; the count of
- * ended requests, then per one: counter count, lease count, per counter: key index, limit, period
- * ms, delta, and per lease: key index; the count of requests asking, then per one: check count, and
- * per check: key index, kind (a rate's burst, always 1 or more; 0 for concurrency), limit, period
- * ms, cost; the count of leases to renew, then per one: key index.
+ * it in about a microsecond, where splitting a spaced list in Lua took eight), written by
+ * redis-limit-batch.ts — lease ms; the counter table: its length, then per counter: key index, burst
+ * (a rate's, always 1 or more; 0 for concurrency), limit, period ms (each counter once, not once per
+ * request that meets it); the count of ended requests, then per one: counter count, lease count, per
+ * counter: its row in the table, delta, and per lease: key index; the count of requests asking, then
+ * per one: check count, and per check: its row in the table, cost; the count of leases to renew,
+ * then per one: key index.
  * ARGV[2]: the lease ids, of the ended requests, of those asking, then of the leases to renew, as a
- * JSON array of strings (one argument, not one per request: ioredis copies its arguments into a new array one at a time,
- * then measures and writes each).
+ * JSON array of strings (one argument, not one per request: ioredis copies its arguments into a new
+ * array one at a time, then measures and writes each).
  * Returns, per request asking: ok, retry-after ms (-1: never), refused count, the refused indexes,
  * then remaining and reset ms per check; all in one string, the numbers joined by commas (one
  * string is one read for the client's parser and one JSON.parse, where an array is an element at a
@@ -41,7 +43,12 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local N = cjson.decode(ARGV[1])
 local leaseIds = cjson.decode(ARGV[2])
 local leaseMs = N[1]
-local a, l = 2, 1
+local keyOf, burstOf, limitOf, periodOf = {}, {}, {}, {}
+local a, l = 3, 1
+for c = 1, N[2] do
+  keyOf[c], burstOf[c], limitOf[c], periodOf[c] = N[a], N[a + 1], N[a + 2], N[a + 3]
+  a = a + 4
+end
 local tats, changed, sizes, pruned, adds, removes = {}, {}, {}, {}, {}, {}
 local function tatOf(k)
   local tat = tats[k]
@@ -67,8 +74,9 @@ local ended = N[a]; a = a + 1
 for _ = 1, ended do
   local leaseId, counters, leases = leaseIds[l], N[a], N[a + 1]; l = l + 1; a = a + 2
   for _ = 1, counters do
-    local k, limit, period, delta = N[a], N[a + 1], N[a + 2], N[a + 3]; a = a + 4
-    setTat(k, math.max(now, tatOf(k) + delta * period / limit))
+    local c, delta = N[a], N[a + 1]; a = a + 2
+    local k = keyOf[c]
+    setTat(k, math.max(now, tatOf(k) + delta * periodOf[c] / limitOf[c]))
   end
   for _ = 1, leases do
     local k = N[a]; a = a + 1
@@ -85,10 +93,10 @@ for _ = 1, asking do
   local leaseId, n = leaseIds[l], N[a]; l = l + 1; a = a + 1
   local taking, readings, refused, retry = {}, {}, {}, 0
   for i = 0, n - 1 do
-    local at = a + i * 5
-    local k, burst, limit = N[at], N[at + 1], N[at + 2]
+    local c = N[a + i * 2]
+    local k, burst, limit = keyOf[c], burstOf[c], limitOf[c]
     if burst > 0 then
-      local period, cost = N[at + 3], N[at + 4]
+      local period, cost = periodOf[c], N[a + i * 2 + 1]
       local interval = period / limit
       local tolerance = period * burst / limit
       local base = tatOf(k)
@@ -112,7 +120,7 @@ for _ = 1, asking do
   end
   if #refused == 0 then
     for i = 0, n - 1 do
-      local k = N[a + i * 5]
+      local k = keyOf[N[a + i * 2]]
       if taking[i] then setTat(k, taking[i])
       else
         sizes[k] = sizes[k] + 1
@@ -128,7 +136,7 @@ for _ = 1, asking do
   answer[#answer + 1] = #refused
   for _, index in ipairs(refused) do answer[#answer + 1] = index end
   for _, value in ipairs(readings) do answer[#answer + 1] = value end
-  a = a + n * 5
+  a = a + n * 2
 end
 local renewing = N[a]; a = a + 1
 for _ = 1, renewing do

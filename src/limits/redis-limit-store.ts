@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AcquireResult, LimitCheck, LimitReading, LimitStore, RateAdjustment } from './limit-store.js';
+import { RedisLimitBatch } from './redis-limit-batch.js';
 import { BATCH, batchScriptName, DATA_VERSION, type ScriptCall } from './redis-limit-scripts.js';
 import { StoreDeadlines } from './store-deadlines.js';
 
@@ -7,7 +8,6 @@ import { StoreDeadlines } from './store-deadlines.js';
 const MAX_KEYS = 10_000;
 
 const NONE_REFUSED: readonly number[] = [];
-const NONE_RENEWING: ReadonlyArray<{ key: string; leaseId: string }> = [];
 
 /** Requests per script call at most; more wait for the next call. */
 const MAX_BATCH = 256;
@@ -17,6 +17,14 @@ interface Asking {
   leaseId: string;
   leaseMs: number;
   resolve: (result: AcquireResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Leases of running requests to extend (every `leaseMs / 3`, limit-stage.ts). */
+interface Renewing {
+  leases: ReadonlyArray<{ key: string; leaseId: string }>;
+  leaseMs: number;
+  resolve: () => void;
   reject: (error: unknown) => void;
 }
 
@@ -60,6 +68,7 @@ export class RedisLimitStore implements LimitStore {
   readonly #keys = new Map<string, string>();
   #asking: Asking[] = [];
   #ending: Ending[] = [];
+  #renewing: Renewing[] = [];
   #scheduled = false;
   /** Calls sent so far; the one that holds the next requests back, and when it was sent (0: none). */
   #calls = 0;
@@ -92,14 +101,14 @@ export class RedisLimitStore implements LimitStore {
   }
 
   /** The Redis key of a counter: the same string each time (the counters' names are few), so nothing is joined or hashed anew per request. */
-  #keyOf(key: string): string {
+  readonly #keyOf = (key: string): string => {
     let prefixed = this.#keys.get(key);
     if (prefixed === undefined) {
       if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
       this.#keys.set(key, (prefixed = this.#prefix + key));
     }
     return prefixed;
-  }
+  };
 
   acquire(checks: readonly LimitCheck[], leaseId: string, leaseMs: number): Promise<AcquireResult> {
     return new Promise((resolve, reject) => {
@@ -117,9 +126,13 @@ export class RedisLimitStore implements LimitStore {
     });
   }
 
-  async renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
-    if (leases.length === 0) return;
-    await this.#deadlines.within(this.#batch(leaseMs, [], [], leases));
+  /** Renewals go the way requests do, in the next call: one path into the script, so its code sees one kind of call. */
+  renew(leases: ReadonlyArray<{ key: string; leaseId: string }>, leaseMs: number): Promise<void> {
+    if (leases.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#renewing.push({ leases, leaseMs, resolve, reject });
+      this.#schedule();
+    });
   }
 
   #schedule(): void {
@@ -151,27 +164,28 @@ export class RedisLimitStore implements LimitStore {
     if (this.#late > 0 || AWAY.has(status)) {
       // Redis is away, or has not answered a call given up: a call sent now would only wait in
       // ioredis and run when Redis is back, taking slots for requests long since let in or refused.
-      // The requests asking are told at once; the slots of those that ended are sent back still.
+      // The requests asking (and renewals) are told at once; the slots of those that ended are sent back still.
       const error = new Error(
         this.#late > 0 ? 'the limits store has not answered a call that timed out' : `the limits store is not connected (${status})`,
       );
       for (const request of this.#asking.splice(0)) request.reject(error);
+      for (const renewal of this.#renewing.splice(0)) renewal.reject(error);
     } else if (this.#unreturned.length > 0) {
       this.#ending.unshift(...this.#unreturned.splice(0));
     }
-    if (this.#asking.length === 0 && !this.#givebacksDue) {
+    if (this.#asking.length === 0 && this.#renewing.length === 0 && !this.#givebacksDue) {
       // Only give-backs: they wait (a while at most) for the next requests' call.
       if (this.#ending.length > 0) this.#rideTimer ??= setTimeout(() => this.#givebacksWaited(), RIDE_ALONG_MS);
       return;
     }
     this.#givebacksDue = false;
-    while (this.#asking.length > 0 || this.#ending.length > 0)
-      this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH));
+    while (this.#asking.length > 0 || this.#ending.length > 0 || this.#renewing.length > 0)
+      this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH), this.#renewing.splice(0, MAX_BATCH));
   }
 
-  #send(ending: Ending[], asking: Asking[]): void {
+  #send(ending: Ending[], asking: Asking[], renewing: Renewing[]): void {
     // Only a call that admits requests holds the next ones back: a call that only gives back (a
-    // request that ended) must not delay the next request of a lone client.
+    // request that ended) or renews must not delay the next request of a lone client.
     const holds = asking.length > 0;
     const call = ++this.#calls;
     if (holds) {
@@ -190,7 +204,7 @@ export class RedisLimitStore implements LimitStore {
     };
     let sent: Promise<string>;
     try {
-      sent = this.#batch(asking[0]?.leaseMs ?? 0, ending, asking, NONE_RENEWING);
+      sent = this.#batch(asking[0]?.leaseMs ?? renewing[0]?.leaseMs ?? 0, ending, asking, renewing);
     } catch (error) {
       // Thrown before it went out: a call that failed, whose give-backs are sent again.
       sent = Promise.reject(error);
@@ -201,7 +215,7 @@ export class RedisLimitStore implements LimitStore {
       sent,
       (answer) => {
         try {
-          answered(ending, asking, answer);
+          answered(ending, asking, renewing, answer);
         } finally {
           back();
         }
@@ -210,6 +224,7 @@ export class RedisLimitStore implements LimitStore {
         try {
           for (const request of ending) request.reject(error);
           for (const request of asking) request.reject(error);
+          for (const renewal of renewing) renewal.reject(error);
           this.#gaveUp(sent, ending, asking);
         } finally {
           back();
@@ -218,42 +233,19 @@ export class RedisLimitStore implements LimitStore {
     );
   }
 
-  /** Sends a batch (redis-limit-scripts.ts): each counter once, however many requests meet it, named by its place (from 1). */
-  #batch(
-    leaseMs: number,
-    ending: readonly Ending[],
-    asking: readonly Asking[],
-    renewing: ReadonlyArray<{ key: string; leaseId: string }>,
-  ): Promise<string> {
-    const keys: string[] = [];
-    const places = new Map<string, number>();
-    const placeOf = (key: string) => {
-      let place = places.get(key);
-      if (place === undefined) places.set(key, (place = keys.push(this.#keyOf(key))));
-      return place;
-    };
-    const numbers: number[] = [leaseMs, ending.length];
-    const leaseIds: string[] = [];
-    for (const { adjustments, leaseKeys, leaseId } of ending) {
-      leaseIds.push(leaseId);
-      numbers.push(adjustments.length, leaseKeys.length);
-      for (const { key, limit, periodMs, delta } of adjustments) numbers.push(placeOf(key), limit, periodMs, delta);
-      for (const key of leaseKeys) numbers.push(placeOf(key));
-    }
-    numbers.push(asking.length);
-    for (const { checks, leaseId } of asking) {
-      leaseIds.push(leaseId);
-      numbers.push(checks.length);
-      // A rate's burst in place of its kind: no number more per check.
-      for (const check of checks)
-        numbers.push(placeOf(check.key), check.kind === 'rate' ? check.burst : 0, check.limit, check.periodMs, check.cost);
-    }
-    numbers.push(renewing.length);
-    for (const { key, leaseId } of renewing) {
-      leaseIds.push(leaseId);
-      numbers.push(placeOf(key));
-    }
-    return this.#redis[batchScriptName]!(keys.length, ...keys, `[${numbers.join(',')}]`, JSON.stringify(leaseIds)) as Promise<string>;
+  /** Sends a batch (redis-limit-scripts.ts, redis-limit-batch.ts): each counter once, however many requests meet it. */
+  #batch(leaseMs: number, ending: readonly Ending[], asking: readonly Asking[], renewing: readonly Renewing[]): Promise<string> {
+    const batch = new RedisLimitBatch(this.#keyOf);
+    batch.ending(ending.length);
+    for (const { adjustments, leaseKeys, leaseId } of ending) batch.ended(adjustments, leaseKeys, leaseId);
+    batch.asking(asking.length);
+    for (const { checks, leaseId } of asking) batch.ask(checks, leaseId);
+    let leases = 0;
+    for (const renewal of renewing) leases += renewal.leases.length;
+    batch.renewing(leases);
+    for (const renewal of renewing) for (const { key, leaseId } of renewal.leases) batch.renew(key, leaseId);
+    const { keys } = batch;
+    return this.#redis[batchScriptName]!(keys.length, ...keys, batch.numbers(leaseMs), batch.leaseIds()) as Promise<string>;
   }
 
   /**
@@ -269,7 +261,7 @@ export class RedisLimitStore implements LimitStore {
       const leaseKeys = checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
       if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
     }
-    if (taken.length > 0) this.#send(taken, []);
+    if (taken.length > 0) this.#send(taken, [], []);
     this.#late += 1;
     sent.then(
       () => {
@@ -288,8 +280,9 @@ export class RedisLimitStore implements LimitStore {
 }
 
 /** Hands each request of a call its part of the script's answer (redis-limit-scripts.ts). */
-function answered(ending: readonly Ending[], asking: readonly Asking[], text: string): void {
+function answered(ending: readonly Ending[], asking: readonly Asking[], renewing: readonly Renewing[], text: string): void {
   for (const request of ending) request.resolve();
+  for (const renewal of renewing) renewal.resolve();
   if (asking.length === 0) return;
   const answer = JSON.parse(`[${text}]`) as number[];
   let at = 0;

@@ -119,6 +119,27 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
     expect(await store.acquire([slots('s', 4)], 'd', 60_000)).toMatchObject({ ok: false, refused: [0] });
   });
 
+  it('checks each request against its own numbers when one counter’s limit changed between requests of one turn', async () => {
+    const store = makeStore();
+    // A key's limit raised from 2 to 1,000 a minute while requests under both were in flight: the
+    // counter keeps what was used (half of the period), and each request is measured by its own limit.
+    const [a, b, c] = await Promise.all([
+      store.acquire([rate('rpm', 2)], 'a', 60_000),
+      store.acquire([rate('rpm', 1_000)], 'b', 60_000),
+      store.acquire([rate('rpm', 2)], 'c', 60_000),
+    ]);
+    expect([a, b, c].map((result) => result.ok)).toEqual([true, true, false]);
+    expect(b!.readings[0]!.remaining).toBe(499);
+    // Tokens settled under the old limit while a request under the new one asks, in one turn.
+    await store.acquire([rate('tpm', 100, 100)], 'e', 60_000);
+    const [, f] = await Promise.all([
+      store.finish([{ key: 'tpm', limit: 100, periodMs: 60_000, delta: -50 }], [], 'e'),
+      store.acquire([rate('tpm', 200, 10)], 'f', 60_000),
+    ]);
+    // 50 of 100 tokens a minute is half the period used; 10 more of 200 leave 90.
+    expect(f).toMatchObject({ ok: true, readings: [{ remaining: 90 }] });
+  });
+
   it('with a burst, lets that many through at once, then one per interval: at most limit + burst - 1 in a period', async () => {
     const store = makeStore();
     // 10 a second, 3 at once: one more every 100 ms.
@@ -309,13 +330,21 @@ describe('Redis limit store deadline', () => {
           () => 'answered',
           (error: Error) => error.message,
         ),
+        // The renewal of long requests' leases goes in the same call, held to the same deadline.
+        Promise.resolve(store.renew([{ key: 'slots', leaseId: 'd' }], 60_000)).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
       ]);
       const tookMs = Date.now() - startedAt;
-      expect(outcomes).toEqual(Array(3).fill('the limits store did not answer within 150 ms'));
+      expect(outcomes).toEqual(Array(4).fill('the limits store did not answer within 150 ms'));
       expect(tookMs).toBeGreaterThanOrEqual(140);
       expect(tookMs).toBeLessThan(1_000);
-      // The renewal of long requests' leases is held to the same deadline.
-      await expect(store.renew([{ key: 'slots', leaseId: 'd' }], 60_000)).rejects.toThrow('did not answer within 150 ms');
+      // While that call is unanswered, a request or a renewal is told at once.
+      const askedAt = Date.now();
+      await expect(store.renew([{ key: 'slots', leaseId: 'e' }], 60_000)).rejects.toThrow('has not answered a call that timed out');
+      await expect(store.acquire([rate('rpm', 5)], 'f', 60_000)).rejects.toThrow('has not answered a call that timed out');
+      expect(Date.now() - askedAt).toBeLessThan(100);
     } finally {
       own.disconnect();
       silent.close();
