@@ -1,7 +1,7 @@
 // The table of `npm run bench -- --instructions`: instructions per request for each path, answer
 // and configuration, with the ratio to the first configuration (the passthrough) on the same row.
 import type { InstructionConfiguration } from './instruction-configurations.js';
-import type { InstructionRow } from './instructions.js';
+import { MAX_WINDOWS, STEADY_JIT_SHARE, type InstructionRow } from './instructions.js';
 
 export interface InstructionRunFacts {
   date: string;
@@ -33,7 +33,7 @@ export function renderInstructionTable(
   );
   const lines = [
     `Instructions per request, ${facts.date}, Node ${facts.node} (${facts.nodeFlags.join(' ')}) under ${facts.valgrind} --tool=callgrind: ` +
-      `${facts.requests} requests per row (${facts.connections === 1 ? 'one at a time' : `${facts.connections} connections, one request at a time on each`}) after ${facts.warmup} warm-up requests per path and answer; V8's compilers and old-generation GC left out (their shares of the window shown); ${facts.minutes.toFixed(1)} minutes.`,
+      `${facts.requests} requests per row (${facts.connections === 1 ? 'one at a time' : `${facts.connections} connections, one request at a time on each`}) after ${facts.warmup} warm-up requests per path and answer; V8's compilers and old-generation GC left out (their shares of the window shown; a window with over ${STEADY_JIT_SHARE * 100} % of JIT compile is counted again, ${MAX_WINDOWS} windows at most, and the last kept); ${facts.minutes.toFixed(1)} minutes.`,
     '',
     '| path | answer | configuration | instructions/request | vs passthrough | left out: JIT compile | left out: old-gen GC |',
     '|---|---|---|---|---|---|---|',
