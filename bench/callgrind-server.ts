@@ -48,6 +48,8 @@ export interface CallgrindServer {
   start(): Promise<void>;
   /** Stops counting and returns what was counted since `start()`, with V8's compilers and old-generation GC apart. */
   stop(label: string): Promise<CallgrindCounts<'compile' | 'gc'>>;
+  /** Turns instrumentation on or off without counting (the warm-up's rehearsal of a window's start). */
+  instrument(on: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,9 @@ export async function startUnderCallgrind(
       await control('--instr=off');
       part += 1;
       return readCallgrindCounts(await finishedDump(`${out}.${part}`), { compile: jitCompilation, gc: oldGenerationGc });
+    },
+    async instrument(on) {
+      await control(`--instr=${on ? 'on' : 'off'}`);
     },
     async close() {
       if (child.exitCode !== null) return;

@@ -10,7 +10,8 @@
 // file, or the PostgreSQL URL; BENCH_SCHEMA its schema) and prints `key <stored key>` for the load to use.
 // `BENCH_OPS=log|metrics|on` turns on the request log (a JSON line per request to the file BENCH_LOG_FILE,
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
-// `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings.
+// `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings;
+// `BENCH_UNUSUAL_SPEND_EVERY_MS` sets how often it checks, `BENCH_KEY_CACHE_TTL_MS` how long a stored key's lookup is trusted.
 // `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
@@ -90,6 +91,16 @@ const ops: Partial<GatewayOptions> = {
   ...(opsMode === 'metrics' || opsMode === 'on' ? { metrics: true } : {}),
 };
 
+// The watch and the key cache come with a database.
+const storedClock: Partial<GatewayOptions> = {
+  ...(process.env.BENCH_UNUSUAL_SPEND === 'off'
+    ? { unusualSpend: false as const }
+    : process.env.BENCH_UNUSUAL_SPEND_EVERY_MS === undefined
+      ? {}
+      : { unusualSpend: { checkIntervalMs: Number(process.env.BENCH_UNUSUAL_SPEND_EVERY_MS) } }),
+  ...(process.env.BENCH_KEY_CACHE_TTL_MS === undefined ? {} : { keyCacheTtlMs: Number(process.env.BENCH_KEY_CACHE_TTL_MS) }),
+};
+
 const handler = gateway({
   apiKeys: [BENCH_KEY],
   ...ops,
@@ -99,7 +110,7 @@ const handler = gateway({
   ...limits,
   ...(routing === 'redis' ? sharedRedis : {}),
   ...(database === undefined ? {} : { database, ledger }),
-  ...(process.env.BENCH_UNUSUAL_SPEND === 'off' ? { unusualSpend: false as const } : {}),
+  ...(database === undefined ? {} : storedClock),
   ...(money === 'balance' ? { balances: {} } : {}),
 });
 if (database !== undefined) {

@@ -117,9 +117,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await db.destroy();
     throw error;
   }
-  // A SQLite file (not an in-memory database, which another connection cannot see) is read off the main thread.
-  const reads =
-    engine === 'sqlite' && !isMemory(options.url) ? new Kysely<StorageSchema>({ dialect: new SqliteReadDialect(options.url) }) : db;
+  // A SQLite file (not an in-memory database, which another connection cannot see) is read off
+  // the main thread, by a worker started now: before the first request, not in the middle of traffic.
+  const readDialect = engine === 'sqlite' && !isMemory(options.url) ? new SqliteReadDialect(options.url) : undefined;
+  const reads = readDialect === undefined ? db : new Kysely<StorageSchema>({ dialect: readDialect });
+  readDialect?.start();
   registerReads(db, reads);
   return {
     db,

@@ -17,14 +17,19 @@ import { SqliteReadWorker } from './sqlite-read-worker.js';
  * the one connection.
  */
 export class SqliteReadDialect implements Dialect {
-  readonly #path: string;
+  readonly #worker: SqliteReadWorker;
 
   constructor(path: string) {
-    this.#path = path;
+    this.#worker = new SqliteReadWorker(path);
+  }
+
+  /** Starts the worker thread now, not at the first query (`SqliteReadWorker.start`). */
+  start(): void {
+    this.#worker.start();
   }
 
   createDriver(): Driver {
-    return new SqliteReadDriver(this.#path);
+    return new SqliteReadDriver(this.#worker);
   }
 
   createQueryCompiler() {
@@ -45,8 +50,7 @@ class SqliteReadDriver implements Driver {
   readonly #worker: SqliteReadWorker;
   readonly #connection: DatabaseConnection;
 
-  constructor(path: string) {
-    const worker = new SqliteReadWorker(path);
+  constructor(worker: SqliteReadWorker) {
     this.#worker = worker;
     this.#connection = {
       async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {

@@ -55,8 +55,8 @@ type Answer = { id: number; rows: unknown[]; error?: undefined } | { id: number;
 /**
  * A read-only connection to a SQLite file in a worker thread: better-sqlite3 is synchronous, so a
  * long read (a page over a large ledger) run there leaves the main thread free for requests.
- * WAL lets it read beside the main thread's writer. The worker starts on the first query and is
- * started anew if it dies; it keeps the process alive only while a query is under way.
+ * WAL lets it read beside the main thread's writer. The worker starts with `start()` (or the first
+ * query) and is started anew if it dies; it keeps the process alive only while a query is under way.
  */
 export class SqliteReadWorker {
   readonly #path: string;
@@ -67,6 +67,21 @@ export class SqliteReadWorker {
 
   constructor(path: string) {
     this.#path = path;
+  }
+
+  /**
+   * Starts the worker now rather than at the first query. Its start is a one-time cost on the main
+   * thread too: Node loads its worker modules there, and doing so deoptimized the request path's
+   * compiled code. Started with the database, that happens before the first request instead of at
+   * the first read (a minute into serving, when the unusual-spend watch first looks).
+   */
+  start(): void {
+    if (!this.#closed) this.#worker ??= this.#spawn();
+  }
+
+  /** Whether a worker thread is up (started and not closed or lost). */
+  get started(): boolean {
+    return this.#worker !== undefined;
   }
 
   /** The rows `sql` reads; rejects (a SQLite error's message and code) if it fails or would write. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
 import { readsOf } from '../../src/storage/reads-of.js';
 import { SqliteReadWorker } from '../../src/storage/sqlite-read-worker.js';
@@ -92,6 +92,23 @@ describe('reads of a SQLite file in a worker thread', () => {
     await reader.close();
     expect(await outcome).toBe('The database was closed during the query.');
     await expect(reader.query('select 1', [])).rejects.toThrow('The database is closed.');
+  });
+
+  it('should start the worker when the database opens, before the first read, and read on that one', async () => {
+    const start = vi.spyOn(SqliteReadWorker.prototype, 'start');
+    scratch.later(() => start.mockRestore());
+    const database = await open(scratch.file('reads'));
+    expect(start).toHaveBeenCalledTimes(1);
+    const reader = start.mock.contexts[0] as SqliteReadWorker;
+    expect(reader.started).toBe(true);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(database.reads)).rows).toEqual([{ one: 1 }]);
+    expect(reader.started).toBe(true);
+    await database.close();
+    opened.length = 0;
+    expect(reader.started).toBe(false);
+    // Started after closing, it stays closed.
+    reader.start();
+    expect(reader.started).toBe(false);
   });
 
   it('should fail a query with a clear error when the file is not there', async () => {
