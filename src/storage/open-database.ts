@@ -130,7 +130,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     location: engine === 'postgres' ? withoutPassword(options.url) : options.url,
     migrated,
     close: async () => {
-      if (reads !== db) await reads.destroy();
+      // Kysely closes a driver only if a query opened it: the reader started with the database is closed here too.
+      if (reads !== db) await Promise.all([reads.destroy(), readDialect?.close()]);
       await db.destroy();
     },
   };

@@ -28,6 +28,11 @@ export class SqliteReadDialect implements Dialect {
     this.#worker.start();
   }
 
+  /** Stops the worker thread (as the driver's `destroy` does, which Kysely calls only once a query ran). */
+  close(): Promise<void> {
+    return this.#worker.close();
+  }
+
   createDriver(): Driver {
     return new SqliteReadDriver(this.#worker);
   }

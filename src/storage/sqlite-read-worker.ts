@@ -115,7 +115,6 @@ export class SqliteReadWorker {
   #spawn(): Worker {
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER_CODE, { eval: true, workerData: { path: this.#path, module, nice: READER_NICE } });
-    worker.unref();
     worker.on('message', (answer: Answer) => {
       const pending = this.#pending.get(answer.id);
       if (pending === undefined) return;
@@ -131,6 +130,9 @@ export class SqliteReadWorker {
     };
     worker.on('error', (error) => lost(error));
     worker.on('exit', (code) => lost(new Error(`The database reader stopped (exit code ${code}).`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again, and an idle
+    // reader must not keep the process alive.
+    worker.unref();
     return worker;
   }
 

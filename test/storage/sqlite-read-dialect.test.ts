@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
@@ -109,6 +111,38 @@ describe('reads of a SQLite file in a worker thread', () => {
     // Started after closing, it stays closed.
     reader.start();
     expect(reader.started).toBe(false);
+  });
+
+  it('should stop the worker started at open when the database closes without a read', async () => {
+    const start = vi.spyOn(SqliteReadWorker.prototype, 'start');
+    scratch.later(() => start.mockRestore());
+    const database = await open(scratch.file('reads'));
+    const reader = start.mock.contexts[0] as SqliteReadWorker;
+    expect(reader.started).toBe(true);
+    await database.close();
+    opened.length = 0;
+    expect(reader.started).toBe(false);
+  });
+
+  it('should let a process whose database was opened and never read or closed exit on its own', () => {
+    // An idle reader must not hold the process: a CLI command opens the database, does its work and ends.
+    const path = scratch.file('reads');
+    // A script file: under `-e` the process ended even while the reader held it.
+    const script = `${scratch.file('open-only')}.mts`;
+    const source = new URL('../../src/storage/open-database.ts', import.meta.url).href;
+    writeFileSync(
+      script,
+      `import { openDatabase } from '${source}';\nawait openDatabase({ url: process.env.DB });\nconsole.log('opened');\n`,
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, DB: path },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(child.stdout).toBe('opened\n');
   });
 
   it('should fail a query with a clear error when the file is not there', async () => {
