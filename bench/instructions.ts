@@ -26,8 +26,9 @@ export const STRETCHED_WINDOW_MS = 500;
  * Work the server does on a clock rather than per request, stretched by the same factor: the
  * unusual-spend watch's check (every 60 s natively) and the stored-key cache's refresh (every
  * 5 s). Natively a check is shared by the few hundred thousand requests of a minute; under
- * callgrind a minute holds a few thousand, so each check weighed fifty times its share, and the
- * one that fell in a window added up to 20k instructions to each of its requests.
+ * callgrind a minute holds a few thousand, so each check weighed fifty times its share. (The
+ * first check also started the SQLite reader thread until it started with the database, adding up
+ * to 20k instructions to each request of the window it fell in.)
  */
 export const STRETCHED_CLOCK = { unusualSpendEveryMs: 60_000 * 50, keyCacheTtlMs: 5_000 * 50 };
 
