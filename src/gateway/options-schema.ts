@@ -82,6 +82,7 @@ export const limitsOptionsSchema = z.strictObject({
   whenStoreDown: z.enum(['open', 'closed']).optional(),
   leaseMs: z.number().int().min(1_000).optional(),
   storeTimeoutMs: z.number().int().positive().optional(),
+  givebackWaitMs: z.number().int().min(0).max(1_000).optional(),
 });
 
 /** `timeouts`, and `models[].timeouts`; the config file loader checks the same shape. */

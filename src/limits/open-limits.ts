@@ -17,6 +17,13 @@ export interface LimitsOptions {
   leaseMs?: number;
   /** How long a Redis call may take before it counts as down, in ms. Default 1 000. */
   storeTimeoutMs?: number;
+  /**
+   * With Redis: how long the slots and tokens of requests that ended may wait for the next call
+   * admitting requests, to go with it instead of alone, in ms (0 to 1 000). Default 10. Longer
+   * saves calls at low load; other instances see a slot taken that much longer, and a shutdown
+   * waits that much longer for the last slots to go back.
+   */
+  givebackWaitMs?: number;
 }
 
 export interface OpenLimitsOptions {
@@ -47,7 +54,10 @@ export function openLimits(inner: AdmissionControl, settings: OpenLimitsOptions)
   const owned = typeof settings.redis === 'string' ? new Redis(settings.redis) : undefined;
   owned?.on('error', settings.onStoreError);
   const redis = owned ?? (settings.redis as Redis | undefined);
-  const store = redis === undefined ? new MemoryLimitStore() : new RedisLimitStore(redis, settings.redisPrefix, limits.storeTimeoutMs);
+  const store =
+    redis === undefined
+      ? new MemoryLimitStore()
+      : new RedisLimitStore(redis, settings.redisPrefix, { timeoutMs: limits.storeTimeoutMs, givebackWaitMs: limits.givebackWaitMs });
   const stage = withLimits(inner, {
     rules: {
       ...(limits.perKey === undefined ? {} : { perKey: limits.perKey }),

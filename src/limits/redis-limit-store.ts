@@ -41,11 +41,19 @@ const HOLD_BACK_MS = 20;
 
 /**
  * How long the give-backs of requests that ended may wait for a call admitting requests, to go with
- * it: under load one always comes first, and a call saved is a round trip saved (a quarter of the
- * calls on 8 connections). Other instances see a slot taken at most this much longer; this instance's next
- * request is not held at all, since a call runs its give-backs before its requests.
+ * it, by default (`limits.givebackWaitMs`): under load one always comes first, and a call saved is a
+ * round trip saved (a quarter of the calls on 8 connections). Other instances see a slot taken at
+ * most this much longer; this instance's next request is not held at all, since a call runs its
+ * give-backs before its requests.
  */
-const RIDE_ALONG_MS = 10;
+const GIVEBACK_WAIT_MS = 10;
+
+export interface RedisLimitStoreOptions {
+  /** How long a call may be out before its requests are told the store is down (ioredis itself would wait as long as it reconnects). Default 1 000 ms. */
+  timeoutMs?: number | undefined;
+  /** How long give-backs wait for a call admitting requests before they go alone. Default 10 ms. */
+  givebackWaitMs?: number | undefined;
+}
 
 /** ioredis states in which a call would wait in its offline queue for a connection that is not there. */
 const AWAY = new Set(['reconnecting', 'close', 'end']);
@@ -59,7 +67,7 @@ const settledAlready = () => undefined;
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
  * those of one turn of the event loop, and, while a call admitting requests is out, every one that
  * arrives until it comes back; the give-backs of requests that ended go with the next of those
- * calls, or alone after RIDE_ALONG_MS. Under load a round trip (and its system calls, the larger
+ * calls, or alone after `givebackWaitMs`. Under load a round trip (and its system calls, the larger
  * cost) serves many requests instead of one or two; alone, a request waits for no one.
  */
 export class RedisLimitStore implements LimitStore {
@@ -76,7 +84,7 @@ export class RedisLimitStore implements LimitStore {
   #outSince = 0;
   /** Sends what is held back if the call that is out takes too long. */
   #holdTimer: NodeJS.Timeout | undefined;
-  /** Sends the give-backs that waited RIDE_ALONG_MS for a call of requests and saw none. */
+  /** Sends the give-backs that waited `givebackWaitMs` for a call of requests and saw none. */
   #rideTimer: NodeJS.Timeout | undefined;
   /** Those give-backs waited long enough: the next send takes them, with requests or without. */
   #givebacksDue = false;
@@ -87,17 +95,16 @@ export class RedisLimitStore implements LimitStore {
   /** Requests that ended whose slots were not given back (their call never ran): sent again once Redis answers. */
   #unreturned: Ending[] = [];
 
-  /**
-   * `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). `timeoutMs`: how long a call may be
-   * out before its requests are told the store is down (ioredis itself would wait as long as it
-   * reconnects).
-   */
-  constructor(redis: Redis, prefix: string, timeoutMs = 1_000) {
+  readonly #givebackWaitMs: number;
+
+  /** `prefix`: the gateway's Redis prefix (e.g. `switchyard:`). */
+  constructor(redis: Redis, prefix: string, options: RedisLimitStoreOptions = {}) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not have it yet.
     if (!(batchScriptName in redis)) redis.defineCommand(batchScriptName, { lua: BATCH });
     this.#redis = redis as Redis & Record<string, ScriptCall>;
     this.#prefix = `${prefix}limits:${DATA_VERSION}:`;
-    this.#deadlines = new StoreDeadlines(timeoutMs);
+    this.#deadlines = new StoreDeadlines(options.timeoutMs ?? 1_000);
+    this.#givebackWaitMs = options.givebackWaitMs ?? GIVEBACK_WAIT_MS;
   }
 
   /** The Redis key of a counter: the same string each time (the counters' names are few), so nothing is joined or hashed anew per request. */
@@ -175,10 +182,15 @@ export class RedisLimitStore implements LimitStore {
     }
     if (this.#asking.length === 0 && this.#renewing.length === 0 && !this.#givebacksDue) {
       // Only give-backs: they wait (a while at most) for the next requests' call.
-      if (this.#ending.length > 0) this.#rideTimer ??= setTimeout(() => this.#givebacksWaited(), RIDE_ALONG_MS);
+      if (this.#ending.length > 0) this.#rideTimer ??= setTimeout(() => this.#givebacksWaited(), this.#givebackWaitMs);
       return;
     }
     this.#givebacksDue = false;
+    // The give-backs waiting go in this call: the wait for the next ones starts with them.
+    if (this.#rideTimer !== undefined) {
+      clearTimeout(this.#rideTimer);
+      this.#rideTimer = undefined;
+    }
     while (this.#asking.length > 0 || this.#ending.length > 0 || this.#renewing.length > 0)
       this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH), this.#renewing.splice(0, MAX_BATCH));
   }

@@ -111,6 +111,21 @@ describe('limits across two instances sharing Redis', () => {
     expect(await streamChat(clients[0]!)).toBe('ok');
   });
 
+  it('gives a slot back within `givebackWaitMs` when no request follows, so another instance sees it free then', async () => {
+    const upstream = await upstreamOf({ delayMs: 1, chunks: 2 });
+    const redis = sharedRedis();
+    const waiting = await serve(upstream, { ...redis, limits: { perKey: { concurrency: 1 }, givebackWaitMs: 1_000 } });
+    const other = await serve(upstream, { ...redis, limits: { perKey: { concurrency: 1 } } });
+
+    expect(await streamChat(openaiOf(waiting))).toBe('ok');
+    // Long past the default 10 ms, the first instance's slot still waits for a request of its own
+    // to go with: taken, as the other instance sees it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await streamChat(openaiOf(other))).toBeInstanceOf(OpenAI.RateLimitError);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await streamChat(openaiOf(other))).toBe('ok');
+  });
+
   it('holds tokens per minute to the limit, counting streams by the usage they report at the end', async () => {
     // Each answer reports 400 input tokens (for 1,600 characters) and 100 output tokens; a request is counted at an upper
     // bound of its input (a token per character) plus max_tokens until its real usage is known.

@@ -209,13 +209,16 @@ describe.each(stores)('%s limit store', (_name, makeStore) => {
 });
 
 /** A store on its own connection whose script calls take 5 ms more (a busy or distant Redis), and the times they were made. */
-function slowedStore(own: Redis): {
+function slowedStore(
+  own: Redis,
+  options?: ConstructorParameters<typeof RedisLimitStore>[2],
+): {
   store: RedisLimitStore;
   calls: Array<{ requests: number; at: number; doneAt?: number }>;
   prefix: string;
 } {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
-  const store = new RedisLimitStore(own, prefix);
+  const store = new RedisLimitStore(own, prefix, options);
   const script = own as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const calls: Array<{ requests: number; at: number; doneAt?: number }> = [];
   const original = script[batchScriptName]!.bind(own);
@@ -268,6 +271,32 @@ describe('Redis limit store batching', () => {
     }
   });
 
+  it('waits `givebackWaitMs` for a request to go with, and takes the next request along if one comes', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const { store, calls } = slowedStore(own, { givebackWaitMs: 500 });
+      expect((await store.acquire([slots('s', 1)], 'first', 60_000)).ok).toBe(true);
+      const endedAt = performance.now();
+      const released = store.finish([], ['s'], 'first');
+      // Past the default 10 ms, the give-back still waits.
+      await sleep(60);
+      expect(calls).toHaveLength(1);
+      // A request that comes in the meantime takes it along: one call for both, the give-back first.
+      const next = await store.acquire([slots('s', 1)], 'next', 60_000);
+      await released;
+      expect(next.ok).toBe(true);
+      expect(calls.map((call) => call.requests)).toEqual([1, 2]);
+      expect(calls[1]!.at - endedAt).toBeLessThan(500);
+      // Alone, it goes once its own wait is over (the first give-back's timer went with it).
+      const alone = performance.now();
+      await store.finish([], ['s'], 'next');
+      expect(calls).toHaveLength(3);
+      expect(calls[2]!.at - alone).toBeGreaterThanOrEqual(495);
+    } finally {
+      own.disconnect();
+    }
+  });
+
   it('does not hold a request back behind a call that only gives slots back', async () => {
     const own = new Redis(REDIS_URL);
     try {
@@ -315,7 +344,7 @@ describe('Redis limit store deadline', () => {
     const own = new Redis((silent.address() as AddressInfo).port, '127.0.0.1', { maxRetriesPerRequest: null });
     own.on('error', () => undefined);
     try {
-      const store = new RedisLimitStore(own, 'test:silent:', 150);
+      const store = new RedisLimitStore(own, 'test:silent:', { timeoutMs: 150 });
       const startedAt = Date.now();
       const outcomes = await Promise.all([
         Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000)).then(
@@ -355,7 +384,7 @@ describe('Redis limit store deadline', () => {
 describe('Redis limit store after a stall', () => {
   it('takes an answer that came in time, though the process was busy past the timeout when it came', async () => {
     await redis.ping(); // connected: the call goes out at once
-    const store = new RedisLimitStore(redis, `test:${randomBytes(6).toString('hex')}:`, 100);
+    const store = new RedisLimitStore(redis, `test:${randomBytes(6).toString('hex')}:`, { timeoutMs: 100 });
     const asked = Promise.resolve(store.acquire([rate('rpm', 5)], 'a', 60_000));
     // The call goes out in an immediate; this one runs right after it and keeps the loop busy
     // (as a long GC or a synchronous step would) while Redis answers.
@@ -379,7 +408,7 @@ describe('Redis limit store across a lost connection', () => {
     const own = new Redis(relay.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
     own.on('error', () => undefined);
     try {
-      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`, 2_000);
+      const store = new RedisLimitStore(own, `test:${randomBytes(6).toString('hex')}:`, { timeoutMs: 2_000 });
       expect((await store.acquire([slots('s', 1)], 'a', 60_000)).ok).toBe(true);
       await relay.cut();
       await expect(Promise.resolve(store.finish([], ['s'], 'a'))).rejects.toThrow();

@@ -167,6 +167,12 @@ diagnoseBaseUrl: false
       ]);
     });
 
+    it('should take a give-back wait for the Redis limits up to a second, and refuse a longer one', async () => {
+      expect((await parse('limits:\n  givebackWaitMs: 250')).gateway.limits?.givebackWaitMs).toBe(250);
+      const error = await gatewayErrorOfAsync(() => parse('limits:\n  givebackWaitMs: 5000'));
+      expect(error).toMatchObject({ code: 'CONFIG_FILE_INVALID', param: 'limits.givebackWaitMs' });
+    });
+
     it('should take a burst on rate limits, and refuse one above the limit it goes with, saying why', async () => {
       const loaded = await parse(
         'limits:\n  perKey: { requestsPerMinute: 50, burst: { requests: 1 } }\nmodels:\n  - { id: m, provider: mock, limits: { tokensPerMinute: 1000, burst: { tokens: 200 } } }',
