@@ -12,7 +12,7 @@
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
 // `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings;
 // `BENCH_UNUSUAL_SPEND_EVERY_MS` sets how often it checks, `BENCH_KEY_CACHE_TTL_MS` how long a stored key's lookup is trusted;
-// `BENCH_STORE_TIMEOUT_MS` (with BENCH_LIMITS=redis) how long a limits call may take before Redis counts as down.
+// `BENCH_STORE_TIMEOUT_MS` and `BENCH_LEASE_MS` (with BENCH_LIMITS) set the limits' `storeTimeoutMs` and `leaseMs`.
 // `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write, and
 // how long the Redis limits' give-backs wait for a call admitting requests.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
@@ -83,6 +83,7 @@ const limits: Partial<GatewayOptions> =
           // Give-backs wait for a call admitting requests as long as rows wait for a commit.
           ...(windowMs === undefined ? {} : { givebackWaitMs: windowMs }),
           ...(process.env.BENCH_STORE_TIMEOUT_MS === undefined ? {} : { storeTimeoutMs: Number(process.env.BENCH_STORE_TIMEOUT_MS) }),
+          ...(process.env.BENCH_LEASE_MS === undefined ? {} : { leaseMs: Number(process.env.BENCH_LEASE_MS) }),
         },
         ...(limitsMode === 'redis' ? sharedRedis : {}),
       };
