@@ -12,9 +12,8 @@
 // batched as `requestLog: true` writes to stdout), the Prometheus metrics, or both.
 // `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings;
 // `BENCH_UNUSUAL_SPEND_EVERY_MS` sets how often it checks, `BENCH_KEY_CACHE_TTL_MS` how long a stored key's lookup is trusted;
-// `BENCH_STORE_TIMEOUT_MS` and `BENCH_LEASE_MS` (with BENCH_LIMITS) set the limits' `storeTimeoutMs` and `leaseMs`.
-// `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write, and
-// how long the Redis limits' give-backs wait for a call admitting requests.
+// `BENCH_LEASE_MS` (with BENCH_LIMITS) sets the limits' `leaseMs`.
+// `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
 // `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
@@ -65,10 +64,6 @@ const database =
       ? { url: process.env.BENCH_DATABASE ?? '', schema: process.env.BENCH_SCHEMA ?? 'bench' }
       : (process.env.BENCH_DATABASE ?? '');
 
-// How long ledger rows and request-log lines gather before one commit or write, and Redis give-backs
-// wait for a call admitting requests (default 10 ms each): the instruction mode stretches it by
-// callgrind's slowdown (bench/instructions.ts).
-const windowMs = process.env.BENCH_WINDOW_MS === undefined ? undefined : Number(process.env.BENCH_WINDOW_MS);
 const sharedRedis = { redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'bench:' };
 const limitsMode = process.env.BENCH_LIMITS;
 const limits: Partial<GatewayOptions> =
@@ -80,15 +75,15 @@ const limits: Partial<GatewayOptions> =
         // heap number whose every formatting (headers, the Redis batch) takes the slow path.
         limits: {
           perKey: { requestsPerMinute: 100_000_000, tokensPerMinute: 1_000_000_000, concurrency: 100_000 },
-          // Give-backs wait for a call admitting requests as long as rows wait for a commit.
-          ...(windowMs === undefined ? {} : { givebackWaitMs: windowMs }),
-          ...(process.env.BENCH_STORE_TIMEOUT_MS === undefined ? {} : { storeTimeoutMs: Number(process.env.BENCH_STORE_TIMEOUT_MS) }),
           ...(process.env.BENCH_LEASE_MS === undefined ? {} : { leaseMs: Number(process.env.BENCH_LEASE_MS) }),
         },
         ...(limitsMode === 'redis' ? sharedRedis : {}),
       };
 
 const opsMode = process.env.BENCH_OPS;
+// How long ledger rows and request-log lines gather before one commit or write (default 10 ms):
+// the instruction mode stretches it by callgrind's slowdown (bench/instructions.ts).
+const windowMs = process.env.BENCH_WINDOW_MS === undefined ? undefined : Number(process.env.BENCH_WINDOW_MS);
 // The request log as `requestLog: true` writes stdout (lines held up to 10 ms, then one write), to a file.
 const requestLog = () => ({ file: process.env.BENCH_LOG_FILE ?? '/dev/null', ...(windowMs === undefined ? {} : { flushMs: windowMs }) });
 const ledger = {
