@@ -122,7 +122,7 @@ describe('limits across two instances sharing Redis', () => {
     // to go with: taken, as the other instance sees it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await streamChat(openaiOf(other))).toBeInstanceOf(OpenAI.RateLimitError);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await streamChat(openaiOf(other))).toBe('ok');
   });
 
