@@ -51,9 +51,9 @@ const WARMUP_ROUNDS = 10;
 /**
  * The warm-up round sent with instrumentation on, as a window's first requests are. Turning it on
  * stalls the server for a moment (valgrind translates all its code again), and what the first
- * stall sets off (before the store's deadline was stretched, a Redis call out past it) deoptimized
- * code at the start of the first window, which then ran it unoptimized. Natively the first long
- * pause does that once, early; rehearsed here, it happens with rounds to spare.
+ * stall set off (before leases were stretched, a renewal sent alone in it) deoptimized code at
+ * the start of the first window, which then ran it unoptimized. Natively the first long pause does
+ * such a thing once, early; rehearsed here, it happens with rounds to spare.
  */
 const REHEARSAL_ROUND = WARMUP_ROUNDS - 4;
 
