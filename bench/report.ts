@@ -404,3 +404,36 @@ export function renderRoutingTable(routing: RoutingMeasured): string {
     `Deployments that answered 40 requests afterwards: ${routing.served.join(', ')}. A Redis PING round trip takes ${routing.redisPingUs.toFixed(0)} µs (median).`,
   );
 }
+
+export interface TargetsMeasured {
+  /** Per path: the passthrough's figures, and each configuration's against it (loaded at the same time). */
+  paths: Partial<
+    Record<string, { baseline: { cpuPerRequestUs: number; p50Ms: number }; configurations: Record<string, StoreConfigurationMeasured> }>
+  >;
+  /** Each configuration's CPU-per-request target, as a ratio to the passthrough's. */
+  targets: Record<string, number>;
+}
+
+/** The target rows: each configuration against the passthrough loaded beside it, marked against its own target. */
+export function renderTargetsTable(measured: TargetsMeasured): string {
+  const lines = [
+    "The targets, side by side — the gateway with every feature off, as the standalone server starts (SQLite ledger, request log, metrics), and with Redis limits and a stored key as well (the servers of the instruction table's `off`, `default` and `redis+keys`), each loaded at concurrency 64 at the same time as the passthrough, both on core 0; ratios are per-round medians. `passthrough again` is a second passthrough process measured the same way: how far from 1.00× the method itself lands.",
+    '',
+    '| path | configuration | CPU/req (c64) | CPU/req vs passthrough | target | req/s ratio | p50 (c1) | p50 added |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const [path, result] of Object.entries(measured.paths)) {
+    if (result === undefined) continue;
+    lines.push(
+      `| ${path} | passthrough | ${result.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | | 1.00× | ${result.baseline.p50Ms.toFixed(3)} ms | — |`,
+    );
+    for (const [name, row] of Object.entries(result.configurations)) {
+      const target = measured.targets[name];
+      const verdict = target === undefined ? '' : `≤ ${target.toFixed(1)}× ${row.cpuPerRequestRatio <= target ? '✅' : '❌'}`;
+      lines.push(
+        `| ${path} | ${name} | ${row.cpuPerRequestUs.toFixed(0)} µs | ${row.cpuPerRequestRatio.toFixed(2)}× | ${verdict} | ${row.perSecondRatio.toFixed(2)}× | ${row.p50Ms.toFixed(3)} ms | ${(row.p50AddedMs * 1000).toFixed(0)} µs |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

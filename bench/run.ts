@@ -16,6 +16,9 @@
 //   --skip-routing skip the routing rows (a model with two deployments and a fallback; cooldowns in
 //                  memory, and in Redis at REDIS_URL)
 //   --routing-only only those rows
+//   --skip-targets skip the target rows (the gateway off, as the standalone server starts, and with
+//                  Redis limits and a stored key, each loaded beside the passthrough, on every path)
+//   --targets-only only those rows
 //   --instructions instead of timings, count CPU instructions per request under callgrind (bench/instructions.ts)
 //   --warmup N     with --instructions: warm-up requests per path and answer (default 500)
 //   --requests N   with --instructions: measured requests per path and answer (default 300)
@@ -44,7 +47,9 @@ import {
   renderOpsTable,
   renderLimitsTable,
   renderRoutingTable,
+  renderTargetsTable,
   type RoutingMeasured,
+  type TargetsMeasured,
   renderPeerTable,
   renderStoreTable,
   renderTable,
@@ -77,6 +82,8 @@ const { values } = parseArgs({
     'ops-only': { type: 'boolean', default: false },
     'skip-routing': { type: 'boolean', default: false },
     'routing-only': { type: 'boolean', default: false },
+    'skip-targets': { type: 'boolean', default: false },
+    'targets-only': { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
     warmup: { type: 'string', default: '500' },
     requests: { type: 'string', default: '300' },
@@ -714,6 +721,41 @@ async function againstBaseline(
   };
 }
 
+/** The issue's three configurations, each judged against the passthrough by its own CPU-per-request target. */
+const TARGET_CONFIGURATIONS = [
+  { name: 'off', cpuRatio: 1.1 },
+  { name: 'default', cpuRatio: 1.3 },
+  { name: 'redis+keys', cpuRatio: 1.4 },
+] as const;
+
+/**
+ * The gateway with every feature off, as the standalone server starts, and with Redis limits and a
+ * stored key (the servers of bench/instruction-configurations.ts, run natively), each loaded at the
+ * same time as the passthrough, on every path: the timed counterpart of the instruction table, by
+ * the method the feature rows use. A second passthrough beside the first shows the method's own error.
+ */
+async function measureTargets(upstream: Started, passthrough: Started, off: Started): Promise<TargetsMeasured> {
+  const run = `${process.pid}:${Date.now()}`;
+  const servers: Record<string, Started> = { 'passthrough again': await startServer(0, 'passthrough.js', [upstream.url]), off };
+  for (const { name } of TARGET_CONFIGURATIONS.slice(1)) {
+    const configuration = instructionConfigurations.find((candidate) => candidate.name === name)!;
+    const dir = join(scratch, `targets-${name.replace(/\W/g, '_')}`);
+    mkdirSync(dir, { recursive: true });
+    const started = await startServer(0, configuration.script, [upstream.url], [], configuration.env?.(dir, run) ?? {});
+    // A server with stored keys prints one; only a configuration that names a stored key sends it.
+    const { headers: _storedKey, ...withApiKey } = started;
+    servers[name] = configuration.storedKey === true ? started : withApiKey;
+  }
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const measured: TargetsMeasured['paths'] = {};
+  for (const path of paths) {
+    const { baseline, configurations } = await againstBaseline(passthrough, servers, path, `the targets against the passthrough`);
+    measured[path] = { baseline, configurations };
+  }
+  for (const [name, server] of Object.entries(servers)) if (name !== 'off') await stopServer(server);
+  return { paths: measured, targets: Object.fromEntries(TARGET_CONFIGURATIONS.map(({ name, cpuRatio }) => [name, cpuRatio])) };
+}
+
 /** Per-key limits (requests, tokens, concurrency; none reached) in memory and in Redis, against the gateway without limits. */
 async function measureLimits(upstream: Started, baseline: Started): Promise<LimitsMeasured> {
   const path: BenchPath = 'chat';
@@ -903,7 +945,7 @@ async function main(): Promise<void> {
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
   const jsonFloor = await startServer(0, 'json-floor.js', [upstream.url]);
-  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'];
+  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'] || values['targets-only'];
   for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     // The Express floor always calls the Chat upstream and answers in Chat: measured where that is the caller's protocol or translated from it.
@@ -916,6 +958,10 @@ async function main(): Promise<void> {
   const ops = values['ops-only'] || (!values['skip-ops'] && !onlyOne) ? await measureOps(upstream, gatewayServer) : undefined;
   const routing =
     values['routing-only'] || (!values['skip-routing'] && !onlyOne) ? await measureRouting(upstream, gatewayServer) : undefined;
+  const targets =
+    values['targets-only'] || (!values['skip-targets'] && !onlyOne)
+      ? await measureTargets(upstream, passthrough, gatewayServer)
+      : undefined;
   log(`gateway RSS after all paths: ${(rssKb(gatewayServer.pid) / 1024).toFixed(0)} MB`);
   await stopServer(passthrough);
   await stopServer(gatewayServer);
@@ -943,13 +989,14 @@ async function main(): Promise<void> {
     ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
     ...(ops === undefined ? [] : [renderOpsTable(ops)]),
     ...(routing === undefined ? [] : [renderRoutingTable(routing)]),
+    ...(targets === undefined ? [] : [renderTargetsTable(targets)]),
   ];
   const table = sections.join('\n\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(
     join(benchDir, '.results/latest.json'),
-    JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing }, null, 2),
+    JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing, targets }, null, 2),
   );
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   writeResults(join(benchDir, 'RESULTS.md'), 'timed', runFacts(benchDir), benchCommand(), table);
