@@ -5,6 +5,8 @@
 //   --profile-only only that
 //   --profile-load json|stream|both  which load runs while profiling (default both)
 //   --seconds N    length of each load measurement (default 4)
+//   --warm-seconds N  load on each path (and a quarter of it in streams) that every measured server
+//                  serves before it is measured, so its code is optimized as a busy server's is (default 20)
 //   --rounds N     alternating passthrough/Switchyard rounds per path; medians are reported (default 5)
 //   --paths a,b    chat, messages, responses, anthropic (default all four; see bench/bodies.ts)
 //   --skip-stores  skip the stored keys + ledger rows (SQLite, PostgreSQL at DATABASE_URL, a 2 s stall)
@@ -72,6 +74,7 @@ const { values } = parseArgs({
     'profile-load': { type: 'string', default: 'both' },
     compare: { type: 'boolean', default: false },
     seconds: { type: 'string', default: '4' },
+    'warm-seconds': { type: 'string', default: '20' },
     rounds: { type: 'string', default: '5' },
     paths: { type: 'string', default: 'chat,messages,responses,anthropic' },
     'skip-stores': { type: 'boolean', default: false },
@@ -93,6 +96,7 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+const warmSeconds = Number(values['warm-seconds']);
 const rounds = Number(values.rounds);
 const paths = (values.paths ?? '').split(',') as BenchPath[];
 const here = import.meta.dirname;
@@ -466,6 +470,34 @@ async function openStreams(
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** Servers already warmed up (a server measured in two sections is warmed once). */
+const warmed = new WeakSet<Started>();
+
+/**
+ * Loads each server on each path, JSON and streams, before it is measured. V8 keeps optimizing a
+ * gateway's code for tens of thousands of requests (its compiler threads busy, its main thread on
+ * slower code meanwhile): after 2 s of load the gateway with every feature off measured 1.27× the
+ * passthrough's CPU per request on chat, after 24 s 1.13×, side by side, while the passthrough,
+ * mostly Node's own code, is warm within seconds. A server in production has long since served
+ * that many, so a number taken before it is the JIT's, not the gateway's. Each server serves every
+ * path, as in production (code shared by the paths sees all their shapes).
+ */
+async function warmUp(servers: readonly Started[], on: readonly BenchPath[]): Promise<void> {
+  const cold = servers.filter((server) => !warmed.has(server));
+  if (cold.length === 0 || warmSeconds <= 0) return;
+  log(
+    `warming up ${cold.length} server(s): ${warmSeconds} s of load on each of ${on.join(', ')}, and ${Math.max(1, Math.round(warmSeconds / 4))} s of streams`,
+  );
+  for (const server of cold) {
+    for (const path of on) {
+      await checkTarget(server, path);
+      await wrk(server, path, false, 64, warmSeconds);
+      await wrk(server, path, true, 64, Math.max(1, Math.round(warmSeconds / 4)));
+    }
+    warmed.add(server);
+  }
+}
+
 /**
  * Measures the passthrough and Switchyard on one path in alternating rounds, so that a slow spell of
  * this shared machine falls on both rather than on one; each metric is the median of its rounds.
@@ -678,6 +710,7 @@ async function againstBaseline(
 ): Promise<{ baseline: { cpuPerRequestUs: number; p50Ms: number }; configurations: Record<string, StoreConfigurationMeasured> }> {
   const servers: Record<string, Started> = { baseline, ...configurations };
   log(`${what} (${path}): ${rounds} alternating rounds`);
+  await warmUp(Object.values(servers), [path]);
   for (const server of Object.values(servers)) {
     await checkTarget(server, path);
     await wrk(server, path, false, 64, 2);
@@ -747,6 +780,7 @@ async function measureTargets(upstream: Started, passthrough: Started, off: Star
     servers[name] = configuration.storedKey === true ? started : withApiKey;
   }
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  await warmUp([passthrough, ...Object.values(servers)], paths);
   const measured: TargetsMeasured['paths'] = {};
   for (const path of paths) {
     const { baseline, configurations } = await againstBaseline(passthrough, servers, path, `the targets against the passthrough`);
@@ -946,6 +980,10 @@ async function main(): Promise<void> {
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
   const jsonFloor = await startServer(0, 'json-floor.js', [upstream.url]);
   const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'] || values['targets-only'];
+  if (!onlyOne) {
+    await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+    await warmUp([passthrough, gatewayServer], paths);
+  }
   for (const path of onlyOne ? [] : paths) {
     results[path] = await measurePair({ passthrough, switchyard: gatewayServer }, upstream, path);
     // The Express floor always calls the Chat upstream and answers in Chat: measured where that is the caller's protocol or translated from it.
