@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { SseMessage } from '../../sse/format-sse.js';
@@ -61,7 +62,13 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
 
   #controller: Dispatcher.DispatchController | undefined;
   #parser: EventSourceParser;
-  #decoder = new TextDecoder();
+  /**
+   * Node's StringDecoder, not TextDecoder: TextDecoder goes through ICU (about 7k instructions for a
+   * 190-byte chunk against 1.4k, callgrind), once per upstream read, which for a stream of tokens
+   * is once per event. It keeps a leading byte order mark, which TextDecoder drops: #text drops it.
+   */
+  #decoder = new StringDecoder('utf8');
+  #first = true;
   #queue: SseMessage[] = [];
   #next = 0;
   /** A reader waiting for a message (`next`) or for every message there is (`nextBatch`). */
@@ -145,7 +152,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
       if (this.#drainLeft < 0) controller.abort(aborted());
     } else if (this.#failure === undefined) {
       this.#pendingBytes += chunk.length;
-      this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+      this.#parser.feed(this.#text(this.#decoder.write(chunk)));
       if (this.#pendingBytes > this.options.maxEventBytes) {
         this.#failure = answerTooLarge(this.options.maxEventBytes);
         this.#parser.reset({ consume: false });
@@ -154,6 +161,13 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
       this.#wake();
       if (this.#queue.length - this.#next > HIGH_WATER) controller.pause();
     }
+  }
+
+  /** `decoded` without the byte order mark an answer may begin with (as TextDecoder would). */
+  #text(decoded: string): string {
+    if (!this.#first || decoded === '') return decoded;
+    this.#first = false;
+    return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   }
 
   #errorText(): string {
@@ -168,7 +182,7 @@ export class SseAnswer implements Dispatcher.DispatchHandler, AsyncIterableItera
       this.#resolveHead({ status: this.#status, headers: this.#headers, errorText: this.#errorText() });
       return;
     }
-    this.#parser.feed(this.#decoder.decode());
+    this.#parser.feed(this.#text(this.#decoder.end()));
     // A final event without its blank line still counts: some servers close right after it.
     this.#parser.feed('\n\n');
     this.#ended = true;

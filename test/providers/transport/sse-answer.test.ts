@@ -76,6 +76,20 @@ describe('SseAnswer: parsing', () => {
     expect(await parse('event: x\r\ndata: line1\r\ndata: line2\r\n\r\n', 3)).toEqual([{ event: 'x', data: 'line1\nline2' }]);
   });
 
+  it('should drop a byte order mark the answer begins with, even one split across reads, and keep one elsewhere', async () => {
+    const marked = `\uFEFF${wire}`;
+    for (const size of [1, 2, 3, 10_000]) expect(await parse(marked, size)).toEqual(messages);
+    expect(await parse('data: \uFEFFx\n\n', 2)).toEqual([{ data: '\uFEFFx' }]);
+  });
+
+  it('should end a last event cut inside a multi-byte character with a replacement character', async () => {
+    const cut = Buffer.from('data: ok\n\ndata: h\u00e9');
+    const { answer, controller } = started();
+    answer.onResponseData(controller, cut.subarray(0, cut.length - 1));
+    answer.onResponseEnd();
+    expect(await read(answer)).toEqual([{ data: 'ok' }, { data: 'h\uFFFD' }]);
+  });
+
   it('should keep a last event that ends without a blank line', async () => {
     expect(await parse('data: {"a":1}\n\ndata: {"b":2}\n', 100)).toEqual([{ data: '{"a":1}' }, { data: '{"b":2}' }]);
   });
