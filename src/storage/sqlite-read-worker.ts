@@ -25,7 +25,13 @@ try {
 }
 const statements = new Map();
 const bind = (value) => (ArrayBuffer.isView(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value);
-parentPort.on('message', ({ id, sql, parameters }) => {
+parentPort.on('message', ({ id, sql, parameters, close }) => {
+  if (close) {
+    // Asked to stop while idle: the connection closes and the thread ends on its own.
+    if (db !== undefined) db.close();
+    parentPort.close();
+    return;
+  }
   try {
     if (openError !== undefined) throw openError;
     let statement = statements.get(sql);
@@ -97,8 +103,12 @@ export class SqliteReadWorker {
   }
 
   /**
-   * Stops the worker; queries under way are rejected at once. A thread inside SQLite ends only when
-   * its statement returns, so it is waited for only when idle (closing never waits for a long read).
+   * Stops the worker; queries under way are rejected at once. An idle worker is asked to stop and
+   * waited for: its message is read only once its start (opening the file) is over, so it is never
+   * terminated in the middle of it. Terminating a thread while better-sqlite3 throws (a file that
+   * went away) aborts the whole process: "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal", seen
+   * on Node 24. A worker inside a query is terminated without waiting: it ends only when its
+   * statement returns, and closing never waits for a long read.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -107,9 +117,16 @@ export class SqliteReadWorker {
     if (worker === undefined) return;
     const busy = this.#pending.size > 0;
     this.#failAll(new Error('The database was closed during the query.'));
-    worker.unref();
-    const stopped = worker.terminate();
-    if (!busy) await stopped;
+    if (busy) {
+      worker.unref();
+      void worker.terminate();
+      return;
+    }
+    // Referenced until it has stopped: a process that ends meanwhile would terminate it itself.
+    worker.ref();
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ close: true });
+    await exited;
   }
 
   #spawn(): Worker {

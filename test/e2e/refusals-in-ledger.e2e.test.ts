@@ -1,27 +1,31 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
 import { useScratch } from '../helpers/scratch.js';
 import { startGateway, type RunningGateway } from '../helpers/start-gateway.js';
 
 const scratch = useScratch();
-let running: RunningGateway;
-let database: Database;
 
-beforeAll(async () => {
+/**
+ * A gateway on a SQLite ledger, and a second connection to read it, both closed after the test
+ * and before the scratch files go (the files are the test's own, removed after each test).
+ */
+async function gatewayWithLedger(): Promise<{ running: RunningGateway; database: Database }> {
   const file = scratch.file('ledger.db');
-  running = await startGateway({ database: file, ledger: { intervalMs: 5 }, limits: { perKey: { requestsPerMinute: 1 } } });
+  const running = await startGateway({ database: file, ledger: { intervalMs: 5 }, limits: { perKey: { requestsPerMinute: 1 } } });
+  scratch.later(async () => {
+    await running.close();
+    await running.gateway.close();
+  });
   await running.gateway.ready();
-  database = await openDatabase({ url: file });
-});
-afterAll(async () => {
-  await running.close();
-  await running.gateway.close();
-  await database.close();
-});
+  const database = await openDatabase({ url: file });
+  scratch.later(() => database.close());
+  return { running, database };
+}
 
 describe('requests refused before any provider call', () => {
   it('leave a 429 row (attempt 0, nothing billed) for a limit, and no row for a bad request', async () => {
+    const { running, database } = await gatewayWithLedger();
     const { key } = await running.gateway.keys!.create({ name: 'limited' });
     const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
     const ask = () => openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });

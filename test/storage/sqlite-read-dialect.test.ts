@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/open-database.js';
@@ -122,6 +123,23 @@ describe('reads of a SQLite file in a worker thread', () => {
     await database.close();
     opened.length = 0;
     expect(reader.started).toBe(false);
+  });
+
+  it('should stop an idle worker by asking it, never by terminating it, even one still opening a file that went away', async () => {
+    // Terminating a thread while better-sqlite3 throws (here: the file is not there) aborted a whole test process on Node 24.
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    scratch.later(() => terminate.mockRestore());
+    const starting = new SqliteReadWorker(`${scratch.file('gone')}-absent`);
+    starting.start();
+    await starting.close();
+    const path = scratch.file('reads');
+    await open(path);
+    const idle = new SqliteReadWorker(path);
+    expect(await idle.query('select 1 as one', [])).toEqual([{ one: 1 }]);
+    await idle.close();
+    expect(idle.started).toBe(false);
+    await expect(idle.query('select 1', [])).rejects.toThrow('The database is closed.');
+    expect(terminate).not.toHaveBeenCalled();
   });
 
   it('should let a process whose database was opened and never read or closed exit on its own', () => {
