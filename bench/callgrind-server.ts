@@ -33,6 +33,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export const NODE_FLAGS_UNDER_CALLGRIND = ['--single-threaded', '--min-semi-space-size=16', '--no-memory-reducer'];
 
+/**
+ * The caches `--cache-sim` has callgrind simulate: 32 KB first levels for instructions and data,
+ * as current server cores have, and as the last level a core's own 1 MB second level (AMD Zen 4
+ * and 5; 512 KB on Zen 2 and 3, 1-2 MB on recent Xeons), not the shared third: on a cloud machine
+ * that one is shared with whatever else runs there, so a process cannot count on it. What does not
+ * fit in 1 MB of code and data together costs a trip further out natively, and instruction counts
+ * do not show it (docs/performance.md#instructions-and-cpu-time-disagree).
+ */
+export const SIMULATED_CACHES = ['--cache-sim=yes', '--I1=32768,8,64', '--D1=32768,8,64', '--LL=1048576,16,64'];
+
 /** The servers running under callgrind, for the bench to stop if it is interrupted. */
 export const runningUnderCallgrind = new Set<ChildProcess>();
 
@@ -58,6 +68,8 @@ export async function startUnderCallgrind(
   args: string[],
   env: NodeJS.ProcessEnv,
   outDir: string,
+  /** More of valgrind's options (SIMULATED_CACHES). */
+  valgrindOptions: readonly string[] = [],
 ): Promise<CallgrindServer> {
   const out = join(outDir, 'callgrind.out');
   const valgrindLog = join(outDir, 'valgrind.log');
@@ -69,6 +81,7 @@ export async function startUnderCallgrind(
       '--smc-check=all-non-file', // V8 writes and rewrites machine code in anonymous memory (the default on amd64, stated)
       `--callgrind-out-file=${out}`,
       `--log-file=${valgrindLog}`,
+      ...valgrindOptions,
       process.execPath,
       ...NODE_FLAGS_UNDER_CALLGRIND,
       script,

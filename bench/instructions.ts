@@ -10,7 +10,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders, type BenchPath } from './bodies.js';
-import { startUnderCallgrind } from './callgrind-server.js';
+import { cacheMisses, estimatedCycles, type CallgrindCounts } from './callgrind-counts.js';
+import { SIMULATED_CACHES, startUnderCallgrind } from './callgrind-server.js';
 import type { InstructionConfiguration } from './instruction-configurations.js';
 import { sendSequentially, type RequestPlan } from './sequential-requests.js';
 
@@ -76,6 +77,8 @@ export interface InstructionOptions {
   connections: number;
   /** Which answers to measure on each path: JSON, streamed, or both. */
   answers: readonly ('json' | 'stream')[];
+  /** Simulate the caches (SIMULATED_CACHES) and report their misses per request: about twice as slow. */
+  cacheSimulation: boolean;
   /** Where the compiled bench scripts are. */
   buildDir: string;
   scratch: string;
@@ -93,6 +96,8 @@ export interface InstructionRow {
   /** Shares of the window's instructions that V8's compilers and old-generation GC ran (left out of `perRequest`). */
   compileShare: number;
   gcShare: number;
+  /** With `cacheSimulation`: per request, V8's compilers and old-generation GC left out. */
+  cache?: { firstLevelMisses: number; lastLevelMisses: number; estimatedCycles: number };
 }
 
 export async function measureInstructions(options: InstructionOptions): Promise<InstructionRow[]> {
@@ -111,7 +116,13 @@ export async function measureInstructions(options: InstructionOptions): Promise<
       BENCH_LEASE_MS: String(STRETCHED_CLOCK.leaseMs),
       ...configuration.env?.(dir, run),
     };
-    const server = await startUnderCallgrind(join(options.buildDir, configuration.script), [options.upstreamUrl], env, dir);
+    const server = await startUnderCallgrind(
+      join(options.buildDir, configuration.script),
+      [options.upstreamUrl],
+      env,
+      dir,
+      options.cacheSimulation ? SIMULATED_CACHES : [],
+    );
     try {
       if (configuration.storedKey && server.storedKey === undefined)
         throw new Error(`${configuration.name}: the server printed no stored key`);
@@ -146,12 +157,13 @@ export async function measureInstructions(options: InstructionOptions): Promise<
             perRequest: (counts.instructions - counts.inside.compile - counts.inside.gc) / requests,
             compileShare: counts.inside.compile / counts.instructions,
             gcShare: counts.inside.gc / counts.instructions,
+            ...(options.cacheSimulation ? { cache: cachePerRequest(counts, requests) } : {}),
           };
         }
         if (row === undefined) throw new Error('no window was counted');
         rows.push(row);
         log(
-          `  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request, ${perSecond.toFixed(0)} requests/s (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)`,
+          `  ${path.padEnd(9)} ${stream ? 'stream' : 'json  '} ${Math.round(row.perRequest).toLocaleString('en-US')} instructions/request, ${perSecond.toFixed(0)} requests/s (left out: JIT compile ${percent(row.compileShare)}, old-generation GC ${percent(row.gcShare)} of the window)${row.cache === undefined ? '' : `; ${Math.round(row.cache.lastLevelMisses)} last-level misses, ${Math.round(row.cache.estimatedCycles).toLocaleString('en-US')} estimated cycles/request`}`,
         );
       }
     } finally {
@@ -160,6 +172,19 @@ export async function measureInstructions(options: InstructionOptions): Promise<
     log(`${configuration.name}: ${seconds(startedAt)}`);
   }
   return rows;
+}
+
+/** The window's cache misses and cycle estimate per request, what V8's compilers and old-generation GC ran left out. */
+function cachePerRequest(counts: CallgrindCounts<'compile' | 'gc'>, requests: number): NonNullable<InstructionRow['cache']> {
+  const own: Record<string, number> = {};
+  for (const [name, count] of Object.entries(counts.events))
+    own[name] = count - (counts.insideEvents.compile[name] ?? 0) - (counts.insideEvents.gc[name] ?? 0);
+  const misses = cacheMisses(own);
+  return {
+    firstLevelMisses: misses.firstLevel / requests,
+    lastLevelMisses: misses.lastLevel / requests,
+    estimatedCycles: estimatedCycles(own) / requests,
+  };
 }
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;

@@ -27,6 +27,8 @@
 //   --configurations a,b  with --instructions: which of bench/instruction-configurations.ts (default all)
 //   --connections N with --instructions: connections sending at once, one request at a time each (default 1)
 //   --answers a,b  with --instructions: json, stream or both (default both)
+//   --cache-sim    with --instructions: also simulate the caches (32 KB first levels, a 1 MB last level) and
+//                  report their misses and an estimate of cycles per request (about twice as slow)
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -39,7 +41,7 @@ import { endpointOf, expectedAnswerText, protocolOf, requestBody, requestHeaders
 import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
-import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind } from './callgrind-server.js';
+import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind, SIMULATED_CACHES } from './callgrind-server.js';
 import { instructionConfigurations } from './instruction-configurations.js';
 import { measureInstructions } from './instructions.js';
 import { renderInstructionTable } from './instructions-report.js';
@@ -88,6 +90,7 @@ const { values } = parseArgs({
     'skip-targets': { type: 'boolean', default: false },
     'targets-only': { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
+    'cache-sim': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '500' },
     requests: { type: 'string', default: '300' },
     configurations: { type: 'string' },
@@ -724,6 +727,11 @@ async function againstBaseline(
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
     for (const [name, server] of Object.entries(configurations)) {
+      // Both servers sat idle while the other pairs ran, and V8 shrinks an idle process's young
+      // generation: in its first second back under load the gateway scavenged twice as often and
+      // took 1.3-1.8x its CPU per request of the seconds after (the passthrough, allocating less,
+      // about 1.05x). One unmeasured second at the same load brings both back to their steady state.
+      await wrkSideBySide(baseline, server, path, 64, 1);
       // Which load starts first changes from round to round: the first one measured ~2 % dearer.
       const [base, own] =
         round % 2 === 0
@@ -926,6 +934,7 @@ async function countInstructions(upstream: Started): Promise<void> {
     requests,
     connections,
     answers,
+    cacheSimulation: values['cache-sim'],
     buildDir: here,
     scratch,
     log,
@@ -939,6 +948,7 @@ async function countInstructions(upstream: Started): Promise<void> {
     requests,
     connections,
     minutes: (performance.now() - startedAt) / 60_000,
+    ...(values['cache-sim'] ? { simulatedCaches: SIMULATED_CACHES } : {}),
   });
   process.stdout.write(`${table}\n`);
   mkdirSync(join(benchDir, '.results'), { recursive: true });
