@@ -729,8 +729,9 @@ async function againstBaseline(
     for (const [name, server] of Object.entries(configurations)) {
       // Both servers sat idle while the other pairs ran, and V8 shrinks an idle process's young
       // generation: in its first second back under load the gateway scavenged twice as often and
-      // took 1.3-1.8x its CPU per request of the seconds after (the passthrough, allocating less,
-      // about 1.05x). One unmeasured second at the same load brings both back to their steady state.
+      // took 1.27-2.09x (median 1.34x) its CPU per request of the seconds after, the passthrough
+      // 1.09-1.66x (median 1.14x). After one unmeasured second at the same load, the gateway's two
+      // runs of a round measured alike (docs/performance.md#the-feature-rows).
       await wrkSideBySide(baseline, server, path, 64, 1);
       // Which load starts first changes from round to round: the first one measured ~2 % dearer.
       const [base, own] =
