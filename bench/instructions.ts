@@ -16,10 +16,12 @@ import type { InstructionConfiguration } from './instruction-configurations.js';
 import { sendSequentially, type RequestPlan } from './sequential-requests.js';
 
 /**
- * The ledger's commit window and the request log's flush window in this mode (10 ms natively).
- * Under callgrind the server runs about 50 times slower, so a 10 ms window would hold one or two
- * requests where natively, at the same concurrency, it holds dozens: stretched by that factor, a
- * commit or write is shared by as many requests as it would be outside valgrind. (Not the Redis
+ * The ledger's commit window and the request log's flush window in this mode (50 ms and 10 ms
+ * natively). Under callgrind the server runs about 50 times slower, so a 10 ms window would hold
+ * one or two requests where natively, at the same concurrency, it holds dozens: stretched by that
+ * factor, a write of the log is shared by as many requests as it would be outside valgrind. The
+ * ledger's 50 ms is stretched less (stretched fully, a measured window would hold one or two
+ * commits), so its commits are shared by fewer rows than natively: its share reads high. (Not the Redis
  * limits' 10 ms give-back wait: unstretched, the window's calls a request, 0.30 on 8 connections,
  * are already near native's 0.34 (docs/performance.md), and stretched they fell to 0.23.)
  */

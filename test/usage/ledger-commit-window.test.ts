@@ -43,7 +43,7 @@ describe('ledger: { commitEveryMs }', () => {
     const { response } = await client.chat.completions
       .create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] })
       .withResponse();
-    // Well past the default 10 ms window, the row is still held.
+    // Well past the default 50 ms window, the row is still held.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await rowsIn(file)).toEqual([]);
     await handle.close();

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/storage/open-database.js';
 import { Outbox } from '../../src/storage/outbox.js';
 import type { StorageDb, UsageLedgerRow } from '../../src/storage/schema.js';
@@ -120,6 +120,35 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerWriter on %s', (engine) =>
     await expect.poll(() => ledgerIds(database.db), { timeout: 5_000 }).toHaveLength(25);
     expect(outbox.size).toBe(0);
     expect(writer.counters).toEqual({ written: 25, waiting: 0, failedWrites: 0 });
+    await writer.close();
+  });
+});
+
+describe('LedgerWriter commit window', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('should gather the rows of 50 ms by default into one commit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const commits: string[][] = [];
+    const writer = new LedgerWriter({
+      db: () => undefined,
+      outbox: new Outbox(outboxFile()),
+      direct: () => (rows) => commits.push(rows.map((entry) => entry.request_id)),
+    });
+    writer.enqueue(row('req_1'));
+    vi.advanceTimersByTime(30);
+    writer.enqueue(row('req_2'));
+    vi.advanceTimersByTime(19);
+    expect(commits).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(commits).toEqual([['req_1', 'req_2']]);
+    writer.enqueue(row('req_3'));
+    vi.advanceTimersByTime(49);
+    expect(commits).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(commits).toEqual([['req_1', 'req_2'], ['req_3']]);
     await writer.close();
   });
 });
