@@ -5,7 +5,7 @@ import type { SseMessage } from '../../sse/format-sse.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './answer-limits.js';
 import { collectAnswer, type CollectedAnswer } from './collect-answer.js';
 import { SseAnswer } from './sse-answer.js';
-import type { RequestAbort } from './cancellation.js';
+import { RequestAbort } from './cancellation.js';
 import { readRetryAfter } from './retry-after.js';
 import { readUpstreamInfo } from './upstream-info.js';
 import { upstreamHeaderList } from './upstream-headers.js';
@@ -195,12 +195,21 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return accept === 'text/event-stream' ? sseHeaders : jsonHeaders;
   }
 
-  const post = (call: UpstreamCall, accept: string) => ({
-    method: 'POST' as const,
-    path: pathOf(call),
-    headers: headersOf(call, accept),
-    body: JSON.stringify(call.body),
-  });
+  const post = (call: UpstreamCall, accept: string) => {
+    // A call the gateway's deadline watches (connect, first output, idle, total: all finite) needs
+    // no headers or body timer from undici. Each would be a fast timer made anew per request that
+    // stays in undici's list up to a second after it is cleared: promoted to the old generation,
+    // it brought a full collection every second or two under load (docs/performance.md).
+    const unwatched = !(call.signal instanceof RequestAbort) || call.signal.watch === undefined;
+    return {
+      method: 'POST' as const,
+      path: pathOf(call),
+      headers: headersOf(call, accept),
+      body: JSON.stringify(call.body),
+      headersTimeout: unwatched ? undefined : 0,
+      bodyTimeout: unwatched ? undefined : 0,
+    };
+  };
 
   const rethrowFailed = (error: unknown): never => {
     throw failed(error);

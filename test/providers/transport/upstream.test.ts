@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError, upstreamErrorCode } from '../../../src/canonical/index.js';
+import { RequestAbort } from '../../../src/providers/transport/cancellation.js';
 import { createUpstream, type Upstream } from '../../../src/providers/transport/upstream.js';
 import type { SseMessage } from '../../../src/sse/format-sse.js';
 import { sseText, startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
@@ -165,5 +166,40 @@ describe('createUpstream', () => {
       retryable: true,
     });
     await dead.close();
+  });
+});
+
+describe("createUpstream: undici's own timers", () => {
+  const sse = sseText([{ data: '{"n":1}' }, { data: '{"n":2}' }, { data: '[DONE]' }]);
+
+  async function readPaced(signal: AbortSignal | RequestAbort): Promise<SseMessage[]> {
+    // A pause between the answer's two pieces well past the pool's body timeout (undici checks
+    // its timers about twice a second).
+    mock.reply({ sse, chunkBytes: Math.ceil(sse.length / 2), delayMs: 1_500 });
+    const paced = createUpstream({
+      name: 'paced',
+      baseURL: `${mock.url}/v1/`,
+      headers: {},
+      bodyTimeoutMs: 100,
+      parseError: () => new GatewayError({ code: 'UPSTREAM_ERROR', message: 'x' }),
+    });
+    try {
+      return await collect(await paced.postSse({ path: '/chat/completions', body: {}, signal }));
+    } finally {
+      await paced.close();
+    }
+  }
+
+  it('should keep the body timeout for a call no deadline watches', async () => {
+    const failure = await readPaced(signal()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GatewayError);
+    expect(String((failure as GatewayError).message)).toMatch(/time/i);
+  });
+
+  it("should leave the limits of a call the gateway's deadline watches to it", async () => {
+    const watched = new RequestAbort();
+    watched.watch = { connecting() {}, connected() {} };
+    const messages = await readPaced(watched);
+    expect(messages.map((message) => message.data)).toEqual(['{"n":1}', '{"n":2}', '[DONE]']);
   });
 });
