@@ -16,8 +16,8 @@ export interface ProviderOptions {
   headers?: Record<string, string>;
   /**
    * The transport's outer limit, in ms, on the wait for an answer to start and on silence inside
-   * it. Default 600000 (10 min), beyond the per-model `timeouts` (which are what to tune): a
-   * safety net for a model whose `timeouts` were raised past it, which needs this raised too.
+   * it, for calls no model's `timeouts` watch (a forwarded token count). Default 600000 (10 min). A
+   * generation call is held to its model's `timeouts` alone, which are what to tune.
    */
   timeoutMs?: number;
   /** Most connections open to the upstream at once; each call or stream holds one. Default: no limit. */
