@@ -1,12 +1,12 @@
 // bench/RESULTS.md: the bench writes what it measured there itself, with when, where and what
 // code, so no measurement is ever copied by hand. One section per kind of run (the timed run,
-// `--instructions`); a run replaces its own section and keeps the other.
+// `--instructions`, `--allocation`); a run replaces its own section and keeps the others.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
-export type ResultsKind = 'timed' | 'instructions';
+export type ResultsKind = 'timed' | 'instructions' | 'allocation';
 
 /** When, on what and of which code a run was made. */
 export interface RunFacts {
@@ -19,8 +19,12 @@ export interface RunFacts {
   commit: string;
 }
 
-const TITLES: Record<ResultsKind, string> = { timed: 'Timed run', instructions: 'Instructions per request (`--instructions`)' };
-const ORDER: readonly ResultsKind[] = ['timed', 'instructions'];
+const TITLES: Record<ResultsKind, string> = {
+  timed: 'Timed run',
+  instructions: 'Instructions per request (`--instructions`)',
+  allocation: 'Heap allocation per request (`--allocation`)',
+};
+const ORDER: readonly ResultsKind[] = ['timed', 'instructions', 'allocation'];
 
 const HEADER = `# Bench results
 

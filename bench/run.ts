@@ -29,6 +29,9 @@
 //   --answers a,b  with --instructions: json, stream or both (default both)
 //   --cache-sim    with --instructions: also simulate the caches (32 KB first levels, a 1 MB last level) and
 //                  report their misses and an estimate of cycles per request (about twice as slow)
+//   --allocation   instead of timings, bytes V8 allocates and promotes per request, each server alone
+//                  under --trace-gc-nvp (bench/allocation.ts); --configurations as with --instructions
+//                  (default: passthrough, json-floor, off, default, redis+keys), --rounds, --seconds
 //   --compare      also measure Portkey and claude-code-router on the paths each serves (bench/peers.ts;
 //                  installed from the npm registry into bench/.peers on first use)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -44,6 +47,7 @@ import { startDbRelay } from './db-relay.js';
 import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind, SIMULATED_CACHES } from './callgrind-server.js';
 import { instructionConfigurations } from './instruction-configurations.js';
 import { measureInstructions } from './instructions.js';
+import { allocationRowOf, collectionTotalsOf, renderAllocationTable, type AllocationRound, type AllocationRow } from './allocation.js';
 import { renderInstructionTable } from './instructions-report.js';
 import { runFacts, writeResults } from './results-file.js';
 import { Redis } from 'ioredis';
@@ -90,6 +94,7 @@ const { values } = parseArgs({
     'skip-targets': { type: 'boolean', default: false },
     'targets-only': { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
+    allocation: { type: 'boolean', default: false },
     'cache-sim': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '500' },
     requests: { type: 'string', default: '300' },
@@ -351,6 +356,7 @@ function summariseLoad(result: WrkResult, cpu: number) {
   if (failed > 0) log(`  ! ${failed} errors: ${JSON.stringify(result.errors)}`);
   return {
     perSecond: result.requests / (result.durationUs / 1e6),
+    requests: result.requests,
     p50Ms: result.p50Us / 1000,
     p99Ms: result.p99Us / 1000,
     maxMs: result.maxUs / 1000,
@@ -910,6 +916,58 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
   log(summariseProfiles(dir, 30));
 }
 
+/** The configurations `--allocation` measures when `--configurations` does not say: the issue's targets and their references. */
+const ALLOCATION_DEFAULTS = ['passthrough', 'json-floor', 'off', 'default', 'redis+keys'];
+
+/** `--allocation`: bytes allocated and promoted per request (bench/allocation.ts), each server alone on core 0. */
+async function measureAllocation(upstream: Started): Promise<void> {
+  const wanted = values.configurations?.split(',') ?? ALLOCATION_DEFAULTS;
+  const configurations = instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
+  if (configurations.length === 0)
+    throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  const run = `${process.pid}:${Date.now()}`;
+  const rows: AllocationRow[] = [];
+  for (const configuration of configurations) {
+    const dir = join(scratch, `allocation-${configuration.name.replace(/\W/g, '_')}`);
+    mkdirSync(dir, { recursive: true });
+    const started = await startServer(0, configuration.script, [upstream.url], ['--trace-gc-nvp'], configuration.env?.(dir, run) ?? {});
+    const { headers: _storedKey, ...withApiKey } = started;
+    const server = configuration.storedKey === true ? started : withApiKey;
+    let printed = '';
+    server.child.stdout?.on('data', (text: Buffer) => (printed += text.toString()));
+    await warmUp([server], paths);
+    for (const path of paths) {
+      const measured: AllocationRound[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // One unmeasured second first: an idle process's young generation shrinks, and regrows under load.
+        await wrk(server, path, false, 64, 1);
+        const from = printed.length;
+        const load = await wrk(server, path, false, 64, seconds);
+        // The trace is written to a pipe: a moment for the last lines of the run to arrive.
+        await sleep(100);
+        const { requests } = load;
+        measured.push({ requests, cpuMicros: load.cpuPerRequestUs * requests, totals: collectionTotalsOf(printed.slice(from)) });
+      }
+      const row = allocationRowOf(path, configuration.name, measured);
+      log(
+        `  ${configuration.name} ${path}: ${Math.round(row.allocatedPerRequest)} B allocated, ${Math.round(row.promotedPerRequest)} B promoted a request, ${row.fullCollections} full collections`,
+      );
+      rows.push(row);
+    }
+    await stopServer(server);
+  }
+  const table = renderAllocationTable(rows, configurations, {
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    seconds,
+    rounds,
+    warmSeconds,
+  });
+  process.stdout.write(`${table}\n`);
+  writeResults(join(benchDir, 'RESULTS.md'), 'allocation', runFacts(benchDir), benchCommand(), table);
+  log(`results written to bench/RESULTS.md`);
+}
+
 /** `--instructions`: the instruction counts under callgrind, printed and saved to .results/instructions-latest.*. */
 async function countInstructions(upstream: Started): Promise<void> {
   const wanted = values.configurations?.split(',');
@@ -973,6 +1031,12 @@ async function main(): Promise<void> {
   if (values.instructions) {
     await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
     await countInstructions(upstream);
+    await stopServer(upstream);
+    return;
+  }
+  if (values.allocation) {
+    await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+    await measureAllocation(upstream);
     await stopServer(upstream);
     return;
   }

@@ -35,6 +35,21 @@ describe('bench/RESULTS.md writer', () => {
     expect(third.match(/^# Bench results$/gm)).toHaveLength(1);
   });
 
+  it('should keep an allocation run after the other two, and replace only its own', () => {
+    const timed = mergeResults(undefined, 'timed', renderSection('timed', facts, 'npm run bench', 'TIMED-1'));
+    const allocation = mergeResults(timed, 'allocation', renderSection('allocation', facts, 'npm run bench -- --allocation', 'HEAP-1'));
+    const both = mergeResults(
+      allocation,
+      'instructions',
+      renderSection('instructions', facts, 'npm run bench -- --instructions', 'COUNTS-1'),
+    );
+    const again = mergeResults(both, 'allocation', renderSection('allocation', facts, 'npm run bench -- --allocation', 'HEAP-2'));
+    expect(again).toContain('## Heap allocation per request (`--allocation`)');
+    expect(again).not.toContain('HEAP-1');
+    expect(again.indexOf('TIMED-1')).toBeLessThan(again.indexOf('COUNTS-1'));
+    expect(again.indexOf('COUNTS-1')).toBeLessThan(again.indexOf('HEAP-2'));
+  });
+
   it('should write the file, and say so when no run is recorded', () => {
     const file = join(scratch, 'RESULTS.md');
     expect(renderResultsFile({})).toContain('No run has been recorded yet');
