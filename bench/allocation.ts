@@ -8,6 +8,7 @@
 
 import type { InstructionConfiguration } from './instruction-configurations.js';
 import type { BenchPath } from './bodies.js';
+import { median } from './report.js';
 
 /** The sums of the `--trace-gc-nvp` lines in a stretch of a server's output. */
 export interface CollectionTotals {
@@ -60,12 +61,6 @@ export interface AllocationRow {
   cpuMicrosPerRequest: number;
   rounds: number;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** The row of one configuration's rounds on one path. */
 export function allocationRowOf(path: BenchPath, configuration: string, rounds: readonly AllocationRound[]): AllocationRow {

@@ -79,7 +79,8 @@ interface Row {
   limit?: { atLeast?: number; atMost?: number };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The middle value (of an even count, the upper of the two middle ones); NaN for none. */
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 function pairedCell(ratios: number[], limit: { atLeast?: number; atMost?: number } | undefined): string {
   const value = median(ratios);

@@ -45,13 +45,14 @@ import { summariseProfiles } from './profile-summary.js';
 import { installPeer, peers, type Peer } from './peers.js';
 import { startDbRelay } from './db-relay.js';
 import { NODE_FLAGS_UNDER_CALLGRIND, runningUnderCallgrind, SIMULATED_CACHES } from './callgrind-server.js';
-import { instructionConfigurations } from './instruction-configurations.js';
+import { instructionConfigurations, type InstructionConfiguration } from './instruction-configurations.js';
 import { measureInstructions } from './instructions.js';
 import { allocationRowOf, collectionTotalsOf, renderAllocationTable, type AllocationRound, type AllocationRow } from './allocation.js';
 import { renderInstructionTable } from './instructions-report.js';
 import { runFacts, writeResults } from './results-file.js';
 import { Redis } from 'ioredis';
 import {
+  median,
   renderOpsTable,
   renderLimitsTable,
   renderRoutingTable,
@@ -477,8 +478,6 @@ async function openStreams(
   return { kbPerStream, flowing };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 /** Servers already warmed up (a server measured in two sections is warmed once). */
 const warmed = new WeakSet<Started>();
 
@@ -769,6 +768,20 @@ async function againstBaseline(
   };
 }
 
+/** Starts one configuration of bench/instruction-configurations.ts on core 0, `dir` its scratch directory. */
+async function startConfiguration(
+  configuration: InstructionConfiguration,
+  upstream: Started,
+  dir: string,
+  run: string,
+  nodeFlags: string[] = [],
+): Promise<Started> {
+  const started = await startServer(0, configuration.script, [upstream.url], nodeFlags, configuration.env?.(dir, run) ?? {});
+  // A server with stored keys prints one; only a configuration that names a stored key sends it.
+  const { headers: _storedKey, ...withApiKey } = started;
+  return configuration.storedKey === true ? started : withApiKey;
+}
+
 /** The issue's three configurations, each judged against the passthrough by its own CPU-per-request target. */
 const TARGET_CONFIGURATIONS = [
   { name: 'off', cpuRatio: 1.1 },
@@ -789,10 +802,7 @@ async function measureTargets(upstream: Started, passthrough: Started, off: Star
     const configuration = instructionConfigurations.find((candidate) => candidate.name === name)!;
     const dir = join(scratch, `targets-${name.replace(/\W/g, '_')}`);
     mkdirSync(dir, { recursive: true });
-    const started = await startServer(0, configuration.script, [upstream.url], [], configuration.env?.(dir, run) ?? {});
-    // A server with stored keys prints one; only a configuration that names a stored key sends it.
-    const { headers: _storedKey, ...withApiKey } = started;
-    servers[name] = configuration.storedKey === true ? started : withApiKey;
+    servers[name] = await startConfiguration(configuration, upstream, dir, run);
   }
   await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
   await warmUp([passthrough, ...Object.values(servers)], paths);
@@ -916,23 +926,27 @@ async function profile(upstream: Started, path: BenchPath): Promise<void> {
   log(summariseProfiles(dir, 30));
 }
 
+/** The configurations of bench/instruction-configurations.ts that `--configurations` names, else those of `defaults`, in table order. */
+function chosenConfigurations(defaults: readonly string[]): InstructionConfiguration[] {
+  const wanted = values.configurations?.split(',') ?? defaults;
+  const configurations = instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
+  if (configurations.length === 0)
+    throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  return configurations;
+}
+
 /** The configurations `--allocation` measures when `--configurations` does not say: the issue's targets and their references. */
 const ALLOCATION_DEFAULTS = ['passthrough', 'json-floor', 'off', 'default', 'redis+keys'];
 
 /** `--allocation`: bytes allocated and promoted per request (bench/allocation.ts), each server alone on core 0. */
 async function measureAllocation(upstream: Started): Promise<void> {
-  const wanted = values.configurations?.split(',') ?? ALLOCATION_DEFAULTS;
-  const configurations = instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
-  if (configurations.length === 0)
-    throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  const configurations = chosenConfigurations(ALLOCATION_DEFAULTS);
   const run = `${process.pid}:${Date.now()}`;
   const rows: AllocationRow[] = [];
   for (const configuration of configurations) {
     const dir = join(scratch, `allocation-${configuration.name.replace(/\W/g, '_')}`);
     mkdirSync(dir, { recursive: true });
-    const started = await startServer(0, configuration.script, [upstream.url], ['--trace-gc-nvp'], configuration.env?.(dir, run) ?? {});
-    const { headers: _storedKey, ...withApiKey } = started;
-    const server = configuration.storedKey === true ? started : withApiKey;
+    const server = await startConfiguration(configuration, upstream, dir, run, ['--trace-gc-nvp']);
     let printed = '';
     server.child.stdout?.on('data', (text: Buffer) => (printed += text.toString()));
     await warmUp([server], paths);
@@ -970,13 +984,7 @@ async function measureAllocation(upstream: Started): Promise<void> {
 
 /** `--instructions`: the instruction counts under callgrind, printed and saved to .results/instructions-latest.*. */
 async function countInstructions(upstream: Started): Promise<void> {
-  const wanted = values.configurations?.split(',');
-  const configurations =
-    wanted === undefined
-      ? instructionConfigurations
-      : instructionConfigurations.filter((configuration) => wanted.includes(configuration.name));
-  if (configurations.length === 0)
-    throw new Error(`--configurations: none of ${instructionConfigurations.map((configuration) => configuration.name).join(', ')}`);
+  const configurations = chosenConfigurations(instructionConfigurations.map((configuration) => configuration.name));
   const startedAt = performance.now();
   const warmup = Number(values.warmup);
   const requests = Number(values.requests);
