@@ -3,7 +3,7 @@ import type { PriceUsage } from '../usage/ledger-stage.js';
 import { summarisePrompt, type PromptLogging } from './prompt-summary.js';
 import { isoTime } from '../logger.js';
 import type { LineDestination } from './batched-lines.js';
-import { jsonNumber, jsonString } from './json-text.js';
+import { jsonName, jsonNumber, jsonString } from './json-text.js';
 
 /** What the request log writes to: a pino logger (or anything with pino's `info(object, message)`). */
 export interface RequestLogger {
@@ -77,14 +77,14 @@ export function requestLineOf(record: RequestRecord, price?: PriceUsage, prompts
 export function requestLineText(record: RequestRecord, price?: PriceUsage, prompts?: PromptLogging): string {
   let text = `"requestId":${jsonString(record.requestId)}`;
   const { caller } = record;
-  if (caller?.keyId !== undefined) text += `,"keyId":${jsonString(caller.keyId)}`;
-  if (caller?.token !== undefined) text += `,"tokenId":${jsonString(caller.token.id)}`;
-  text += `,"protocol":${jsonString(record.protocol)}`;
-  if (record.model !== undefined) text += `,"model":${jsonString(record.model)}`;
-  if (record.deployment !== undefined) text += `,"deployment":${jsonString(record.deployment)}`;
-  else if (record.provider !== undefined) text += `,"provider":${jsonString(record.provider)}`;
+  if (caller?.keyId !== undefined) text += `,"keyId":${jsonName(caller.keyId)}`;
+  if (caller?.token !== undefined) text += `,"tokenId":${jsonName(caller.token.id)}`;
+  text += `,"protocol":${jsonName(record.protocol)}`;
+  if (record.model !== undefined) text += `,"model":${jsonName(record.model)}`;
+  if (record.deployment !== undefined) text += `,"deployment":${jsonName(record.deployment)}`;
+  else if (record.provider !== undefined) text += `,"provider":${jsonName(record.provider)}`;
   text += `,"stream":${record.stream},"attempts":${jsonNumber(record.attempts)},"status":${jsonNumber(record.status)}`;
-  if (record.errorCode !== undefined) text += `,"errorCode":${jsonString(record.errorCode)}`;
+  if (record.errorCode !== undefined) text += `,"errorCode":${jsonName(record.errorCode)}`;
   const { usage } = record;
   if (usage !== undefined) {
     let tokens = '';

@@ -144,6 +144,20 @@ describe('requestLineText', () => {
       }
     }
   });
+
+  it('should write a name it has quoted before the same way, for more names than it keeps quoted', () => {
+    // Names are quoted once and kept (up to 1,000): past that the cache starts over.
+    for (let round = 0; round < 2; round += 1) {
+      for (let index = 0; index < 1_100; index += 1) {
+        const variant = {
+          ...record,
+          model: index % 100 === 7 ? `model "${index}"\n` : `model-${index}`,
+          deployment: `deployment/${index % 3}`,
+        };
+        expect(`{${requestLineText(variant)}}`).toBe(JSON.stringify(requestLineOf(variant)));
+      }
+    }
+  });
 });
 
 describe('maskSecrets', () => {
