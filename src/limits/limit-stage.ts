@@ -134,8 +134,12 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
   /** Concurrency leases held in this process, renewed together. */
   const held = new Map<string, readonly string[]>();
   let renewal: NodeJS.Timeout | undefined;
-  /** Give-backs on their way to the store. */
-  const finishing = new Set<Promise<void>>();
+  /**
+   * Give-backs on their way to the store, each with the lease keys of its requests, to wake what
+   * waits for them once it lands. A store may give the requests that go together one promise: they
+   * share its entry.
+   */
+  const finishing = new Map<Promise<void>, Array<readonly string[]>>();
 
   const storeFailed = (error: unknown) => {
     counters.storeFailures += 1;
@@ -159,11 +163,13 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
     renewal ??= setInterval(renewHeld, leaseMs / 3).unref();
   };
 
+  /** Wakes the queued requests waiting for one of `leaseKeys`: they try at once. */
+  const wake = (leaseKeys: readonly string[]) => {
+    for (const key of leaseKeys) queue.released(key);
+  };
+
   /** Moves token counters and gives leases back; a queued request waiting for one of them tries at once. */
   const finish = (adjustments: readonly RateAdjustment[], leaseKeys: readonly string[], leaseId: string) => {
-    const wake = () => {
-      for (const key of leaseKeys) queue.released(key);
-    };
     let finished: void | Promise<void>;
     try {
       finished = store.finish(adjustments, leaseKeys, leaseId);
@@ -171,20 +177,27 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
       storeFailed(error);
       return;
     }
-    if (finished instanceof Promise) {
+    if (!(finished instanceof Promise)) {
+      wake(leaseKeys);
+      return;
+    }
+    let waking = finishing.get(finished);
+    if (waking === undefined) {
+      const landing = finished;
+      const keys: Array<readonly string[]> = [];
+      waking = keys;
+      finishing.set(landing, keys);
       const settle = () => {
-        finishing.delete(done);
-        wake();
+        finishing.delete(landing);
+        for (const each of keys) wake(each);
       };
-      // One `then` for both outcomes: hot-path rule 2 (docs/architecture.md#hot-path-rules).
-      const done: Promise<void> = finished.then(settle, (error: unknown) => {
+      // One `then` for both outcomes, and one for every request that shares the promise: hot-path rule 2 (docs/architecture.md#hot-path-rules).
+      landing.then(settle, (error: unknown) => {
         storeFailed(error);
         settle();
       });
-      finishing.add(done);
-      return;
     }
-    wake();
+    if (leaseKeys.length > 0) waking.push(leaseKeys);
   };
 
   const admitted = (request: AdmissionRequest, applied: AppliedLimits, result: AcquireResult, admission: Admission): Admission => {
@@ -303,7 +316,7 @@ export function withLimits(inner: AdmissionControl, options: LimitStageOptions):
     },
     counters: () => ({ ...counters, waiting: queue.waiting }),
     async settled() {
-      await Promise.allSettled([...finishing]);
+      await Promise.allSettled([...finishing.keys()]);
     },
   };
 }

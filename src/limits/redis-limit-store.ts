@@ -32,9 +32,42 @@ interface Ending {
   adjustments: readonly RateAdjustment[];
   leaseKeys: readonly string[];
   leaseId: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
+  /** Told when its call is answered or fails; undefined for a give-back sent again, already settled. */
+  group: EndingGroup | undefined;
 }
+
+/**
+ * The give-backs gathered until a call takes them: one promise for them all, settled when every
+ * one's call is answered (or the first fails), not a promise and two resolvers for each.
+ */
+class EndingGroup {
+  readonly done: Promise<void>;
+  #members = 0;
+  #resolve!: () => void;
+  #reject!: (error: unknown) => void;
+
+  constructor() {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  joined(): void {
+    this.#members += 1;
+  }
+
+  answered(): void {
+    if (--this.#members === 0) this.#resolve();
+  }
+
+  failed(error: unknown): void {
+    this.#reject(error);
+  }
+}
+
+const moves = (adjustment: RateAdjustment) => adjustment.delta !== 0;
+const RESOLVED = Promise.resolve();
 
 /** How long a script call may be out before it stops holding the next one back (a slow Redis must not queue everyone). */
 const HOLD_BACK_MS = 20;
@@ -61,8 +94,6 @@ const AWAY = new Set(['reconnecting', 'close', 'end']);
 /** Slots whose give-back did not reach Redis, kept at most to send again (past it they wait for their lease to run out). */
 const MAX_UNRETURNED = 10_000;
 
-const settledAlready = () => undefined;
-
 /**
  * Limits shared by every instance on one Redis. Requests go to Redis together, in one script call:
  * those of one turn of the event loop, and, while a call admitting requests is out, every one that
@@ -76,6 +107,8 @@ export class RedisLimitStore implements LimitStore {
   readonly #keys = new Map<string, string>();
   #asking: Asking[] = [];
   #ending: Ending[] = [];
+  /** The give-backs waiting in `#ending` since the last call took them. */
+  #endingGroup: EndingGroup | undefined;
   #renewing: Renewing[] = [];
   #scheduled = false;
   /** Calls sent so far; the one that holds the next requests back, and when it was sent (0: none). */
@@ -124,13 +157,16 @@ export class RedisLimitStore implements LimitStore {
     });
   }
 
+  /** The promise is shared by the give-backs that go in the same calls. */
   finish(adjustments: readonly RateAdjustment[], leaseKeys: readonly string[], leaseId: string): Promise<void> {
-    const moving = adjustments.filter((adjustment) => adjustment.delta !== 0);
-    if (moving.length === 0 && leaseKeys.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.#ending.push({ adjustments: moving, leaseKeys, leaseId, resolve, reject });
-      this.#schedule();
-    });
+    // A request's tokens nearly always move: the array is copied only when one does not.
+    const moving = adjustments.every(moves) ? adjustments : adjustments.filter(moves);
+    if (moving.length === 0 && leaseKeys.length === 0) return RESOLVED;
+    const group = (this.#endingGroup ??= new EndingGroup());
+    group.joined();
+    this.#ending.push({ adjustments: moving, leaseKeys, leaseId, group });
+    this.#schedule();
+    return group.done;
   }
 
   /** Renewals go the way requests do, in the next call: one path into the script, so its code sees one kind of call. */
@@ -191,6 +227,8 @@ export class RedisLimitStore implements LimitStore {
       clearTimeout(this.#rideTimer);
       this.#rideTimer = undefined;
     }
+    // The give-backs waiting all go now: those that end from here on are a group of their own.
+    this.#endingGroup = undefined;
     while (this.#asking.length > 0 || this.#ending.length > 0 || this.#renewing.length > 0)
       this.#send(this.#ending.splice(0, MAX_BATCH), this.#asking.splice(0, MAX_BATCH), this.#renewing.splice(0, MAX_BATCH));
   }
@@ -234,7 +272,7 @@ export class RedisLimitStore implements LimitStore {
       },
       (error) => {
         try {
-          for (const request of ending) request.reject(error);
+          for (const request of ending) request.group?.failed(error);
           for (const request of asking) request.reject(error);
           for (const renewal of renewing) renewal.reject(error);
           this.#gaveUp(sent, ending, asking);
@@ -271,7 +309,7 @@ export class RedisLimitStore implements LimitStore {
     const taken: Ending[] = [];
     for (const { checks, leaseId } of asking) {
       const leaseKeys = checks.filter((check) => check.kind === 'concurrency').map((check) => check.key);
-      if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+      if (leaseKeys.length > 0) taken.push({ adjustments: [], leaseKeys, leaseId, group: undefined });
     }
     if (taken.length > 0) this.#send(taken, [], []);
     this.#late += 1;
@@ -284,7 +322,7 @@ export class RedisLimitStore implements LimitStore {
         for (const { leaseKeys, leaseId } of ending) {
           if (leaseKeys.length === 0) continue;
           if (this.#unreturned.length >= MAX_UNRETURNED) this.#unreturned.shift();
-          this.#unreturned.push({ adjustments: [], leaseKeys, leaseId, resolve: settledAlready, reject: settledAlready });
+          this.#unreturned.push({ adjustments: [], leaseKeys, leaseId, group: undefined });
         }
       },
     );
@@ -293,7 +331,7 @@ export class RedisLimitStore implements LimitStore {
 
 /** Hands each request of a call its part of the script's answer (redis-limit-scripts.ts). */
 function answered(ending: readonly Ending[], asking: readonly Asking[], renewing: readonly Renewing[], text: string): void {
-  for (const request of ending) request.resolve();
+  for (const request of ending) request.group?.answered();
   for (const renewal of renewing) renewal.resolve();
   if (asking.length === 0) return;
   const answer = JSON.parse(`[${text}]`) as number[];

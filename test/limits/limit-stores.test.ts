@@ -314,6 +314,28 @@ describe('Redis limit store batching', () => {
     }
   });
 
+  it('settles the give-backs of one turn together, once every call they went in is answered', async () => {
+    const own = new Redis(REDIS_URL);
+    try {
+      const { store, calls } = slowedStore(own);
+      // 300 slots taken, then all given back in one turn: more than one call holds (256 requests).
+      const taken = await Promise.all(Array.from({ length: 300 }, (_, index) => store.acquire([slots('s', 300)], `r${index}`, 60_000)));
+      expect(taken.every((result) => result.ok)).toBe(true);
+      const released = Array.from({ length: 300 }, (_, index) => store.finish([], ['s'], `r${index}`));
+      expect(new Set(released).size).toBe(1);
+      await released[0];
+      // Both calls were answered before it settled: every slot is free again.
+      expect(calls.slice(-2).map((call) => call.requests)).toEqual([256, 44]);
+      expect(calls.slice(-2).every((call) => call.doneAt !== undefined)).toBe(true);
+      const again = await Promise.all(Array.from({ length: 300 }, (_, index) => store.acquire([slots('s', 300)], `again${index}`, 60_000)));
+      expect(again.every((result) => result.ok)).toBe(true);
+      // The give-backs of a later turn have a promise of their own.
+      expect(store.finish([], ['s'], 'again0')).not.toBe(released[0]);
+    } finally {
+      own.disconnect();
+    }
+  });
+
   it('sends what arrives while a call is out in the next call, and each request gets its own answer', async () => {
     const own = new Redis(REDIS_URL);
     try {
