@@ -81,11 +81,10 @@ const SHARED_RUN = 4;
  * quarter less per row than one statement per row (callgrind, 20,000 rows in batches of 10: 44k
  * against 58k instructions a row; with the values spread and read by name, 40k against 54k in
  * batches of 35). Rows in a run that shares SHARED_COLUMNS bind them once: 10,000 rows of one key
- * and model in commits of 200, into a ledger of 40,000, cost 30.2k–32.1k instructions a row
- * against 38.7k–39.9k bound whole; rows alternating between two models (runs of one) 46.6k–47.0k
- * against 46.0k–46.6k. A row already there (same
- * request id and attempt) is left as it was. Its own connection, so it never joins another
- * connection's transaction.
+ * and model in commits of 200, into a ledger of 40,000, cost 30.2k–32.1k instructions a row against
+ * 38.7k–39.9k bound whole; rows alternating between two models (runs of one) 46.6k–47.0k against
+ * 46.0k–46.6k. A row already there (same request id and attempt) is left as it was. Its own
+ * connection, so it never joins another connection's transaction.
  */
 export class SqliteLedgerAppender {
   readonly #file: SQLite.Database;
