@@ -330,7 +330,9 @@ describe('Redis limit store batching', () => {
       const again = await Promise.all(Array.from({ length: 300 }, (_, index) => store.acquire([slots('s', 300)], `again${index}`, 60_000)));
       expect(again.every((result) => result.ok)).toBe(true);
       // The give-backs of a later turn have a promise of their own.
-      expect(store.finish([], ['s'], 'again0')).not.toBe(released[0]);
+      const later = store.finish([], ['s'], 'again0');
+      expect(later).not.toBe(released[0]);
+      await later;
     } finally {
       own.disconnect();
     }
