@@ -103,4 +103,18 @@ describe('SqliteLedgerAppender', () => {
     // A batch of another size after: its statement is prepared then.
     expect(appender.append([{ ...cacheWriteRow, request_id: 'req_last', output_tokens: 7 }])).toBe(1);
   });
+
+  it('should write none of a batch when one of its rows breaks a constraint, and write the next batch', async () => {
+    const { database, appender } = await openAppender('appender-rollback');
+    expect(appender.append([{ ...cacheWriteRow, request_id: 'req_before' }])).toBe(1);
+    // 40 rows over two statements; the 35th, in the second, has no protocol (NOT NULL).
+    const rows = Array.from({ length: 40 }, (_, index) => ({ ...cacheWriteRow, request_id: `req_${index}` }));
+    const broken = { ...rows[34]!, protocol: null } as unknown as UsageLedgerRow;
+    expect(() => appender.append([...rows.slice(0, 34), broken, ...rows.slice(35)])).toThrow(/NOT NULL/);
+    const kept = async () =>
+      (await database.db.selectFrom('usage_ledger').select('request_id').orderBy('request_id').execute()).map((row) => row.request_id);
+    expect(await kept()).toEqual(['req_before']);
+    expect(appender.append(rows)).toBe(40);
+    expect(await kept()).toHaveLength(41);
+  });
 });
