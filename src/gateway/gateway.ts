@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { GatewayError } from '../canonical/index.js';
 import { diagnoseBaseUrl } from '../http/diagnose-base-url.js';
 import { pathNotServed } from '../http/path-not-served.js';
+import { AnsweringRequests } from '../http/answering-requests.js';
 import { createRequestId } from '../http/request-id.js';
 import { sendError, toGatewayError } from '../http/send-error.js';
 import type { EndpointHandler, HttpRequest, Next } from '../http/types.js';
@@ -168,15 +169,15 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         });
 
   /** Requests being answered: `close` lets them finish (and be recorded) before the ledger closes. */
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new AnsweringRequests();
   // Endpoint handlers answer their own errors; this only catches a bug that escaped one.
   const settle = (req: HttpRequest, res: ServerResponse, path: string, answering: Promise<void>) => {
-    inFlight.add(answering);
+    const cohort = inFlight.begin();
     // One reaction for both outcomes, not three promises (hot-path rule 2, docs/architecture.md#hot-path-rules).
     void answering.then(
-      () => void inFlight.delete(answering),
+      () => cohort.ended(),
       (error: unknown) => {
-        inFlight.delete(answering);
+        cohort.ended();
         const requestId = createRequestId();
         const gatewayError = toGatewayError(error, resolved.logger, requestId);
         if (res.headersSent) res.end();
@@ -227,7 +228,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
       closing ??= (async () => {
         // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.
         await closeAdapters(resolved.adapters);
-        await Promise.allSettled([...inFlight]);
+        await inFlight.settled();
         // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
         await resolved.balances?.close();
