@@ -107,7 +107,8 @@ describe('SqliteLedgerAppender', () => {
   it('should write none of a batch when one of its rows breaks a constraint, and write the next batch', async () => {
     const { database, appender } = await openAppender('appender-rollback');
     expect(appender.append([{ ...cacheWriteRow, request_id: 'req_before' }])).toBe(1);
-    // 40 rows over two statements; the 35th, in the second, has no protocol (NOT NULL).
+    // 40 rows: the first 32 go in a statement of their own, then the 35th, in a later one, has no
+    // protocol (NOT NULL).
     const rows = Array.from({ length: 40 }, (_, index) => ({ ...cacheWriteRow, request_id: `req_${index}` }));
     const broken = { ...rows[34]!, protocol: null } as unknown as UsageLedgerRow;
     expect(() => appender.append([...rows.slice(0, 34), broken, ...rows.slice(35)])).toThrow(/NOT NULL/);
