@@ -76,6 +76,13 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     script: 'gateway-server.js',
     env: (scratch, run) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'redis', BENCH_REDIS_PREFIX: `bench:instructions:${run}:` }),
   },
+  // The limits without Redis: the stage's own cost (planning, checking, the rate-limit headers), apart from the store's calls.
+  {
+    name: 'default+memory',
+    description: 'default + per-key limits in memory (never reached), with the API key',
+    script: 'gateway-server.js',
+    env: (scratch) => ({ ...standaloneDefaults(scratch), BENCH_LIMITS: 'memory' }),
+  },
   // A request on an account with a balance against the same request on a key with a budget (both in memory, never reached).
   {
     name: 'budget',
