@@ -259,7 +259,9 @@ function runLoad<T>(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   let output = '';
   child.stdout?.on('data', (text: Buffer) => (output += text.toString()));
   return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
+    // 'close', not 'exit': a process may have exited before all it wrote to its stdout was read,
+    // and a loaded machine once left the result line unread (a run failed with empty output).
+    child.on('close', (code) => {
       children.delete(child);
       const line = output.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
       if (code !== 0 || line === undefined) reject(new Error(`${command} ${args.join(' ')} failed (${code}): ${output}`));
