@@ -7,7 +7,9 @@ import type { ApiKeyVerifier } from './authenticate.js';
  * timing. A key that passed is then remembered as presented, as the stored keys' parser does
  * (key-format.ts): a client sends the same key on every request, and its digest cost about 5k
  * instructions and OpenSSL's code in the cache on each. Only keys that passed are remembered, so
- * there are never more than the options give; a wrong key always goes by its digest.
+ * there are never more than the options give. Looking a wrong key up there compares characters
+ * only with a remembered key of the same string hash, so its timing tells no prefix either; it then
+ * goes by its digest.
  */
 export function verifyConfiguredKeys(keys: readonly string[]): ApiKeyVerifier {
   const digest = (key: string) => hash('sha256', key, 'base64');
