@@ -40,13 +40,14 @@ export async function callProvider(context: RequestContext, answering: AnswerOpt
   const route: Route = context.mayRelay
     ? { model, request: context.request, inbound: codec.protocol, adaptations: context.adaptations ?? noAdaptations }
     : { model, request: context.request, inbound: codec.protocol, adaptations: context.adaptations ?? noAdaptations, relay: false };
+  // Every field named, undefined where absent (the context copies only those set): hot-path rule 1 (docs/architecture.md#hot-path-rules).
   const providerContext = createProviderContext(started.abort, {
     requestId,
     gatewayModel: model.id,
     logger,
-    ...(context.clientHeaders ? { clientHeaders: context.clientHeaders } : {}),
-    ...(context.outputTokenLimit === undefined ? {} : { outputTokenLimit: context.outputTokenLimit }),
-    ...(answering.wantsUpstream ? { reportUpstream: (info: UpstreamResponseInfo) => void (context.upstream = info) } : {}),
+    clientHeaders: context.clientHeaders,
+    outputTokenLimit: context.outputTokenLimit,
+    reportUpstream: answering.wantsUpstream ? (info: UpstreamResponseInfo) => void (context.upstream = info) : undefined,
   });
   const encodeContext: EncodeContext = { requestId, created: Math.floor(context.startedAt / 1000), request: context.request };
   context.attempts = 1;

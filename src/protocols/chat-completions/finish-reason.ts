@@ -24,20 +24,24 @@ export function encodeChatFinishReason(finishReason: FinishReason, callsFinish?:
   }
 }
 
+/** `unified` with the provider's word, when there is one: hot-path rule 1 (docs/architecture.md#hot-path-rules). */
+function withRaw(unified: FinishReason['unified'], raw: string | null | undefined): FinishReason {
+  return raw == null ? { unified } : { unified, raw };
+}
+
 /** Chat `finish_reason` → canonical, keeping the raw word. Unknown words are `other`. */
 export function decodeChatFinishReason(raw: string | null | undefined): FinishReason {
-  const keep = raw === null || raw === undefined ? {} : { raw };
   switch (raw) {
     case 'stop':
-      return { unified: 'stop', ...keep };
+      return withRaw('stop', raw);
     case 'length':
-      return { unified: 'length', ...keep };
+      return withRaw('length', raw);
     case 'tool_calls':
     case 'function_call':
-      return { unified: 'tool-calls', ...keep };
+      return withRaw('tool-calls', raw);
     case 'content_filter':
-      return { unified: 'content-filter', ...keep };
+      return withRaw('content-filter', raw);
     default:
-      return { unified: 'other', ...keep };
+      return withRaw('other', raw);
   }
 }

@@ -57,8 +57,7 @@ export function readChatUpstreamText(message: ChatUpstreamMessage): ChatUpstream
  */
 export function decodeChatUpstreamFinishReason(raw: string | null | undefined, hasToolCalls: boolean): FinishReason {
   const word = raw === '' || raw === null ? undefined : raw;
-  const keep = word === undefined ? {} : { raw: word };
-  if (hasToolCalls) return { unified: 'tool-calls', ...keep };
+  if (hasToolCalls) return word === undefined ? { unified: 'tool-calls' } : { unified: 'tool-calls', raw: word };
   switch (word) {
     case undefined:
       return { unified: 'stop' };

@@ -64,8 +64,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     return { 'anthropic-beta': [...betas].join(',') };
   };
   const call = (path: string, body: unknown, context: ProviderContext) => {
-    const headers = betaHeaders(context);
-    return { path, body, signal: upstreamSignal(context), report: context.reportUpstream, ...(headers ? { headers } : {}) };
+    // `headers` named even when absent (undefined: the provider's own only): hot-path rule 1 (docs/architecture.md#hot-path-rules).
+    return { path, body, signal: upstreamSignal(context), report: context.reportUpstream, headers: betaHeaders(context) };
   };
 
   return {

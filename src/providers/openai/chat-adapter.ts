@@ -66,13 +66,8 @@ export function createChatAdapter(config: ChatAdapterOptions): ProviderAdapter &
   /** The upstream call for one request: its path, body (with the upstream's model id), cancellation and report. */
   const callOf = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => {
     const { body, where } = prepare(request, stream);
-    return {
-      path: where.path,
-      body,
-      signal: upstreamSignal(context),
-      report: context.reportUpstream,
-      ...(where.query ? { query: where.query } : {}),
-    };
+    // `query` named even when absent (undefined: the upstream adds none): hot-path rule 1 (docs/architecture.md#hot-path-rules).
+    return { path: where.path, body, signal: upstreamSignal(context), report: context.reportUpstream, query: where.query };
   };
 
   return {

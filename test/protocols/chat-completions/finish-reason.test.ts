@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeChatFinishReason, encodeChatFinishReason } from '../../../src/protocols/chat-completions/finish-reason.js';
+import { decodeChatUpstreamFinishReason } from '../../../src/protocols/chat-completions/upstream-message.js';
 
 describe('encodeChatFinishReason', () => {
   it.each([
@@ -31,7 +32,30 @@ describe('decodeChatFinishReason', () => {
     expect(decodeChatFinishReason(raw)).toEqual({ unified, raw });
   });
 
-  it('should decode a missing reason as other without raw', () => {
-    expect(decodeChatFinishReason(null)).toEqual({ unified: 'other' });
+  it('should decode a missing reason as other, with no raw field at all', () => {
+    expect(decodeChatFinishReason(null)).toStrictEqual({ unified: 'other' });
+    expect(decodeChatFinishReason(undefined)).toStrictEqual({ unified: 'other' });
+  });
+});
+
+describe('decodeChatUpstreamFinishReason', () => {
+  it('should make an answer with tool calls end in tool-calls, keeping the word the server gave', () => {
+    expect(decodeChatUpstreamFinishReason('stop', true)).toStrictEqual({ unified: 'tool-calls', raw: 'stop' });
+    expect(decodeChatUpstreamFinishReason('tool_calls', true)).toStrictEqual({ unified: 'tool-calls', raw: 'tool_calls' });
+  });
+
+  it('should give no raw field when the server gave no word, or an empty one', () => {
+    expect(decodeChatUpstreamFinishReason(null, true)).toStrictEqual({ unified: 'tool-calls' });
+    expect(decodeChatUpstreamFinishReason('', true)).toStrictEqual({ unified: 'tool-calls' });
+    expect(decodeChatUpstreamFinishReason(undefined, false)).toStrictEqual({ unified: 'stop' });
+  });
+
+  it("should read the servers' own words", () => {
+    expect(decodeChatUpstreamFinishReason('eos', false)).toStrictEqual({ unified: 'stop', raw: 'eos' });
+    expect(decodeChatUpstreamFinishReason('insufficient_system_resource', false)).toStrictEqual({
+      unified: 'error',
+      raw: 'insufficient_system_resource',
+    });
+    expect(decodeChatUpstreamFinishReason('length', false)).toStrictEqual({ unified: 'length', raw: 'length' });
   });
 });
