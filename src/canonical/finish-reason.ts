@@ -5,3 +5,11 @@ export interface FinishReason {
   unified: UnifiedFinishReason;
   raw?: string;
 }
+
+/**
+ * A finish reason with the provider's word when it gave one (`raw` absent, not undefined, when it
+ * did not): two literals, no spread, as hot-path rule 1 asks (docs/architecture.md#hot-path-rules).
+ */
+export function finishReason(unified: UnifiedFinishReason, raw: string | null | undefined): FinishReason {
+  return raw == null ? { unified } : { unified, raw };
+}

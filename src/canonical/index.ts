@@ -29,6 +29,7 @@ export type {
   CanonicalRequest,
 } from './request.js';
 export type { UnifiedFinishReason, FinishReason } from './finish-reason.js';
+export { finishReason } from './finish-reason.js';
 export type { Usage } from './usage.js';
 export type { ModelPrice, PriceTier } from './model-price.js';
 export type { CutStream } from './cut-stream.js';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../canonical/index.js';
+import { finishReason, type FinishReason } from '../../canonical/index.js';
 
 /** `finish_reason` values of a Chat completion choice. */
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
@@ -24,24 +24,19 @@ export function encodeChatFinishReason(finishReason: FinishReason, callsFinish?:
   }
 }
 
-/** `unified` with the provider's word, when there is one: hot-path rule 1 (docs/architecture.md#hot-path-rules). */
-function withRaw(unified: FinishReason['unified'], raw: string | null | undefined): FinishReason {
-  return raw == null ? { unified } : { unified, raw };
-}
-
 /** Chat `finish_reason` → canonical, keeping the raw word. Unknown words are `other`. */
 export function decodeChatFinishReason(raw: string | null | undefined): FinishReason {
   switch (raw) {
     case 'stop':
-      return withRaw('stop', raw);
+      return finishReason('stop', raw);
     case 'length':
-      return withRaw('length', raw);
+      return finishReason('length', raw);
     case 'tool_calls':
     case 'function_call':
-      return withRaw('tool-calls', raw);
+      return finishReason('tool-calls', raw);
     case 'content_filter':
-      return withRaw('content-filter', raw);
+      return finishReason('content-filter', raw);
     default:
-      return withRaw('other', raw);
+      return finishReason('other', raw);
   }
 }

@@ -1,4 +1,4 @@
-import type { FinishReason, Usage } from '../../canonical/index.js';
+import { finishReason, type FinishReason, type Usage } from '../../canonical/index.js';
 import { decodeChatFinishReason } from './finish-reason.js';
 import { decodeChatUsage } from './usage.js';
 import type { ChatUpstreamMessage, ChatUpstreamUsage } from './upstream-schema.js';
@@ -57,7 +57,7 @@ export function readChatUpstreamText(message: ChatUpstreamMessage): ChatUpstream
  */
 export function decodeChatUpstreamFinishReason(raw: string | null | undefined, hasToolCalls: boolean): FinishReason {
   const word = raw === '' || raw === null ? undefined : raw;
-  if (hasToolCalls) return word === undefined ? { unified: 'tool-calls' } : { unified: 'tool-calls', raw: word };
+  if (hasToolCalls) return finishReason('tool-calls', word);
   switch (word) {
     case undefined:
       return { unified: 'stop' };

@@ -1,5 +1,4 @@
-import type { FinishReason } from '../../canonical/index.js';
-import { GatewayError, upstreamErrorCode } from '../../canonical/index.js';
+import { finishReason, GatewayError, upstreamErrorCode, type FinishReason } from '../../canonical/index.js';
 
 /** Finish reasons that mean the model produced an invalid call or answer: reported as an error, never as success. */
 const failedFinishReasons = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'MALFORMED_RESPONSE']);
@@ -27,12 +26,11 @@ export interface DecodeGeminiFinishReasonOptions {
  * `geminiFinishError`); anything else (`OTHER`, unknown values) → `other`.
  */
 export function decodeGeminiFinishReason(raw: string | null | undefined, { hasToolCalls }: DecodeGeminiFinishReasonOptions): FinishReason {
-  const withRaw = (unified: FinishReason['unified']): FinishReason => (raw == null ? { unified } : { unified, raw });
-  if (raw === 'STOP') return withRaw(hasToolCalls ? 'tool-calls' : 'stop');
-  if (raw === 'MAX_TOKENS' || raw === 'CONTINUATION') return withRaw('length');
-  if (raw != null && filteredFinishReasons.has(raw)) return withRaw('content-filter');
-  if (raw != null && failedFinishReasons.has(raw)) return withRaw('error');
-  return withRaw(hasToolCalls ? 'tool-calls' : 'other');
+  if (raw === 'STOP') return finishReason(hasToolCalls ? 'tool-calls' : 'stop', raw);
+  if (raw === 'MAX_TOKENS' || raw === 'CONTINUATION') return finishReason('length', raw);
+  if (raw != null && filteredFinishReasons.has(raw)) return finishReason('content-filter', raw);
+  if (raw != null && failedFinishReasons.has(raw)) return finishReason('error', raw);
+  return finishReason(hasToolCalls ? 'tool-calls' : 'other', raw);
 }
 
 /**

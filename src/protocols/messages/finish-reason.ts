@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../canonical/index.js';
+import { finishReason, type FinishReason } from '../../canonical/index.js';
 
 export type MessagesStopReason =
   | 'end_turn'
@@ -11,21 +11,20 @@ export type MessagesStopReason =
 
 /** Anthropic `stop_reason` → canonical finish reason (raw kept). */
 export function decodeMessagesFinishReason(raw: string | null | undefined): FinishReason {
-  const withRaw = (unified: FinishReason['unified']): FinishReason => (raw == null ? { unified } : { unified, raw });
   switch (raw) {
     case 'end_turn':
     case 'stop_sequence':
     case 'pause_turn':
-      return withRaw('stop');
+      return finishReason('stop', raw);
     case 'max_tokens':
     case 'model_context_window_exceeded':
-      return withRaw('length');
+      return finishReason('length', raw);
     case 'tool_use':
-      return withRaw('tool-calls');
+      return finishReason('tool-calls', raw);
     case 'refusal':
-      return withRaw('content-filter');
+      return finishReason('content-filter', raw);
     default:
-      return withRaw('other');
+      return finishReason('other', raw);
   }
 }
 
