@@ -50,6 +50,31 @@ describe('ledger: { commitEveryMs }', () => {
     expect(await rowsIn(file)).toEqual([{ request_id: response.headers.get('x-request-id') }]);
   });
 
+  it('should record a request that ends as the gateway closes before the ledger closes', async () => {
+    const file = scratch.file('ledger-closing');
+    const handle = gateway({
+      apiKeys: [KEY],
+      logger: silentLogger,
+      providers: { mock: { type: 'mock', chunks: 50, chunkDelayMs: 20 } },
+      models: [{ id: 'mock', provider: 'mock' }],
+      database: file,
+    });
+    await handle.ready();
+    server = createServer(handle).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server!.once('listening', resolve));
+    const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'mock', stream: true, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    const reading = (async () => {
+      for await (const _ of stream);
+    })().catch(() => undefined);
+    // Closing ends the stream: its record is handed over as the close waits for it, and must be written before the ledger closes.
+    await handle.close();
+    expect(await rowsIn(file)).toEqual([{ request_id: response.headers.get('x-request-id') }]);
+    await reading;
+  });
+
   it('should refuse a window that is not a positive whole number of ms', () => {
     expect(() => gateway({ apiKeys: [KEY], logger: silentLogger, database: ':memory:', ledger: { commitEveryMs: 0 } })).toThrow(/ledger/);
   });
