@@ -88,7 +88,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const redis = persistence?.redis ?? limits?.redis;
   if (redis !== undefined) probes.redis = () => redis.ping();
 
-  // The ledger first: the request log, metrics and traces read the same entry after it.
+  // After each turn, the ledger takes the turn's entries first, then the request log and metrics; traces are told at once.
   const recording = recordEach(
     [
       ...(persistence?.ledger === undefined ? [] : [persistence.ledger]),
