@@ -229,6 +229,7 @@ export function gateway(options: GatewayOptions = {}): Gateway {
         // Closing the adapters ends what is still streaming; those requests are then recorded, then the ledger closes.
         await closeAdapters(resolved.adapters);
         await inFlight.settled();
+        resolved.recording.flush();
         // Limit leases and cooldowns reach Redis before the persistence layer (which may own the client) closes it.
         await resolved.limits?.close();
         await resolved.balances?.close();

@@ -7,7 +7,7 @@ import type { EndpointOptions } from '../endpoints/stages.js';
 import { admitEverything, type AdmissionControl } from '../limits/admit-stage.js';
 import type { Logger, ProviderAdapter } from '../providers/types.js';
 import { openRouting, type OpenedRouting } from '../routing/open-routing.js';
-import { recordEach } from '../usage/record-stage.js';
+import { recordEach, type BatchedRecorder } from '../usage/record-stage.js';
 import { OpenRequests } from '../pipeline/open-requests.js';
 import { resolveObservability } from '../observability/resolve-observability.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
@@ -48,6 +48,8 @@ export interface ResolvedGatewayOptions extends EndpointOptions {
   metrics: GatewayMetrics | undefined;
   /** Where the "call" stage reports each upstream attempt and cooldown (metrics; nothing by default). */
   upstream: UpstreamObserver;
+  /** The "record" stage's entries not yet recorded: recorded on shutdown, before the ledger closes. */
+  recording: BatchedRecorder;
   /** Ends what the operator's view opened (the default request log's stdout lines). */
   closeObservability(): void;
   /** Probes the database and Redis the gateway uses (`/ready`). */
@@ -86,6 +88,16 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
   const redis = persistence?.redis ?? limits?.redis;
   if (redis !== undefined) probes.redis = () => redis.ping();
 
+  // After each turn, the ledger takes the turn's entries first, then the request log and metrics; traces are told at once.
+  const recording = recordEach(
+    [
+      ...(persistence?.ledger === undefined ? [] : [persistence.ledger]),
+      ...(unusualSpend === undefined ? [] : [unusualSpend.stage]),
+      ...observability.stages,
+    ],
+    (error) => logger.error({ error }, 'switchyard: a record stage failed'),
+  );
+
   return {
     models: checked.models,
     modelList: checked.modelList,
@@ -103,15 +115,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
           ? withKeyLimits(admitEverything)
           : withModelAllowlist(withKeyBudgets(withKeyLimits(admitEverything), persistence, prices, checked.models, balances)),
       call: routing.call,
-      // The ledger first: the request log, metrics and traces read the same entry after it.
-      record: recordEach(
-        [
-          ...(persistence?.ledger === undefined ? [] : [persistence.ledger]),
-          ...(unusualSpend === undefined ? [] : [unusualSpend.stage]),
-          ...observability.stages,
-        ],
-        (error) => logger.error({ error }, 'switchyard: a record stage failed'),
-      ),
+      record: recording,
     },
     diagnoseBaseUrl: options.diagnoseBaseUrl ?? true,
     adapters: [...new Set(Object.values(providers))],
@@ -125,6 +129,7 @@ export function resolveOptions(options: GatewayOptions = {}): ResolvedGatewayOpt
     open,
     metrics: observability.metrics,
     upstream: observability.upstream,
+    recording,
     closeObservability: observability.close,
     readiness: () => checkReadiness(probes),
   };

@@ -100,6 +100,8 @@ export function createTraceStage(tracer: Tracer = trace.getTracer(TRACER_NAME)):
       }
     },
     cooldown() {},
+    // Its span's parent is the span active where the request was handled.
+    inRequestContext: true,
     record(record) {
       const span = tracer.startSpan(
         record.model === undefined ? OPERATION : `${OPERATION} ${record.model}`,

@@ -33,27 +33,32 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
 
   const write = (record: RequestRecord, usage: Usage | undefined, estimated: boolean) => {
     const cost = usage === undefined ? undefined : price?.(record, usage);
-    writer.enqueue(ledgerRowOf(record, record.attempts, usage, estimated, cost));
+    writer.enqueue(ledgerRowOf(record, record.attempts, usage, estimated, cost), answeredAt(record));
   };
 
   return {
     record(entry) {
       if (entry.answeredBy !== undefined) {
         // Answered by a stage (a cache hit): no provider was called, so no upstream usage and nothing to pay.
-        writer.enqueue({ ...ledgerRowOf(entry, 0, undefined, false, undefined), cost_nano_usd: 0, usage_source: 'stage' });
+        writer.enqueue(
+          { ...ledgerRowOf(entry, 0, undefined, false, undefined), cost_nano_usd: 0, usage_source: 'stage' },
+          answeredAt(entry),
+        );
         return;
       }
       if (entry.attempts === 0) {
         // Refused before any provider was called: only a 429 (a limit or budget) is kept, as attempt 0
         // with no usage, so usage and the status page count the refusals a key met.
-        if (entry.status === 429 && entry.model !== undefined) writer.enqueue(ledgerRowOf(entry, 0, undefined, false, undefined));
+        if (entry.status === 429 && entry.model !== undefined)
+          writer.enqueue(ledgerRowOf(entry, 0, undefined, false, undefined), answeredAt(entry));
         return;
       }
       const log = entry.attemptLog;
       let record = entry;
       if (log !== undefined && log.length > 0) {
         // A row for each attempt that failed before the last; the last is the record's own row.
-        for (let index = 0; index < log.length - 1; index++) writer.enqueue(failedAttemptRowOf(entry, index + 1, log[index]!));
+        for (let index = 0; index < log.length - 1; index++)
+          writer.enqueue(failedAttemptRowOf(entry, index + 1, log[index]!), answeredAt(entry));
         const served = log[log.length - 1]!;
         // Priced and counted as the model that answered (a fallback's, when one did).
         if (served.model !== entry.model) record = { ...entry, model: served.model };
@@ -76,4 +81,9 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
       await Promise.all(building);
     },
   };
+}
+
+/** When the request was answered (epoch milliseconds): the ledger's commit window counts from it. */
+function answeredAt(record: RequestRecord): number {
+  return record.startedAt + record.durationMs;
 }

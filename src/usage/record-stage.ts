@@ -78,29 +78,94 @@ export interface Recorder {
   record(entry: RequestRecord): void;
   /** Whether entries should carry `upstream`; providers are asked to report only then. */
   readonly wantsUpstream?: boolean;
+  /** Whether it reads the request's own async context (traces parent their span on the active one): told at once, not in a batch. */
+  readonly inRequestContext?: boolean;
+}
+
+/** The "record" stage as the gateway runs it: entries handed over in one turn of the event loop, recorded together after it. */
+export interface BatchedRecorder extends Recorder {
+  /** Records what was handed over and not yet recorded, now (a shutdown, before the ledger closes). */
+  flush(): void;
 }
 
 /** The default "record" stage: keeps nothing. */
-export const recordNothing: Recorder = { record() {} };
+export const recordNothing: BatchedRecorder = { record() {}, flush() {} };
 
 /**
- * One "record" stage made of several, each told of every entry in turn (the ledger, the request
- * log, metrics, traces); one that throws does not keep the others from learning of it.
+ * One "record" stage made of several (the ledger, the request log, metrics, traces); one that
+ * throws does not keep the others from learning of an entry. Entries handed over while the event
+ * loop reads its sockets are recorded together once it has (`setImmediate`), each stage taking the
+ * whole batch in turn: a request's path then runs none of their code, and each stage's code and
+ * data are brought into the cache once a batch rather than once a request, where they had evicted
+ * the request path's own (docs/performance.md, "A core's own cache").
  */
-export function recordEach(stages: readonly Recorder[], onError: (error: unknown) => void = () => undefined): Recorder {
+export function recordEach(stages: readonly Recorder[], onError: (error: unknown) => void = () => undefined): BatchedRecorder {
   const active = stages.filter((stage) => stage !== recordNothing);
   if (active.length === 0) return recordNothing;
-  if (active.length === 1) return active[0]!;
-  return {
-    record(entry) {
-      for (const stage of active) {
-        try {
-          stage.record(entry);
-        } catch (error) {
-          onError(error);
-        }
-      }
-    },
-    wantsUpstream: active.some((stage) => stage.wantsUpstream === true),
-  };
+  return new RecordBatch(
+    active.filter((stage) => stage.inRequestContext !== true),
+    active.filter((stage) => stage.inRequestContext === true),
+    onError,
+  );
+}
+
+/**
+ * The longest a batch gathers, by its entries' answer times (milliseconds), before it is recorded
+ * at once: what the ledger's commit window (50 ms by default, counted from each answer) loses
+ * to a batch at most.
+ */
+const MAX_BATCH_MS = 5;
+
+class RecordBatch implements BatchedRecorder {
+  readonly wantsUpstream: boolean;
+  readonly #stages: readonly Recorder[];
+  /** Told of each entry at once, in the request's own async context. */
+  readonly #atOnce: readonly Recorder[] | undefined;
+  readonly #onError: (error: unknown) => void;
+  #pending: RequestRecord[] = [];
+  /** The array the last batch was recorded from, emptied: the next batch fills it (no array made per batch). */
+  #spare: RequestRecord[] = [];
+  /** When the batch's first entry was answered (epoch milliseconds). */
+  #firstEndedAt = 0;
+  readonly #flush = () => this.flush();
+
+  constructor(stages: readonly Recorder[], atOnce: readonly Recorder[], onError: (error: unknown) => void) {
+    this.#stages = stages;
+    this.#atOnce = atOnce.length === 0 ? undefined : atOnce;
+    this.#onError = onError;
+    this.wantsUpstream = [...stages, ...atOnce].some((stage) => stage.wantsUpstream === true);
+  }
+
+  record(entry: RequestRecord): void {
+    if (this.#atOnce !== undefined) for (const stage of this.#atOnce) this.#tell(stage, entry);
+    if (this.#stages.length === 0) return;
+    const endedAt = entry.startedAt + entry.durationMs;
+    if (this.#pending.push(entry) === 1) {
+      this.#firstEndedAt = endedAt;
+      setImmediate(this.#flush);
+    } else if (endedAt - this.#firstEndedAt >= MAX_BATCH_MS) {
+      // A saturated process can take tens of milliseconds to finish a turn: what it finished early
+      // in the turn is recorded without waiting for the end of it.
+      this.flush();
+    }
+  }
+
+  flush(): void {
+    const entries = this.#pending;
+    if (entries.length === 0) return;
+    this.#pending = this.#spare;
+    for (const stage of this.#stages) {
+      for (const entry of entries) this.#tell(stage, entry);
+    }
+    entries.length = 0;
+    this.#spare = entries;
+  }
+
+  #tell(stage: Recorder, entry: RequestRecord): void {
+    try {
+      stage.record(entry);
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
 }

@@ -151,6 +151,31 @@ describe('LedgerWriter commit window', () => {
     expect(commits).toEqual([['req_1', 'req_2'], ['req_3']]);
     await writer.close();
   });
+
+  it('should count the window from when a row\'s request was answered, and commit a row answered a window ago at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    const commits: string[][] = [];
+    const writer = new LedgerWriter({
+      db: () => undefined,
+      outbox: new Outbox(outboxFile()),
+      direct: () => (rows) => commits.push(rows.map((entry) => entry.request_id)),
+    });
+    writer.enqueue(row('req_1'), Date.now() - 30);
+    writer.enqueue(row('req_2'), Date.now());
+    vi.advanceTimersByTime(19);
+    expect(commits).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(commits).toEqual([['req_1', 'req_2']]);
+    writer.enqueue(row('req_3'), Date.now() - 50);
+    expect(commits).toEqual([['req_1', 'req_2'], ['req_3']]);
+    // An answer time ahead of the clock counts as now.
+    writer.enqueue(row('req_4'), Date.now() + 1_000);
+    vi.advanceTimersByTime(49);
+    expect(commits).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(commits).toEqual([['req_1', 'req_2'], ['req_3'], ['req_4']]);
+    await writer.close();
+  });
 });
 
 describe('LedgerWriter with a slow PostgreSQL', () => {
