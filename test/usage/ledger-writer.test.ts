@@ -152,7 +152,7 @@ describe('LedgerWriter commit window', () => {
     await writer.close();
   });
 
-  it('should count the window from when a row\'s request was answered, and commit a row answered a window ago at once', async () => {
+  it('should count the window from the answer of a row, and commit a row answered a window ago at once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
     const commits: string[][] = [];
     const writer = new LedgerWriter({
