@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import type { Recorder, RequestRecord } from '../usage/record-stage.js';
+import { answeredAt, type Recorder, type RequestRecord } from '../usage/record-stage.js';
 import type { UpstreamAttemptMetric, UpstreamObserver } from './upstream-observer.js';
 
 /** The instrumentation scope the gateway's spans carry. */
@@ -117,7 +117,7 @@ export function createTraceStage(tracer: Tracer = trace.getTracer(TRACER_NAME)):
       if (record.status >= 500 || (record.status < 400 && record.errorCode !== undefined)) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorCode ?? String(record.status) });
       }
-      span.end(record.startedAt + record.durationMs);
+      span.end(answeredAt(record));
     },
   };
 }

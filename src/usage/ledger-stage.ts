@@ -2,7 +2,7 @@ import type { Usage } from '../canonical/index.js';
 import { cutStreamUsage, reportedCutUsage, type InterruptedStreamPolicy } from './cut-stream-usage.js';
 import { failedAttemptRowOf, ledgerRowOf, type RowCost } from './ledger-row.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import type { Recorder, RequestRecord } from './record-stage.js';
+import { answeredAt, type Recorder, type RequestRecord } from './record-stage.js';
 
 /** Prices a row's usage; undefined when a price is unknown (the row stays unpriced). */
 export type PriceUsage = (record: RequestRecord, usage: Usage) => RowCost | undefined;
@@ -81,9 +81,4 @@ export function createLedgerStage(options: LedgerStageOptions): LedgerStage {
       await Promise.all(building);
     },
   };
-}
-
-/** When the request was answered (epoch milliseconds): the ledger's commit window counts from it. */
-function answeredAt(record: RequestRecord): number {
-  return record.startedAt + record.durationMs;
 }

@@ -88,6 +88,11 @@ export interface BatchedRecorder extends Recorder {
   flush(): void;
 }
 
+/** When the request was answered (epoch milliseconds): its arrival plus its duration. */
+export function answeredAt(record: RequestRecord): number {
+  return record.startedAt + record.durationMs;
+}
+
 /** The default "record" stage: keeps nothing. */
 export const recordNothing: BatchedRecorder = { record() {}, flush() {} };
 
@@ -126,7 +131,7 @@ class RecordBatch implements BatchedRecorder {
   /** The array the last batch was recorded from, emptied: the next batch fills it (no array made per batch). */
   #spare: RequestRecord[] = [];
   /** When the batch's first entry was answered (epoch milliseconds). */
-  #firstEndedAt = 0;
+  #firstAnsweredAt = 0;
   readonly #flush = () => this.flush();
 
   constructor(stages: readonly Recorder[], atOnce: readonly Recorder[], onError: (error: unknown) => void) {
@@ -139,11 +144,11 @@ class RecordBatch implements BatchedRecorder {
   record(entry: RequestRecord): void {
     if (this.#atOnce !== undefined) for (const stage of this.#atOnce) this.#tell(stage, entry);
     if (this.#stages.length === 0) return;
-    const endedAt = entry.startedAt + entry.durationMs;
+    const answered = answeredAt(entry);
     if (this.#pending.push(entry) === 1) {
-      this.#firstEndedAt = endedAt;
+      this.#firstAnsweredAt = answered;
       setImmediate(this.#flush);
-    } else if (endedAt - this.#firstEndedAt >= MAX_BATCH_MS) {
+    } else if (answered - this.#firstAnsweredAt >= MAX_BATCH_MS) {
       // A saturated process can take tens of milliseconds to finish a turn: what it finished early
       // in the turn is recorded without waiting for the end of it.
       this.flush();

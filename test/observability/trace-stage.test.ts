@@ -6,6 +6,7 @@ import { createTraceStage } from '../../src/observability/trace-stage.js';
 import { resolveObservability } from '../../src/observability/resolve-observability.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
 import { createRecordingTracer } from '../helpers/recording-tracer.js';
+import { requestRecord } from '../helpers/request-record.js';
 import { startGateway, TEST_KEY, type RunningGateway } from '../helpers/start-gateway.js';
 
 let running: RunningGateway | undefined;
@@ -130,26 +131,12 @@ describe('createTraceStage through the gateway', () => {
   });
 });
 
-const finished: RequestRecord = {
-  requestId: 'req_a',
-  caller: undefined,
-  protocol: 'chat',
-  model: 'gpt',
-  provider: 'openai',
+const finished: RequestRecord = requestRecord({
   upstreamModel: 'gpt-5',
-  stream: false,
-  status: 200,
-  errorCode: undefined,
-  usage: undefined,
-  upstream: undefined,
-  startedAt: 1_000,
   durationMs: 900,
   attempts: 2,
-  firstOutputMs: undefined,
-  userAgent: undefined,
-  cut: undefined,
   deployment: 'openai-west/gpt-5',
-};
+});
 
 describe('createTraceStage with the attempts the router reports', () => {
   it("should make each timed attempt a client span, child of its request's span", () => {

@@ -1,27 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { recordEach, recordNothing, type Recorder, type RequestRecord } from '../../src/usage/record-stage.js';
+import { requestRecord } from '../helpers/request-record.js';
 
 function entry(requestId: string, durationMs = 10): RequestRecord {
-  return {
-    requestId,
-    caller: undefined,
-    protocol: 'chat',
-    model: 'gpt',
-    provider: 'openai',
-    upstreamModel: 'gpt',
-    stream: false,
-    status: 200,
-    errorCode: undefined,
-    usage: undefined,
-    upstream: undefined,
-    startedAt: 1_000,
-    durationMs,
-    attempts: 1,
-    firstOutputMs: undefined,
-    userAgent: undefined,
-    cut: undefined,
-  };
+  return requestRecord({ requestId, durationMs });
 }
 
 /** A recorder that notes `name:requestId` in `seen` for each entry it is told of. */
