@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../server/spawn-cli.js';
-import { fencedBlocks } from './fenced-blocks.js';
+import { snippetModule } from './snippet-module.js';
 
 // The TypeScript of the client guides whose SDKs are dev dependencies (openai, @anthropic-ai/sdk,
 // ai with @ai-sdk/*) type-checks against the installed versions, so an option name that is wrong
@@ -17,38 +17,11 @@ const CHECKED = ['openai', 'anthropic', 'vercel-ai-sdk'];
 const dir = join(projectRoot, 'test-artifacts', 'client-snippets');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One module from a page's `ts` blocks. */
-function moduleOf(markdown: string): string {
-  const defaults = new Set<string>();
-  const named = new Map<string, Set<string>>();
-  const bodies = fencedBlocks(markdown)
-    .filter((block) => block.lang === 'ts')
-    .map((block, index) => {
-      const body = block.code
-        .split('\n')
-        .filter((line) => {
-          const names = /^import \{([^}]+)\} from (['"][^'"]+['"]);$/.exec(line);
-          if (names) {
-            const set = named.get(names[2]!) ?? new Set<string>();
-            for (const name of names[1]!.split(',')) set.add(name.trim());
-            named.set(names[2]!, set);
-            return false;
-          }
-          if (line.startsWith('import ')) return (defaults.add(line), false);
-          return true;
-        })
-        .join('\n');
-      return index === 0 ? body : `{\n${body}\n}`;
-    });
-  const imports = [...defaults, ...[...named].map(([from, names]) => `import { ${[...names].join(', ')} } from ${from};`)];
-  return [...imports, 'export {};', ...bodies].join('\n');
-}
-
 describe('TypeScript in the client guides', () => {
   it('should type-check against the installed SDKs', async () => {
     mkdirSync(dir, { recursive: true });
     for (const page of CHECKED)
-      writeFileSync(join(dir, `${page}.ts`), moduleOf(readFileSync(join(projectRoot, 'docs/clients', `${page}.md`), 'utf8')));
+      writeFileSync(join(dir, `${page}.ts`), snippetModule(readFileSync(join(projectRoot, 'docs/clients', `${page}.md`), 'utf8')));
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
