@@ -27,7 +27,7 @@ import type { InboundCodec } from '../protocols/codec.js';
 import { chatCodec } from '../protocols/chat-completions/index.js';
 import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
-import { createCountTokensEndpoint } from '../endpoints/count-tokens.js';
+import { createCountTokensEndpoint, messagesTokenCounting, responsesTokenCounting } from '../endpoints/count-tokens.js';
 import { anthropicRules, openAIRules } from '../endpoints/endpoint-rules.js';
 import { createGenerationEndpoint } from '../endpoints/generation.js';
 import { shuttingDown } from '../pipeline/open-requests.js';
@@ -133,8 +133,8 @@ function methodNotAllowed(req: HttpRequest, res: ServerResponse, path: string, a
 
 /**
  * Serves OpenAI Chat Completions, OpenAI Responses and Anthropic Messages under `/v1`, plus
- * `GET /v1/models` and `POST /v1/messages/count_tokens`. Paths it does not own pass through to
- * the host app.
+ * `GET /v1/models` and the token counts (`POST /v1/messages/count_tokens`, `POST
+ * /v1/responses/input_tokens`). Paths it does not own pass through to the host app.
  *
  * @example
  * const app = express();
@@ -148,7 +148,8 @@ export function gateway(options: GatewayOptions = {}): Gateway {
     ['/v1/chat/completions', createGenerationEndpoint(chatCodec, resolved, openAIRules, open)],
     ['/v1/responses', createGenerationEndpoint(responsesCodec, resolved, openAIRules, open)],
     ['/v1/messages', createGenerationEndpoint(messagesCodec, resolved, anthropicRules, open)],
-    ['/v1/messages/count_tokens', createCountTokensEndpoint(resolved)],
+    ['/v1/messages/count_tokens', createCountTokensEndpoint(resolved, messagesTokenCounting)],
+    ['/v1/responses/input_tokens', createCountTokensEndpoint(resolved, responsesTokenCounting)],
   ]);
   const models = createModelsEndpoints({ openai: chatCodec, anthropic: messagesCodec }, resolved);
   const { persistence } = resolved;

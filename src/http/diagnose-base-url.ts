@@ -3,7 +3,7 @@ import { carriesApiKey } from './api-request.js';
 import type { HttpRequest } from './types.js';
 
 /** Endpoint paths a client reaches when its base URL lacks `/v1`. */
-const endpointsWithoutV1 = new Set(['/chat/completions', '/responses', '/messages', '/messages/count_tokens']);
+const endpointsWithoutV1 = new Set(['/chat/completions', '/responses', '/messages', '/messages/count_tokens', '/responses/input_tokens']);
 
 /** The model list's paths without `/v1` (`client.models.list()` with the API root as the OpenAI base URL). */
 const isModelsPathWithoutV1 = (path: string) => path === '/models' || (path.startsWith('/models/') && path.length > '/models/'.length);

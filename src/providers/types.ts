@@ -106,7 +106,7 @@ export interface ProviderAdapter {
   relayStream?(request: CanonicalRequest, context: ProviderContext, answerModel: string): RelayBatches;
   /** `relayStream`'s counterpart for a non-streamed answer: the upstream's body, naming `answerModel`. */
   relayGenerate?(request: CanonicalRequest, context: ProviderContext, answerModel: string): Promise<RelayedAnswer>;
-  /** Input tokens `request` would use (`POST /v1/messages/count_tokens`). Without it the gateway estimates. */
+  /** Input tokens `request` would use (`POST /v1/messages/count_tokens`, `POST /v1/responses/input_tokens`). Without it the gateway estimates. */
   countTokens?(request: CanonicalRequest, context: ProviderContext): Promise<number>;
   /**
    * Releases what the adapter holds (upstream connections, timers). The gateway calls it once, from

@@ -189,6 +189,7 @@ describe('paths the standalone server does not serve', () => {
       'POST /v1/responses',
       'POST /v1/messages',
       'POST /v1/messages/count_tokens',
+      'POST /v1/responses/input_tokens',
       'GET /v1/models',
     ]) {
       expect(body.error.message).toContain(endpoint);

@@ -50,3 +50,4 @@ export { createResponsesStreamRelay } from './stream-relay.js';
 export type { ResponsesStreamRelayOptions } from './stream-relay.js';
 export type { ResponsesStreamDecoder, ResponsesStreamDecoderOptions } from './stream-decoder.js';
 export { parseResponsesError, decodeResponsesFailure } from './upstream-error.js';
+export { encodeResponsesInputTokensRequest, decodeResponsesInputTokensResponse } from './upstream-input-tokens.js';

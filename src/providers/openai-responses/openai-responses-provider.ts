@@ -2,7 +2,9 @@ import type { CanonicalRequest, CanonicalResponse, EventBatches, RelayBatches, R
 import {
   createResponsesStreamDecoder,
   createResponsesStreamRelay,
+  decodeResponsesInputTokensResponse,
   decodeResponsesResponse,
+  encodeResponsesInputTokensRequest,
   encodeResponsesRequest,
   parseResponsesError,
 } from '../../protocols/responses/index.js';
@@ -74,6 +76,17 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
         created: Math.floor(Date.now() / 1000),
       });
       return new UpstreamRelay(open, relay);
+    },
+
+    async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {
+      const answer = await upstream.postJson({
+        path: '/responses/input_tokens',
+        body: encodeResponsesInputTokensRequest(request),
+        signal: upstreamSignal(context),
+        report: context.reportUpstream,
+        headers: { 'x-client-request-id': context.requestId },
+      });
+      return decodeResponsesInputTokensResponse(answer);
     },
 
     close: () => upstream.close(),

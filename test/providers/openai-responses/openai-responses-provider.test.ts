@@ -56,6 +56,24 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>) {
 }
 
 describe('createOpenAIResponsesProvider', () => {
+  describe('countTokens', () => {
+    it('should post the input half of the request to /v1/responses/input_tokens and return its count', async () => {
+      upstream.reply({ json: { object: 'response.input_tokens', input_tokens: 321 } });
+      const count = await adapter().countTokens!(toolTurn, context());
+      expect(count).toBe(321);
+      expect(upstream.requests[0]?.url).toBe('/v1/responses/input_tokens');
+      expect(upstream.requests[0]?.headers.authorization).toBe('Bearer sk-provider-key');
+      const body = upstream.requests[0]?.body as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['input', 'instructions', 'model', 'tools']);
+      expect(body).toMatchObject({ model: 'gpt-5', instructions: 'You are a weather bot.' });
+    });
+
+    it('should refuse an answer without a count rather than guess one', async () => {
+      upstream.reply({ json: { object: 'response.input_tokens' } });
+      await expect(adapter().countTokens!(toolTurn, context())).rejects.toMatchObject({ code: 'UPSTREAM_INVALID_RESPONSE' });
+    });
+  });
+
   describe('what the upstream receives', () => {
     it('should post the translated request to /v1/responses with the provider key', async () => {
       upstream.reply({ json: jsonFixture('responses', 'upstream-response') });
