@@ -85,6 +85,10 @@ describe('examples/guardrail', () => {
       .set('anthropic-version', '2023-06-01')
       .send({ model: 'gpt', messages: [{ role: 'user', content: CARD }] });
     expect(counted.status).toBe(400);
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const countedOnResponses = await openai.responses.inputTokens.count({ model: 'gpt', input: CARD }).catch((caught: unknown) => caught);
+    expect(countedOnResponses).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(countedOnResponses).toMatchObject({ code: 'card_number_in_input' });
   });
 
   it('should redact the number before the provider sees it, and say so', async () => {
