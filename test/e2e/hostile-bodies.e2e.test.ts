@@ -94,6 +94,7 @@ const endpoints = [
   { path: '/v1/responses', body: responsesBody, anthropic: false },
   { path: '/v1/messages', body: messagesBody, anthropic: true },
   { path: '/v1/messages/count_tokens', body: messagesBody, anthropic: true },
+  { path: '/v1/responses/input_tokens', body: responsesBody, anthropic: false },
 ];
 
 /** Drops undefined fields: what JSON.stringify would do, kept explicit. */
