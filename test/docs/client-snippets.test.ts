@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../server/spawn-cli.js';
-import { snippetModule } from './snippet-module.js';
+import { snippetModule, typeCheckFolder } from './snippet-module.js';
 
 // The TypeScript of the client guides whose SDKs are dev dependencies (openai, @anthropic-ai/sdk,
 // ai with @ai-sdk/*) type-checks against the installed versions, so an option name that is wrong
@@ -12,7 +10,6 @@ import { snippetModule } from './snippet-module.js';
 // later one in a block scope of its own, their imports merged. LangChain, the Agents SDK and the
 // CLIs are not installed: their pages are not checked here.
 
-const run = promisify(execFile);
 const CHECKED = ['openai', 'anthropic', 'vercel-ai-sdk'];
 const dir = join(projectRoot, 'test-artifacts', 'client-snippets');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,17 +19,6 @@ describe('TypeScript in the client guides', () => {
     mkdirSync(dir, { recursive: true });
     for (const page of CHECKED)
       writeFileSync(join(dir, `${page}.ts`), snippetModule(readFileSync(join(projectRoot, 'docs/clients', `${page}.md`), 'utf8')));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../../tsconfig.json',
-        compilerOptions: { noEmit: true, rootDir: '.', noUnusedLocals: false },
-        include: ['*.ts'],
-      }),
-    );
-    const result = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
-      cwd: projectRoot,
-    }).catch((error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }));
-    expect(result.stdout).toBe('');
+    expect(await typeCheckFolder(dir, { rootDir: '.' })).toBe('');
   }, 120_000);
 });

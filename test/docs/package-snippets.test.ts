@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../server/spawn-cli.js';
-import { snippetModule } from './snippet-module.js';
+import { snippetModule, typeCheckFolder } from './snippet-module.js';
 
 // The TypeScript in the README and the guide that uses the package (every `ts` block importing
 // 'switchyard-gateway') type-checks against the package's source, so an option, export or stage
@@ -12,7 +10,6 @@ import { snippetModule } from './snippet-module.js';
 // (`snippetModule`); what the guide's fragments take as already there (the host app, its keys and
 // models) is declared once, in AMBIENT.
 
-const run = promisify(execFile);
 const dir = join(projectRoot, 'test-artifacts', 'package-snippets');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -47,17 +44,6 @@ describe('TypeScript in the README and the guide', () => {
     mkdirSync(dir, { recursive: true });
     for (const page of checked) writeFileSync(join(dir, `${page.name}.ts`), page.module);
     writeFileSync(join(dir, 'ambient.d.ts'), AMBIENT);
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../../tsconfig.json',
-        compilerOptions: { noEmit: true, rootDir: '../..', noUnusedLocals: false, paths: { 'switchyard-gateway': ['../../src/index.ts'] } },
-        include: ['*.ts'],
-      }),
-    );
-    const result = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
-      cwd: projectRoot,
-    }).catch((error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }));
-    expect(result.stdout).toBe('');
+    expect(await typeCheckFolder(dir, { rootDir: '../..', paths: { 'switchyard-gateway': ['../../src/index.ts'] } })).toBe('');
   }, 120_000);
 });

@@ -1,4 +1,11 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '../server/spawn-cli.js';
 import { fencedBlocks, type FencedBlock } from './fenced-blocks.js';
+
+const run = promisify(execFile);
 
 /**
  * One module from a page's `ts` blocks (those `keep` selects): the first block at the top, each
@@ -29,4 +36,23 @@ export function snippetModule(markdown: string, keep: (block: FencedBlock) => bo
     });
   const imports = [...defaults, ...[...named].map(([from, names]) => `import { ${[...names].join(', ')} } from ${from};`)];
   return [...imports, 'export {};', ...bodies].join('\n');
+}
+
+/**
+ * Type-checks the `.ts` files of `dir` (under test-artifacts/, two levels below the project) with
+ * the project's settings and `compilerOptions` on top; returns what tsc printed ('' when clean).
+ */
+export async function typeCheckFolder(dir: string, compilerOptions: Record<string, unknown>): Promise<string> {
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../tsconfig.json',
+      compilerOptions: { noEmit: true, noUnusedLocals: false, ...compilerOptions },
+      include: ['*.ts'],
+    }),
+  );
+  const result = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
+    cwd: projectRoot,
+  }).catch((error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }));
+  return result.stdout;
 }
