@@ -11,8 +11,8 @@ export type StagePosition =
 
 /**
  * Which entry points a stage runs on: generation requests, the token counts (`count_tokens`: `POST
- * /v1/messages/count_tokens` and `POST /v1/responses/input_tokens`), and the status page's probe (a tiny Chat request the gateway itself makes: no key, no request policy,
- * no admission).
+ * /v1/messages/count_tokens` and `POST /v1/responses/input_tokens`), and the status page's probe
+ * (a tiny Chat request the gateway itself makes: no key, no request policy, no admission).
  */
 export type PipelineEndpoint = 'generation' | 'count_tokens' | 'probe';
 

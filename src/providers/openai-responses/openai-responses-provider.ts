@@ -38,13 +38,15 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     parseError: parseResponsesError,
     ...resolved.transport,
   });
-  const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) => ({
-    path: '/responses',
-    body: encodeResponsesRequest(request, { stream }),
+  const post = (path: string, body: Record<string, unknown>, context: ProviderContext) => ({
+    path,
+    body,
     signal: upstreamSignal(context),
     report: context.reportUpstream,
     headers: { 'x-client-request-id': context.requestId },
   });
+  const call = (request: CanonicalRequest, context: ProviderContext, stream: boolean) =>
+    post('/responses', encodeResponsesRequest(request, { stream }), context);
 
   return {
     specificationVersion: 'v1',
@@ -79,13 +81,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     },
 
     async countTokens(request: CanonicalRequest, context: ProviderContext): Promise<number> {
-      const answer = await upstream.postJson({
-        path: '/responses/input_tokens',
-        body: encodeResponsesInputTokensRequest(request),
-        signal: upstreamSignal(context),
-        report: context.reportUpstream,
-        headers: { 'x-client-request-id': context.requestId },
-      });
+      const answer = await upstream.postJson(post('/responses/input_tokens', encodeResponsesInputTokensRequest(request), context));
       return decodeResponsesInputTokensResponse(answer);
     },
 
