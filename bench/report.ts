@@ -74,7 +74,7 @@ interface Row {
   pick: (measured: Measured) => number;
   digits: number;
   compare: Comparison;
-  /** Judged on the median of the per-round ratios (shown with their range) rather than the ratio of medians. */
+  /** Judged on the median of the per-round ratios (shown with every round's) rather than the ratio of medians. */
   paired?: keyof PairedRatios;
   limit?: { atLeast?: number; atMost?: number };
 }
@@ -82,11 +82,15 @@ interface Row {
 /** The middle value (of an even count, the upper of the two middle ones); NaN for none. */
 export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** A median ratio with every round's ratio after it, in round order: `1.24× (1.21, 1.24, 1.30)`. */
+function ratioWithRounds(middle: number, rounds: readonly number[]): string {
+  return `${middle.toFixed(2)}× (${rounds.map((ratio) => ratio.toFixed(2)).join(', ')})`;
+}
+
 function pairedCell(ratios: number[], limit: { atLeast?: number; atMost?: number } | undefined): string {
   const value = median(ratios);
   const met = limit?.atLeast !== undefined ? value >= limit.atLeast : value <= (limit?.atMost ?? Infinity);
-  const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
-  return `${value.toFixed(2)}× (rounds ${range})${mark(met)}`;
+  return `${ratioWithRounds(value, ratios)}${mark(met)}`;
 }
 
 const rows: Row[] = [
@@ -181,7 +185,7 @@ export function renderTable(
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, ${run.loadGenerator} + mock upstream on core 1;`,
-    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per ${run.loadGenerator} run (ratio targets: median of each round's own ratio, with their range); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per ${run.loadGenerator} run (ratio targets: median of each round's own ratio, with every round's after it); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
     '',
     ...lines,
     ...renderFloors(results, floors),
@@ -263,6 +267,10 @@ export function renderPeerTable(sideBySide: Partial<Record<string, PeerMeasured[
 export interface StoreConfigurationMeasured {
   /** Median of each round's CPU per request over the baseline's in the same round (concurrency 64). */
   cpuPerRequestRatio: number;
+  /** Every round's ratio, in order. */
+  cpuPerRequestRatios: number[];
+  /** The same two servers loaded one at a time in each round (the target rows only). */
+  alone?: { cpuPerRequestRatio: number; cpuPerRequestRatios: number[]; cpuPerRequestUs: number; baselineCpuPerRequestUs: number };
   perSecondRatio: number;
   /** Median of each round's concurrency-1 p50 minus the baseline's. */
   p50AddedMs: number;
@@ -285,7 +293,7 @@ export interface StoreMeasured {
 export function renderStoreTable(stores: StoreMeasured): string {
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
   const row = (name: string, measured: StoreConfigurationMeasured) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}× ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.1)} |`;
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)} ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.1)} |`;
   const { calm, stalled } = stores.stall;
   const stallAdded = (stalled.p99Ms - calm.p99Ms) * 1000;
   return [
@@ -330,7 +338,7 @@ function renderAgainstBaseline(
 ): string {
   const mark = (value: number, target: number | undefined) => (target === undefined ? '' : value <= target ? ' ✓' : ' ✗');
   const row = ([name, measured]: [string, StoreConfigurationMeasured]) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${measured.cpuPerRequestRatio.toFixed(2)}×${mark(measured.cpuPerRequestRatio, targets.cpuRatio)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs${mark(measured.p50AddedMs * 1000, targets.p50AddedUs)} |`;
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)}${mark(measured.cpuPerRequestRatio, targets.cpuRatio)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs${mark(measured.p50AddedMs * 1000, targets.p50AddedUs)} |`;
   const cpuHeader = targets.cpuRatio === undefined ? 'CPU/req ratio' : `CPU/req ratio (≤ ${targets.cpuRatio.toFixed(2)}×)`;
   const p50Header = targets.p50AddedUs === undefined ? 'p50 added' : `p50 added (≤ ${targets.p50AddedUs} µs)`;
   return [
@@ -418,21 +426,30 @@ export interface TargetsMeasured {
 /** The target rows: each configuration against the passthrough loaded beside it, marked against its own target. */
 export function renderTargetsTable(measured: TargetsMeasured): string {
   const lines = [
-    "The targets, side by side — the gateway with every feature off, as the standalone server starts (SQLite ledger, request log, metrics), and with Redis limits and a stored key as well (the servers of the instruction table's `off`, `default` and `redis+keys`), each loaded at concurrency 64 at the same time as the passthrough, both on core 0; ratios are per-round medians. `passthrough again` is a second passthrough process measured the same way: how far from 1.00× the method itself lands.",
+    "The targets, side by side — the gateway with every feature off, as the standalone server starts (SQLite ledger, request log, metrics), and with Redis limits and a stored key as well (the servers of the instruction table's `off`, `default` and `redis+keys`), each loaded at concurrency 64 at the same time as the passthrough, both on core 0, and judged so; ratios are per-round medians, each round's after it. `alone`: in each round after that, the same two servers loaded one at a time (the main table's method), where neither shares the core's cache with the other. `passthrough again` is a second passthrough process measured the same way: how far from 1.00× each method itself lands.",
     '',
-    '| path | configuration | CPU/req (c64) | CPU/req vs passthrough | target | req/s ratio | p50 (c1) | p50 added |',
-    '|---|---|---|---|---|---|---|---|',
+    '| path | configuration | CPU/req (c64) | CPU/req vs passthrough, at once (rounds) | target | alone: CPU/req | alone: vs passthrough (rounds) | req/s ratio | p50 (c1) | p50 added |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [path, result] of Object.entries(measured.paths)) {
     if (result === undefined) continue;
+    const aloneBaseline = Object.values(result.configurations)
+      .map((row) => row.alone?.baselineCpuPerRequestUs)
+      .filter((us) => us !== undefined);
+    const aloneBaselineCell = aloneBaseline.length === 0 ? '' : `${median(aloneBaseline).toFixed(0)} µs`;
     lines.push(
-      `| ${path} | passthrough | ${result.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | | 1.00× | ${result.baseline.p50Ms.toFixed(3)} ms | — |`,
+      `| ${path} | passthrough | ${result.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | | ${aloneBaselineCell} | 1.00× | 1.00× | ${result.baseline.p50Ms.toFixed(3)} ms | — |`,
     );
     for (const [name, row] of Object.entries(result.configurations)) {
       const target = measured.targets[name];
       const verdict = target === undefined ? '' : `≤ ${target.toFixed(1)}× ${row.cpuPerRequestRatio <= target ? '✅' : '❌'}`;
+      const { alone } = row;
+      const aloneCells =
+        alone === undefined
+          ? '| | |'
+          : `| ${alone.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(alone.cpuPerRequestRatio, alone.cpuPerRequestRatios)} |`;
       lines.push(
-        `| ${path} | ${name} | ${row.cpuPerRequestUs.toFixed(0)} µs | ${row.cpuPerRequestRatio.toFixed(2)}× | ${verdict} | ${row.perSecondRatio.toFixed(2)}× | ${row.p50Ms.toFixed(3)} ms | ${(row.p50AddedMs * 1000).toFixed(0)} µs |`,
+        `| ${path} | ${name} | ${row.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(row.cpuPerRequestRatio, row.cpuPerRequestRatios)} | ${verdict} ${aloneCells} ${row.perSecondRatio.toFixed(2)}× | ${row.p50Ms.toFixed(3)} ms | ${(row.p50AddedMs * 1000).toFixed(0)} µs |`,
       );
     }
   }

@@ -347,6 +347,21 @@ async function wrkSideBySide(first: Started, second: Started, path: BenchPath, c
   return [summariseLoad(results[0], cpus[0]!), summariseLoad(results[1], cpus[1]!)] as const;
 }
 
+/**
+ * The same two servers loaded one at a time, each after one unmeasured second (which goes first
+ * changes with the round): what each costs with core 0 to itself, as the main table measures. Two
+ * servers loaded at once share the core's own cache as well as its time, and a process whose code
+ * and data fill more of that cache loses more to the other (docs/performance.md#alone-and-at-once).
+ */
+async function wrkAlone(baseline: Started, server: Started, path: BenchPath, round: number) {
+  const measured = new Map<Started, Wrk>();
+  for (const each of round % 2 === 0 ? [baseline, server] : [server, baseline]) {
+    await wrk(each, path, false, 64, 1);
+    measured.set(each, await wrk(each, path, false, 64, seconds));
+  }
+  return { own: measured.get(server)!, base: measured.get(baseline)! };
+}
+
 /** Warns when processes other than the measured servers took a share of core 0 during a run. */
 function noteForeignShare(foreignMicros: number, durationUs: number, duration: number): void {
   const foreignShare = Math.max(0, foreignMicros) / durationUs;
@@ -717,6 +732,8 @@ async function againstBaseline(
   configurations: Record<string, Started>,
   path: BenchPath,
   what: string,
+  /** Also load each configuration and the baseline one at a time after each pair (the target rows). */
+  alone = false,
 ): Promise<{ baseline: { cpuPerRequestUs: number; p50Ms: number }; configurations: Record<string, StoreConfigurationMeasured> }> {
   const servers: Record<string, Started> = { baseline, ...configurations };
   log(`${what} (${path}): ${rounds} alternating rounds`);
@@ -731,6 +748,9 @@ async function againstBaseline(
   const c1Runs: Record<string, Wrk[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   const pairs: Record<string, Array<{ own: Wrk; base: Wrk }>> = Object.fromEntries(Object.keys(configurations).map((name) => [name, []]));
   const baselineC64: Wrk[] = [];
+  const alonePairs: Record<string, Array<{ own: Wrk; base: Wrk }>> = Object.fromEntries(
+    Object.keys(configurations).map((name) => [name, []]),
+  );
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of Object.entries(servers)) c1Runs[name]!.push(await wrk(server, path, false, 1, seconds));
     for (const [name, server] of Object.entries(configurations)) {
@@ -747,6 +767,13 @@ async function againstBaseline(
           : (await wrkSideBySide(server, baseline, path, 64, seconds)).toReversed();
       pairs[name]!.push({ own, base });
       baselineC64.push(base);
+      if (alone) {
+        const byItself = await wrkAlone(baseline, server, path, round);
+        alonePairs[name]!.push(byItself);
+        log(
+          `  ${name.padEnd(9)} alone: ${byItself.own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline alone: ${byItself.base.cpuPerRequestUs.toFixed(0)} µs)`,
+        );
+      }
       log(
         `  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`,
       );
@@ -756,8 +783,21 @@ async function againstBaseline(
   const measured: Record<string, StoreConfigurationMeasured> = {};
   for (const name of Object.keys(configurations)) {
     const own = pairs[name]!;
+    const ratios = (of: Array<{ own: Wrk; base: Wrk }>) => of.map((pair) => pair.own.cpuPerRequestUs / pair.base.cpuPerRequestUs);
+    const byItself = alonePairs[name]!;
     measured[name] = {
-      cpuPerRequestRatio: median(own.map((pair) => pair.own.cpuPerRequestUs / pair.base.cpuPerRequestUs)),
+      cpuPerRequestRatio: median(ratios(own)),
+      cpuPerRequestRatios: ratios(own),
+      ...(byItself.length === 0
+        ? {}
+        : {
+            alone: {
+              cpuPerRequestRatio: median(ratios(byItself)),
+              cpuPerRequestRatios: ratios(byItself),
+              cpuPerRequestUs: median(byItself.map((pair) => pair.own.cpuPerRequestUs)),
+              baselineCpuPerRequestUs: median(byItself.map((pair) => pair.base.cpuPerRequestUs)),
+            },
+          }),
       perSecondRatio: median(own.map((pair) => pair.own.perSecond / pair.base.perSecond)),
       p50AddedMs: median(c1Runs[name]!.map((run, index) => run.p50Ms - baseC1[index]!.p50Ms)),
       cpuPerRequestUs: median(own.map((pair) => pair.own.cpuPerRequestUs)),
@@ -810,7 +850,7 @@ async function measureTargets(upstream: Started, passthrough: Started, off: Star
   await warmUp([passthrough, ...Object.values(servers)], paths);
   const measured: TargetsMeasured['paths'] = {};
   for (const path of paths) {
-    const { baseline, configurations } = await againstBaseline(passthrough, servers, path, `the targets against the passthrough`);
+    const { baseline, configurations } = await againstBaseline(passthrough, servers, path, `the targets against the passthrough`, true);
     measured[path] = { baseline, configurations };
   }
   for (const [name, server] of Object.entries(servers)) if (name !== 'off') await stopServer(server);
