@@ -767,6 +767,9 @@ async function againstBaseline(
           : (await wrkSideBySide(server, baseline, path, 64, seconds)).toReversed();
       pairs[name]!.push({ own, base });
       baselineC64.push(base);
+      log(
+        `  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`,
+      );
       if (alone) {
         const byItself = await wrkAlone(baseline, server, path, round);
         alonePairs[name]!.push(byItself);
@@ -774,9 +777,6 @@ async function againstBaseline(
           `  ${name.padEnd(9)} alone: ${byItself.own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline alone: ${byItself.base.cpuPerRequestUs.toFixed(0)} µs)`,
         );
       }
-      log(
-        `  ${name.padEnd(9)} c1 p50 ${c1Runs[name]!.at(-1)!.p50Ms.toFixed(3)} ms · c64 ${own.perSecond.toFixed(0)} req/s, ${own.cpuPerRequestUs.toFixed(0)} µs CPU/req (baseline beside it: ${base.cpuPerRequestUs.toFixed(0)} µs)`,
-      );
     }
   }
   const baseC1 = c1Runs.baseline!;
