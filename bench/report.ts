@@ -156,7 +156,16 @@ const rows: Row[] = [
 /** A Markdown table: one column group per path. */
 export function renderTable(
   results: Record<string, PairResult>,
-  run: { date: string; node: string; seconds: number; rounds: number; worstForeignShare: number; loadGenerator: string },
+  run: {
+    date: string;
+    node: string;
+    seconds: number;
+    rounds: number;
+    worstForeignShare: number;
+    loadGenerator: string;
+    /** The stages Switchyard's requests ran. */
+    stages?: string[];
+  },
   floors: Record<string, Floors> = {},
 ): string {
   const paths = Object.keys(results);
@@ -185,7 +194,8 @@ export function renderTable(
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     `Measured ${run.date} on Node ${run.node}, ${cpus().length} × ${cpu}. Server under test on core 0, ${run.loadGenerator} + mock upstream on core 1;`,
-    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per ${run.loadGenerator} run (ratio targets: median of each round's own ratio, with every round's after it); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.`,
+    `medians of ${run.rounds} alternating rounds, ${run.seconds} s per ${run.loadGenerator} run (ratio targets: median of each round's own ratio, with every round's after it); ${errors} failed requests; other processes took up to ${(run.worstForeignShare * 100).toFixed(0)}% of core 0 during a run.` +
+      (run.stages === undefined ? '' : ` Switchyard's requests ran the stages ${stagesCell(run.stages)}.`),
     '',
     ...lines,
     ...renderFloors(results, floors),
@@ -263,6 +273,19 @@ export function renderPeerTable(sideBySide: Partial<Record<string, PeerMeasured[
   return rows.join('\n');
 }
 
+/** The server a set of configurations is measured against. */
+export interface BaselineMeasured {
+  cpuPerRequestUs: number;
+  p50Ms: number;
+  /** The stages its requests ran (a gateway's); undefined for the passthrough. */
+  stages?: string[];
+}
+
+/** The stages a row's requests ran, in order, for the table: what the row's cost is made of. */
+function stagesCell(stages: readonly string[] | undefined): string {
+  return stages === undefined ? '—' : stages.join(' → ');
+}
+
 /** One configuration with stored keys and the ledger, against the gateway without them. */
 export interface StoreConfigurationMeasured {
   /** Median of each round's CPU per request over the baseline's in the same round (concurrency 64). */
@@ -271,6 +294,8 @@ export interface StoreConfigurationMeasured {
   cpuPerRequestRatios: number[];
   /** The same two servers loaded one at a time in each round (the target rows only). */
   alone?: { cpuPerRequestRatio: number; cpuPerRequestRatios: number[]; cpuPerRequestUs: number; baselineCpuPerRequestUs: number };
+  /** The stages its requests ran. */
+  stages?: string[];
   perSecondRatio: number;
   /** Median of each round's concurrency-1 p50 minus the baseline's. */
   p50AddedMs: number;
@@ -279,7 +304,7 @@ export interface StoreConfigurationMeasured {
 }
 
 export interface StoreMeasured {
-  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  baseline: BaselineMeasured;
   sqlite: StoreConfigurationMeasured;
   postgres: StoreConfigurationMeasured;
   /** Concurrency-1 latency on PostgreSQL without and with a 2 s database stall in the middle of the load. */
@@ -293,15 +318,15 @@ export interface StoreMeasured {
 export function renderStoreTable(stores: StoreMeasured): string {
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
   const row = (name: string, measured: StoreConfigurationMeasured) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)} ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.1)} |`;
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)} ${mark(measured.cpuPerRequestRatio <= 1.15)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs ${mark(measured.p50AddedMs <= 0.1)} | ${stagesCell(measured.stages)} |`;
   const { calm, stalled } = stores.stall;
   const stallAdded = (stalled.p99Ms - calm.p99Ms) * 1000;
   return [
     'Stored keys + usage ledger (chat path, non-streaming; ratios are per-round medians against the same gateway without them, loaded at the same time):',
     '',
-    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 100 µs) |',
-    '|---|---|---|---|---|---|',
-    `| without (configured key, no ledger) | ${stores.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${stores.baseline.p50Ms.toFixed(3)} ms | — |`,
+    '| configuration | CPU/req (c64) | CPU/req ratio (≤ 1.15×) | req/s ratio | p50 (c1) | p50 added (≤ 100 µs) | stages run |',
+    '|---|---|---|---|---|---|---|',
+    `| without (configured key, no ledger) | ${stores.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${stores.baseline.p50Ms.toFixed(3)} ms | — | ${stagesCell(stores.baseline.stages)} |`,
     row('stored key + ledger, SQLite', stores.sqlite),
     row('stored key + ledger, PostgreSQL', stores.postgres),
     '',
@@ -312,7 +337,7 @@ export function renderStoreTable(stores: StoreMeasured): string {
 }
 
 export interface LimitsMeasured {
-  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  baseline: BaselineMeasured;
   memory: StoreConfigurationMeasured;
   redis: StoreConfigurationMeasured;
   /** A Redis PING round trip from the bench process (median), for scale. */
@@ -331,22 +356,22 @@ interface RowTargets {
  */
 function renderAgainstBaseline(
   title: string,
-  baseline: { name: string; cpuPerRequestUs: number; p50Ms: number },
+  baseline: BaselineMeasured & { name: string },
   rows: ReadonlyArray<[string, StoreConfigurationMeasured]>,
   targets: RowTargets,
   footer: string,
 ): string {
   const mark = (value: number, target: number | undefined) => (target === undefined ? '' : value <= target ? ' ✓' : ' ✗');
   const row = ([name, measured]: [string, StoreConfigurationMeasured]) =>
-    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)}${mark(measured.cpuPerRequestRatio, targets.cpuRatio)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs${mark(measured.p50AddedMs * 1000, targets.p50AddedUs)} |`;
+    `| ${name} | ${measured.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(measured.cpuPerRequestRatio, measured.cpuPerRequestRatios)}${mark(measured.cpuPerRequestRatio, targets.cpuRatio)} | ${measured.perSecondRatio.toFixed(2)}× | ${measured.p50Ms.toFixed(3)} ms | ${(measured.p50AddedMs * 1000).toFixed(0)} µs${mark(measured.p50AddedMs * 1000, targets.p50AddedUs)} | ${stagesCell(measured.stages)} |`;
   const cpuHeader = targets.cpuRatio === undefined ? 'CPU/req ratio' : `CPU/req ratio (≤ ${targets.cpuRatio.toFixed(2)}×)`;
   const p50Header = targets.p50AddedUs === undefined ? 'p50 added' : `p50 added (≤ ${targets.p50AddedUs} µs)`;
   return [
     title,
     '',
-    `| configuration | CPU/req (c64) | ${cpuHeader} | req/s ratio | p50 (c1) | ${p50Header} |`,
-    '|---|---|---|---|---|---|',
-    `| ${baseline.name} | ${baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${baseline.p50Ms.toFixed(3)} ms | — |`,
+    `| configuration | CPU/req (c64) | ${cpuHeader} | req/s ratio | p50 (c1) | ${p50Header} | stages run |`,
+    '|---|---|---|---|---|---|---|',
+    `| ${baseline.name} | ${baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | 1.00× | ${baseline.p50Ms.toFixed(3)} ms | — | ${stagesCell(baseline.stages)} |`,
     ...rows.map(row),
     '',
     footer,
@@ -368,7 +393,7 @@ export function renderLimitsTable(limits: LimitsMeasured): string {
 }
 
 export interface OpsMeasured {
-  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  baseline: BaselineMeasured;
   log: StoreConfigurationMeasured;
   metrics: StoreConfigurationMeasured;
   ops: StoreConfigurationMeasured;
@@ -392,7 +417,7 @@ export function renderOpsTable(ops: OpsMeasured): string {
 }
 
 export interface RoutingMeasured {
-  baseline: { cpuPerRequestUs: number; p50Ms: number };
+  baseline: BaselineMeasured;
   memory: StoreConfigurationMeasured;
   redis: StoreConfigurationMeasured;
   redisPingUs: number;
@@ -416,9 +441,7 @@ export function renderRoutingTable(routing: RoutingMeasured): string {
 
 export interface TargetsMeasured {
   /** Per path: the passthrough's figures, and each configuration's against it (loaded at the same time). */
-  paths: Partial<
-    Record<string, { baseline: { cpuPerRequestUs: number; p50Ms: number }; configurations: Record<string, StoreConfigurationMeasured> }>
-  >;
+  paths: Partial<Record<string, { baseline: BaselineMeasured; configurations: Record<string, StoreConfigurationMeasured> }>>;
   /** Each configuration's CPU-per-request target, as a ratio to the passthrough's. */
   targets: Record<string, number>;
 }
@@ -428,8 +451,8 @@ export function renderTargetsTable(measured: TargetsMeasured): string {
   const lines = [
     "The targets, side by side — the gateway with every feature off, as the standalone server starts (SQLite ledger, request log, metrics), and with Redis limits and a stored key as well (the servers of the instruction table's `off`, `default` and `redis+keys`), each loaded at concurrency 64 at the same time as the passthrough, both on core 0, and judged so; ratios are per-round medians, each round's after it. `alone`: in each round after that, the same two servers loaded one at a time (the main table's method), where neither shares the core's cache with the other. `passthrough again` is a second passthrough process measured the same way: how far from 1.00× each method itself lands.",
     '',
-    '| path | configuration | CPU/req (c64) | CPU/req vs passthrough, at once (rounds) | target | alone: CPU/req | alone: vs passthrough (rounds) | req/s ratio | p50 (c1) | p50 added |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| path | configuration | CPU/req (c64) | CPU/req vs passthrough, at once (rounds) | target | alone: CPU/req | alone: vs passthrough (rounds) | req/s ratio | p50 (c1) | p50 added | stages run |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [path, result] of Object.entries(measured.paths)) {
     if (result === undefined) continue;
@@ -438,7 +461,7 @@ export function renderTargetsTable(measured: TargetsMeasured): string {
       .filter((us) => us !== undefined);
     const aloneBaselineCell = aloneBaseline.length === 0 ? '' : `${median(aloneBaseline).toFixed(0)} µs`;
     lines.push(
-      `| ${path} | passthrough | ${result.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | | ${aloneBaselineCell} | 1.00× | 1.00× | ${result.baseline.p50Ms.toFixed(3)} ms | — |`,
+      `| ${path} | passthrough | ${result.baseline.cpuPerRequestUs.toFixed(0)} µs | 1.00× | | ${aloneBaselineCell} | 1.00× | 1.00× | ${result.baseline.p50Ms.toFixed(3)} ms | — | ${stagesCell(result.baseline.stages)} |`,
     );
     for (const [name, row] of Object.entries(result.configurations)) {
       const target = measured.targets[name];
@@ -449,7 +472,7 @@ export function renderTargetsTable(measured: TargetsMeasured): string {
           ? '| | |'
           : `| ${alone.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(alone.cpuPerRequestRatio, alone.cpuPerRequestRatios)} |`;
       lines.push(
-        `| ${path} | ${name} | ${row.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(row.cpuPerRequestRatio, row.cpuPerRequestRatios)} | ${verdict} ${aloneCells} ${row.perSecondRatio.toFixed(2)}× | ${row.p50Ms.toFixed(3)} ms | ${(row.p50AddedMs * 1000).toFixed(0)} µs |`,
+        `| ${path} | ${name} | ${row.cpuPerRequestUs.toFixed(0)} µs | ${ratioWithRounds(row.cpuPerRequestRatio, row.cpuPerRequestRatios)} | ${verdict} ${aloneCells} ${row.perSecondRatio.toFixed(2)}× | ${row.p50Ms.toFixed(3)} ms | ${(row.p50AddedMs * 1000).toFixed(0)} µs | ${stagesCell(row.stages)} |`,
       );
     }
   }

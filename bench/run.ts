@@ -125,6 +125,8 @@ interface Started {
   /** Request headers this server needs besides the path's own, and the model its bodies name. */
   headers?: Record<string, string>;
   model?: string;
+  /** The stages a gateway's generation requests run, as it printed them; undefined for the passthrough and the floors. */
+  stages?: string[];
 }
 
 /** A free loopback port (for programs that take a port rather than printing theirs). */
@@ -213,6 +215,7 @@ function startServer(
           pid: child.pid,
           url: `http://127.0.0.1:${match[1]}`,
           ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}),
+          ...(stages === undefined ? {} : { stages: stages.split(',') }),
         });
       }
     });
@@ -788,6 +791,7 @@ async function againstBaseline(
     measured[name] = {
       cpuPerRequestRatio: median(ratios(own)),
       cpuPerRequestRatios: ratios(own),
+      ...(configurations[name]!.stages === undefined ? {} : { stages: configurations[name]!.stages }),
       ...(byItself.length === 0
         ? {}
         : {
@@ -805,7 +809,11 @@ async function againstBaseline(
     };
   }
   return {
-    baseline: { cpuPerRequestUs: median(baselineC64.map((run) => run.cpuPerRequestUs)), p50Ms: median(baseC1.map((run) => run.p50Ms)) },
+    baseline: {
+      cpuPerRequestUs: median(baselineC64.map((run) => run.cpuPerRequestUs)),
+      p50Ms: median(baseC1.map((run) => run.p50Ms)),
+      ...(baseline.stages === undefined ? {} : { stages: baseline.stages }),
+    },
     configurations: measured,
   };
 }
@@ -1143,6 +1151,7 @@ async function main(): Promise<void> {
               rounds,
               worstForeignShare,
               loadGenerator: hasWrk ? 'wrk' : 'autocannon',
+              ...(gatewayServer.stages === undefined ? {} : { stages: gatewayServer.stages }),
             },
             floors,
           ),

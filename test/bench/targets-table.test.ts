@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderTargetsTable, type StoreConfigurationMeasured } from '../../bench/report.js';
 
-const row = (cpuPerRequestRatios: number[], cpuPerRequestUs: number, alone?: number[]): StoreConfigurationMeasured => ({
+const row = (cpuPerRequestRatios: number[], cpuPerRequestUs: number, alone?: number[], stages?: string[]): StoreConfigurationMeasured => ({
   cpuPerRequestRatio: [...cpuPerRequestRatios].sort()[1]!,
   cpuPerRequestRatios,
+  ...(stages === undefined ? {} : { stages }),
   cpuPerRequestUs,
   perSecondRatio: 1 / cpuPerRequestRatios[0]!,
   p50AddedMs: 0.1,
@@ -21,7 +22,7 @@ const row = (cpuPerRequestRatios: number[], cpuPerRequestUs: number, alone?: num
 });
 
 describe('bench target rows', () => {
-  it('should mark each configuration against its own target, and list every round at once and alone', () => {
+  it('should mark each configuration against its own target, list every round at once and alone, and name the stages run', () => {
     const table = renderTargetsTable({
       targets: { off: 1.1, default: 1.3, 'redis+keys': 1.4 },
       paths: {
@@ -29,8 +30,8 @@ describe('bench target rows', () => {
           baseline: { cpuPerRequestUs: 100, p50Ms: 0.5 },
           configurations: {
             'passthrough again': row([1.02, 0.97, 1.05], 102, [1.01, 0.99, 1.0]),
-            off: row([1.08, 1.12, 1.04], 108, [1.02, 1.03, 1.01]),
-            default: row([1.35, 1.31, 1.4], 135, [1.2, 1.25, 1.22]),
+            off: row([1.08, 1.12, 1.04], 108, [1.02, 1.03, 1.01], ['authenticate', 'fit', 'police', 'call']),
+            default: row([1.35, 1.31, 1.4], 135, [1.2, 1.25, 1.22], ['record', 'authenticate', 'fit', 'police', 'admit', 'call']),
             'redis+keys': row([1.38, 1.45, 1.3], 138),
           },
         },
@@ -39,6 +40,10 @@ describe('bench target rows', () => {
     const lines = table.split('\n');
     const line = (name: string) => lines.find((text) => text.startsWith(`| chat | ${name} |`)) ?? '';
     expect(line('passthrough')).toContain('| 100 µs | 1.00× | | 90 µs | 1.00× |');
+    // Which stages each row's requests ran: what its cost over the passthrough is made of.
+    expect(line('passthrough')).toMatch(/ms \| — \| — \|$/);
+    expect(line('off')).toMatch(/\| authenticate → fit → police → call \|$/);
+    expect(line('default')).toMatch(/\| record → authenticate → fit → police → admit → call \|$/);
     expect(line('passthrough again')).toContain('| 1.02× (1.02, 0.97, 1.05) |  | 92 µs | 1.00× (1.01, 0.99, 1.00) |');
     expect(line('off')).toContain('| 1.08× (1.08, 1.12, 1.04) | ≤ 1.1× ✅ | 98 µs | 1.02× (1.02, 1.03, 1.01) |');
     // 1.35× is within the off and redis+keys targets, but the default's is 1.3×; alone does not decide it.
