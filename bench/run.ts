@@ -357,12 +357,16 @@ async function wrkSideBySide(first: Started, second: Started, path: BenchPath, c
  * and data fill more of that cache loses more to the other (docs/performance.md#alone-and-at-once).
  */
 async function wrkAlone(baseline: Started, server: Started, path: BenchPath, round: number) {
-  const measured = new Map<Started, Wrk>();
-  for (const each of round % 2 === 0 ? [baseline, server] : [server, baseline]) {
+  const measure = async (each: Started) => {
     await wrk(each, path, false, 64, 1);
-    measured.set(each, await wrk(each, path, false, 64, seconds));
+    return wrk(each, path, false, 64, seconds);
+  };
+  if (round % 2 === 0) {
+    const base = await measure(baseline);
+    return { own: await measure(server), base };
   }
-  return { own: measured.get(server)!, base: measured.get(baseline)! };
+  const own = await measure(server);
+  return { own, base: await measure(baseline) };
 }
 
 /** Warns when processes other than the measured servers took a share of core 0 during a run. */
