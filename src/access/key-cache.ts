@@ -21,6 +21,8 @@ interface Entry {
   fetchedAt: number;
   /** The lookup of this key already under way, so that a burst of requests makes one query. */
   refreshing?: Promise<KeyLookup>;
+  /** When `refreshing` was sent (the cache's clock): requests wait for it within `refreshWaitMs` of this, not of their own arrival. */
+  refreshSentAt?: number;
 }
 
 /**
@@ -59,15 +61,22 @@ export class KeyCache {
       }
       return first;
     }
-    if (this.#now() - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
-    // Past its TTL: one lookup refreshes it (however many requests wait), and each waits for it a
-    // moment; a database slower than that gets the cached answer instead, within `staleMs`.
+    const now = this.#now();
+    if (now - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
+    // Past its TTL: one lookup refreshes it (however many requests wait), and requests wait for it
+    // until `refreshWaitMs` after it was sent; a database slower than that gets the cached answer
+    // instead, within `staleMs`. The wait is the refresh's, not each request's: while a stalled
+    // database holds the refresh, the requests after the first wait are answered at once, not
+    // each held for `refreshWaitMs` in turn.
     if (entry.refreshing === undefined) {
       entry.refreshing = this.#refresh(digest, find, entry);
       entry.refreshing.catch(() => undefined);
+      entry.refreshSentAt = now;
     }
-    const usable = this.#now() - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok;
-    return usable ? within(entry.refreshing, this.#options.refreshWaitMs ?? 250, entry.lookup) : entry.refreshing;
+    const usable = now - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok;
+    if (!usable) return entry.refreshing;
+    const waitLeft = (this.#options.refreshWaitMs ?? 250) - (now - (entry.refreshSentAt ?? now));
+    return waitLeft > 0 ? within(entry.refreshing, waitLeft, entry.lookup) : entry.lookup;
   }
 
   async #refresh(digest: string, find: () => Promise<KeyLookup>, previous: Entry | undefined): Promise<KeyLookup> {

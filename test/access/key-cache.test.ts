@@ -64,6 +64,35 @@ describe('KeyCache', () => {
     expect(cache.lookup('digest-a', stalled)).toEqual({ ok: false, reason: 'revoked' });
   });
 
+  it('should hold requests for a stalled refresh only until refreshWaitMs after it was sent, not each request in turn', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, refreshWaitMs: 20, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    time.advance(5_000);
+    let lookups = 0;
+    let release: (lookup: KeyLookup) => void = () => undefined;
+    const stalled = () => {
+      lookups += 1;
+      return new Promise<KeyLookup>((resolve) => (release = resolve));
+    };
+    // Within the wait: held for the refresh, then given the old answer.
+    const first = cache.lookup('digest-a', stalled);
+    expect(first).toBeInstanceOf(Promise);
+    time.advance(10);
+    expect(cache.lookup('digest-a', stalled)).toBeInstanceOf(Promise);
+    expect(await first).toEqual(found('a'));
+    // Past it, while the database still holds the refresh: the old answer at once.
+    time.advance(10);
+    expect(cache.lookup('digest-a', stalled)).toEqual(found('a'));
+    time.advance(1_000);
+    expect(cache.lookup('digest-a', stalled)).toEqual(found('a'));
+    expect(lookups).toBe(1);
+    // The refresh comes back: its answer holds from then on.
+    release({ ok: false, reason: 'revoked' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.lookup('digest-a', stalled)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
   it('should make one lookup for a burst of requests bringing a key not seen yet', async () => {
     const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10 });
     let lookups = 0;
