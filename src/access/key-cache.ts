@@ -16,6 +16,9 @@ export interface KeyCacheOptions {
   now?: () => number;
 }
 
+/** The share of the TTL after which a key in use is looked up again in the background. */
+const REFRESH_AHEAD = 0.8;
+
 interface Entry {
   lookup: KeyLookup;
   fetchedAt: number;
@@ -27,8 +30,9 @@ interface Entry {
 
 /**
  * Stored-key lookups, cached in process so that the request path does not wait for the database:
- * a cached answer is returned synchronously, and refreshed in the background once older than the
- * TTL. Entries are keyed by the hash of the key's secret, never the key itself. While lookups fail
+ * a cached answer is returned synchronously, and a key in use is looked up again in the background
+ * once its entry is older than 80 % of the TTL; past the TTL a request waits for that lookup, for
+ * `refreshWaitMs` after it was sent at most. Entries are keyed by the hash of the key's secret, never the key itself. While lookups fail
  * (the database is away) a good key keeps working from its last answer for `staleMs`; after that,
  * and for a key never seen, the request fails.
  */
@@ -62,21 +66,32 @@ export class KeyCache {
       return first;
     }
     const now = this.#now();
-    if (now - entry.fetchedAt < this.#options.ttlMs) return entry.lookup;
+    const age = now - entry.fetchedAt;
+    if (age < this.#options.ttlMs) {
+      // A key in use is looked up again in the background before its entry is old, so that the
+      // request past the TTL finds it fresh (or the lookup sent long enough ago not to wait for it).
+      if (age >= this.#options.ttlMs * REFRESH_AHEAD && entry.refreshing === undefined) this.#sendRefresh(digest, find, entry, now);
+      return entry.lookup;
+    }
     // Past its TTL: one lookup refreshes it (however many requests wait), and requests wait for it
     // until `refreshWaitMs` after it was sent; a database slower than that gets the cached answer
     // instead, within `staleMs`. The wait is the refresh's, not each request's: while a stalled
     // database holds the refresh, the requests after the first wait are answered at once, not
     // each held for `refreshWaitMs` in turn.
-    if (entry.refreshing === undefined) {
-      entry.refreshing = this.#refresh(digest, find, entry);
-      entry.refreshing.catch(() => undefined);
-      entry.refreshSentAt = now;
-    }
-    const usable = now - entry.fetchedAt < this.#options.staleMs || !entry.lookup.ok;
-    if (!usable) return entry.refreshing;
+    const refreshing = entry.refreshing ?? this.#sendRefresh(digest, find, entry, now);
+    const usable = age < this.#options.staleMs || !entry.lookup.ok;
+    if (!usable) return refreshing;
     const waitLeft = (this.#options.refreshWaitMs ?? 250) - (now - (entry.refreshSentAt ?? now));
-    return waitLeft > 0 ? within(entry.refreshing, waitLeft, entry.lookup) : entry.lookup;
+    return waitLeft > 0 ? within(refreshing, waitLeft, entry.lookup) : entry.lookup;
+  }
+
+  /** Sends the lookup that refreshes `entry`, kept on it so that requests past the TTL wait for this one. */
+  #sendRefresh(digest: string, find: () => Promise<KeyLookup>, entry: Entry, now: number): Promise<KeyLookup> {
+    const refreshing = this.#refresh(digest, find, entry);
+    refreshing.catch(() => undefined);
+    entry.refreshing = refreshing;
+    entry.refreshSentAt = now;
+    return refreshing;
   }
 
   async #refresh(digest: string, find: () => Promise<KeyLookup>, previous: Entry | undefined): Promise<KeyLookup> {

@@ -30,8 +30,46 @@ describe('KeyCache', () => {
       return found('a');
     };
     expect(await cache.lookup('digest-a', find)).toEqual(found('a'));
-    time.advance(4_999);
+    time.advance(3_999);
     expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    expect(lookups).toBe(1);
+  });
+
+  it('should look a key in use up again in the background from 80 % of the TTL, answering from the cache meanwhile', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    time.advance(4_000);
+    let lookups = 0;
+    let release: (lookup: KeyLookup) => void = () => undefined;
+    const find = () => {
+      lookups += 1;
+      return new Promise<KeyLookup>((resolve) => (release = resolve));
+    };
+    // Answered at once from the cache, each time; one lookup sent for them all.
+    expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    time.advance(500);
+    expect(cache.lookup('digest-a', find)).toEqual(found('a'));
+    expect(lookups).toBe(1);
+    // Revoked meanwhile: the lookup's answer serves the next request, before the old entry's TTL.
+    release({ ok: false, reason: 'revoked' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.lookup('digest-a', find)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('should answer at once past the TTL when the lookup sent ahead of it is older than refreshWaitMs, as while the database is stalled', async () => {
+    const time = clock();
+    const cache = new KeyCache({ ttlMs: 5_000, staleMs: 60_000, maxEntries: 10, refreshWaitMs: 250, now: time.now });
+    await cache.lookup('digest-a', async () => found('a'));
+    time.advance(4_500);
+    let lookups = 0;
+    const stalled = () => {
+      lookups += 1;
+      return new Promise<KeyLookup>(() => undefined);
+    };
+    expect(cache.lookup('digest-a', stalled)).toEqual(found('a'));
+    time.advance(1_000);
+    expect(cache.lookup('digest-a', stalled)).toEqual(found('a'));
     expect(lookups).toBe(1);
   });
 
