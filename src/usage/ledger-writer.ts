@@ -1,4 +1,4 @@
-import { insertLedgerRows } from '../storage/insert-ledger-rows.js';
+import { insertLedgerRows, insertLedgerRowsJson } from '../storage/insert-ledger-rows.js';
 import type { Database } from '../storage/open-database.js';
 import type { Outbox } from '../storage/outbox.js';
 import type { UsageLedgerRow as LedgerRow } from '../storage/schema.js';
@@ -239,10 +239,7 @@ export class LedgerWriter {
         if (database === undefined) throw new Error('the database is not open yet');
         // Awaited first: `this.#written += await …` would read the counter before the await and
         // drop what a direct write added meanwhile.
-        const inserted = await insertLedgerRows(
-          database,
-          entries.map((entry) => entry.value as LedgerRow),
-        );
+        const inserted = await insertLedgerRowsJson(database, `[${entries.map((entry) => entry.json).join(',')}]`);
         this.#written += inserted;
       } catch (error) {
         this.#failedWrites += 1;

@@ -22,10 +22,10 @@ describe('Outbox', () => {
     outbox.append([{ n: 1 }, { n: 2 }]);
     outbox.append([{ n: 3 }]);
     const first = outbox.peek(2);
-    expect(first.map((entry) => entry.value)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(first.map((entry) => JSON.parse(entry.json))).toEqual([{ n: 1 }, { n: 2 }]);
     expect(outbox.size).toBe(3);
     outbox.removeThrough(first[1]!.seq);
-    expect(outbox.peek(10).map((entry) => entry.value)).toEqual([{ n: 3 }]);
+    expect(outbox.peek(10).map((entry) => JSON.parse(entry.json))).toEqual([{ n: 3 }]);
     outbox.close();
   });
 
@@ -35,7 +35,7 @@ describe('Outbox', () => {
     writing.append([{ request: 'a' }, { request: 'b' }]);
     // No close: a second handle on the file sees the committed rows, as a restarted process would.
     const reopened = new Outbox(file);
-    expect(reopened.peek(10).map((entry) => entry.value)).toEqual([{ request: 'a' }, { request: 'b' }]);
+    expect(reopened.peek(10).map((entry) => JSON.parse(entry.json))).toEqual([{ request: 'a' }, { request: 'b' }]);
     reopened.close();
     writing.close();
   });
