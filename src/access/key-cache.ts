@@ -32,9 +32,9 @@ interface Entry {
  * Stored-key lookups, cached in process so that the request path does not wait for the database:
  * a cached answer is returned synchronously, and a key in use is looked up again in the background
  * once its entry is older than 80 % of the TTL; past the TTL a request waits for that lookup, for
- * `refreshWaitMs` after it was sent at most. Entries are keyed by the hash of the key's secret, never the key itself. While lookups fail
- * (the database is away) a good key keeps working from its last answer for `staleMs`; after that,
- * and for a key never seen, the request fails.
+ * `refreshWaitMs` after it was sent at most. Entries are keyed by the hash of the key's secret,
+ * never the key itself. While lookups fail (the database is away) a good key keeps working from
+ * its last answer for `staleMs`; after that, and for a key never seen, the request fails.
  */
 export class KeyCache {
   readonly #entries = new Map<string, Entry>();
