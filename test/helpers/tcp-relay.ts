@@ -8,6 +8,10 @@ export interface TcpRelay {
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>;
+  /** Holds every byte, both ways, and new connections, until `resume`: a server that hangs without closing anything. */
+  stall(): void;
+  /** Lets everything held go on. */
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -19,17 +23,25 @@ export async function startTcpRelay(targetHost: string, targetPort: number, opti
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
+  let stalled = false;
+  const held: Array<() => void> = [];
   const makeServer = () =>
     createServer((client) => {
-      const upstream = createConnection(targetPort, targetHost);
       track(client);
-      track(upstream);
-      if (options.delayMs === undefined) client.pipe(upstream);
-      else client.on('data', (chunk: Buffer) => setTimeout(() => upstream.destroyed || upstream.write(chunk), options.delayMs));
-      upstream.pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
+      if (stalled) {
+        client.pause();
+        held.push(() => connect(client));
+      } else connect(client);
     });
+  const connect = (client: Socket) => {
+    const upstream = createConnection(targetPort, targetHost);
+    track(upstream);
+    if (options.delayMs === undefined) client.pipe(upstream);
+    else client.on('data', (chunk: Buffer) => setTimeout(() => upstream.destroyed || upstream.write(chunk), options.delayMs));
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  };
   let server: Server = makeServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -51,6 +63,15 @@ export async function startTcpRelay(targetHost: string, targetPort: number, opti
       server.listen(port, '127.0.0.1');
       await once(server, 'listening');
       open = true;
+    },
+    stall() {
+      stalled = true;
+      for (const socket of sockets) socket.pause();
+    },
+    resume() {
+      stalled = false;
+      for (const socket of sockets) socket.resume();
+      for (const connectHeld of held.splice(0)) connectHeld();
     },
     close: stop,
   };
