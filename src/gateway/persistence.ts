@@ -13,6 +13,7 @@ import { pingDatabase } from '../storage/ping-database.js';
 import type { Database } from '../storage/open-database.js';
 import { Outbox } from '../storage/outbox.js';
 import { SqliteLedgerAppender } from '../storage/sqlite-ledger-appender.js';
+import { WalCheckpointer } from '../storage/wal-checkpointer.js';
 import type { StorageDb, UsageLedgerRow } from '../storage/schema.js';
 import type { InterruptedStreamPolicy } from '../usage/cut-stream-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from '../usage/ledger-stage.js';
@@ -144,12 +145,17 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
 
   let writer: LedgerWriter | undefined;
   let ledger: LedgerStage | undefined;
+  // The ledger's files are checkpointed in a thread of their own, not by commits on the event loop.
+  const checkpoints = new WalCheckpointer({
+    onError: (error, path) =>
+      logger.warn({ error, path }, 'switchyard: cannot checkpoint a SQLite file in the background; its commits checkpoint it'),
+  });
   // A local SQLite database takes rows directly (the outbox then only holds rows while it is not open).
   let appender: SqliteLedgerAppender | undefined;
   const direct = () => {
     const open = database.current;
     if (open === undefined || open.engine !== 'sqlite' || open.location === ':memory:') return undefined;
-    appender ??= new SqliteLedgerAppender(open.location);
+    appender ??= new SqliteLedgerAppender(open.location, checkpoints);
     const target = appender;
     return (rows: readonly UsageLedgerRow[]) => target.append(rows);
   };
@@ -158,7 +164,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     writer = new LedgerWriter({
       db: () => database.current,
       direct,
-      outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database)),
+      outbox: new Outbox(ledgerOptions.outbox ?? defaultOutboxPath(options.database), checkpoints),
       ...(ledgerOptions.batchSize === undefined ? {} : { batchSize: ledgerOptions.batchSize }),
       ...(ledgerOptions.intervalMs === undefined ? {} : { intervalMs: ledgerOptions.intervalMs }),
       ...(ledgerOptions.commitEveryMs === undefined ? {} : { commitEveryMs: ledgerOptions.commitEveryMs }),
@@ -239,6 +245,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     async close() {
       await ledger?.settled();
       await writer?.close();
+      await checkpoints.close();
       appender?.close();
       await lastUsed.close();
       await (await channel)?.close();

@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import type { UsageLedgerRow } from './schema.js';
+import { BACKSTOP_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 
 /** The ledger's columns, in the table's order (an INSERT listing them otherwise costs SQLite more a row). */
 const COLUMNS = [
@@ -74,27 +75,39 @@ const SHARED_RUN = 4;
  * and model in commits of 200, into a ledger of 40,000, cost 30.2k–32.1k instructions a row against
  * 38.7k–39.9k bound whole; rows alternating between two models (runs of one) 46.6k–47.0k against
  * 46.0k–46.6k. A row already there (same request id and attempt) is left as it was. Its own
- * connection, so it never joins another connection's transaction.
+ * connection, so it never joins another connection's transaction. Given a `WalCheckpointer`, the
+ * file's WAL is checkpointed in that thread from the first append, not by this connection's commits.
  */
 export class SqliteLedgerAppender {
+  readonly #path: string;
   readonly #file: SQLite.Database;
+  #checkpoints: WalCheckpointer | undefined;
   /** The INSERT for a run of `n` rows sharing SHARED_COLUMNS, at index `n`. */
   readonly #runInserts: (SQLite.Statement | undefined)[] = [];
   /** The INSERT for `n` whole rows, at index `n`. */
   readonly #rowInserts: (SQLite.Statement | undefined)[] = [];
   readonly #appendAll: (rows: readonly UsageLedgerRow[]) => number;
 
-  constructor(path: string) {
+  constructor(path: string, checkpoints?: WalCheckpointer) {
+    this.#path = path;
     this.#file = new SQLite(path);
-    this.#file.pragma('journal_mode = WAL');
+    // In memory there is no WAL (the mode stays `memory`), and nothing to checkpoint.
+    const wal = this.#file.pragma('journal_mode = WAL', { simple: true }) === 'wal';
     this.#file.pragma('synchronous = NORMAL');
     this.#file.pragma('busy_timeout = 5000');
+    this.#checkpoints = wal ? checkpoints : undefined;
+    if (this.#checkpoints !== undefined) this.#file.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     this.#appendAll = this.#file.transaction((rows: readonly UsageLedgerRow[]) => this.#insertAll(rows));
   }
 
   /** Commits `rows`; returns how many were new. */
   append(rows: readonly UsageLedgerRow[]): number {
-    return rows.length === 0 ? 0 : this.#appendAll(rows);
+    if (rows.length === 0) return 0;
+    if (this.#checkpoints !== undefined) {
+      this.#checkpoints.watch(this.#path);
+      this.#checkpoints = undefined;
+    }
+    return this.#appendAll(rows);
   }
 
   close(): void {

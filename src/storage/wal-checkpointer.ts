@@ -1,0 +1,172 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code, plain CommonJS run with `eval` (so it runs the same from the TypeScript
+ * sources and from the build): a read-write better-sqlite3 connection per watched file, and a
+ * passive checkpoint of each every `everyMs`. A file whose checkpoint fails is reported and left
+ * to its writer's own automatic checkpoints.
+ */
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+// On Linux a thread has its own nice value: checkpoints give way to the requests on a busy CPU.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(0, workerData.nice);
+  } catch {}
+}
+const SQLite = require(workerData.module);
+const files = new Map();
+const failed = (path, error) => {
+  const db = files.get(path);
+  files.delete(path);
+  try {
+    if (db !== undefined) db.close();
+  } catch {}
+  parentPort.postMessage({ path, error: { message: String(error && error.message !== undefined ? error.message : error), code: error && error.code } });
+};
+const timer = setInterval(() => {
+  for (const [path, db] of files) {
+    try {
+      // PASSIVE: copies the frames there were when it began (\`log\`), without waiting for the
+      // writer or a reader. The writer goes on appending meanwhile, and starts the WAL over from
+      // its beginning only at a commit that finds every frame copied: so passes follow until one
+      // finds no frame the one before did not (each after the first copies only what came
+      // during the one before, a commit or two).
+      let [pass] = db.pragma('wal_checkpoint(PASSIVE)');
+      for (let passes = 1; passes < workerData.maxPasses && pass.log > 0; passes += 1) {
+        const [next] = db.pragma('wal_checkpoint(PASSIVE)');
+        const caughtUp = next.log === pass.log && next.checkpointed === next.log;
+        pass = next;
+        if (caughtUp) break;
+      }
+      if (pass.log > 0) parentPort.postMessage({ path, log: pass.log, checkpointed: pass.checkpointed });
+    } catch (error) {
+      failed(path, error);
+    }
+  }
+}, workerData.everyMs);
+parentPort.on('message', ({ watch, close }) => {
+  if (close) {
+    clearInterval(timer);
+    for (const db of files.values()) db.close();
+    parentPort.close();
+    return;
+  }
+  if (files.has(watch)) return;
+  try {
+    files.set(watch, new SQLite(watch, { fileMustExist: true }));
+  } catch (error) {
+    failed(watch, error);
+  }
+});
+`;
+
+/** The checkpointer thread's nice value (Linux): below the main thread's 0, so requests go first. */
+const CHECKPOINTER_NICE = 10;
+
+/**
+ * The automatic checkpoint a watched file's writer keeps, in pages: only if the thread falls far
+ * behind (or lost the file) does a commit on the main thread checkpoint. SQLite's default is 1000.
+ */
+export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
+
+/** How often the thread checkpoints each file by default, in ms. */
+const DEFAULT_EVERY_MS = 1000;
+
+/** Checkpoint passes over a file at most, each time, while commits keep adding frames. */
+const MAX_PASSES = 8;
+
+/** One pass over a file that had frames in its WAL: how many, and how many are now in the database file. */
+export interface CheckpointReport {
+  path: string;
+  log: number;
+  checkpointed: number;
+}
+
+export interface WalCheckpointerOptions {
+  everyMs?: number;
+  /** A file the thread could not open or checkpoint: it is no longer watched. */
+  onError?: (error: Error, path: string) => void;
+  /** Each checkpoint that found frames in a file's WAL (tests, diagnostics). */
+  onCheckpoint?: (report: CheckpointReport) => void;
+}
+
+type Message = CheckpointReport | { path: string; error: { message: string; code?: string } };
+
+/**
+ * Checkpoints SQLite files' write-ahead logs in a worker thread. A checkpoint copies the WAL's
+ * pages into the database file and syncs it; run by SQLite itself at the commit that takes the
+ * WAL past 1000 pages, it held the event loop about 10 ms each time, a few times a second under
+ * load, and a busy server's p99 at concurrency 64 with it (docs/performance.md, "Checkpoints off
+ * the event loop"). The writers of watched files keep an automatic checkpoint only as a backstop
+ * (`BACKSTOP_CHECKPOINT_PAGES`). The thread starts with the first `watch` and keeps the process
+ * alive only while `close` waits for it.
+ */
+export class WalCheckpointer {
+  readonly #everyMs: number;
+  readonly #onError: (error: Error, path: string) => void;
+  readonly #onCheckpoint: ((report: CheckpointReport) => void) | undefined;
+  readonly #watched = new Set<string>();
+  #worker: Worker | undefined;
+  #closed = false;
+
+  constructor(options: WalCheckpointerOptions = {}) {
+    this.#everyMs = options.everyMs ?? DEFAULT_EVERY_MS;
+    this.#onError = options.onError ?? (() => undefined);
+    this.#onCheckpoint = options.onCheckpoint;
+  }
+
+  /** Whether its thread is up (a file was watched, and it was not closed or lost). */
+  get started(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /** Checkpoints the SQLite file at `path` (in WAL mode, already created) from now on. */
+  watch(path: string): void {
+    if (this.#closed || this.#watched.has(path)) return;
+    this.#watched.add(path);
+    (this.#worker ??= this.#spawn()).postMessage({ watch: path });
+  }
+
+  /**
+   * Stops the thread and closes its connections. Asked rather than terminated, so a checkpoint
+   * under way ends first (terminating a thread inside better-sqlite3 can abort the process).
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker === undefined) return;
+    worker.ref();
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ close: true });
+    await exited;
+  }
+
+  #spawn(): Worker {
+    const module = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_CODE, {
+      eval: true,
+      workerData: { module, everyMs: this.#everyMs, maxPasses: MAX_PASSES, nice: CHECKPOINTER_NICE },
+    });
+    worker.on('message', (message: Message) => {
+      if ('error' in message) {
+        this.#watched.delete(message.path);
+        this.#onError(Object.assign(new Error(message.error.message), { code: message.error.code }), message.path);
+      } else this.#onCheckpoint?.(message);
+    });
+    const lost = (error: Error) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      // The writers' backstops take over; a later `watch` starts a new thread.
+      for (const path of this.#watched) this.#onError(error, path);
+      this.#watched.clear();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`The WAL checkpointer stopped (exit code ${code}).`)));
+    // After the listeners: a 'message' listener refs the worker's port again.
+    worker.unref();
+    return worker;
+  }
+}

@@ -1,0 +1,44 @@
+import { copyFileSync } from 'node:fs';
+import SQLite from 'better-sqlite3';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { startGateway } from '../helpers/start-gateway.js';
+import { useScratch } from '../helpers/scratch.js';
+
+const scratch = useScratch();
+
+/** The ledger rows in the database file alone (a copy without its WAL): what checkpoints copied there. */
+function ledgerRowsInFileAlone(path: string): string[] {
+  const copy = scratch.file('copy');
+  copyFileSync(path, copy);
+  const file = new SQLite(copy);
+  try {
+    // The migrations that made the table may be in the WAL still.
+    if (file.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'usage_ledger'").get() === undefined) return [];
+    return (file.prepare('SELECT request_id FROM usage_ledger').all() as Array<{ request_id: string }>).map((row) => row.request_id);
+  } finally {
+    file.close();
+  }
+}
+
+describe('the SQLite ledger, checkpointed off the event loop', () => {
+  it("should copy the rows of a few requests into the database file within seconds, which SQLite's own checkpoint would leave in the WAL", async () => {
+    const path = scratch.file('ledger');
+    const running = await startGateway({ database: path, adminKey: 'admin-checkpoints-0123456789' });
+    scratch.later(() => running.gateway.close());
+    scratch.later(() => running.close());
+    await running.gateway.ready();
+    const { key } = await running.gateway.keys!.create({ name: 'checkpoints' });
+    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    const ids: string[] = [];
+    for (let request = 0; request < 3; request += 1) {
+      const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+      ids.push(answer._request_id ?? '');
+    }
+
+    // Three rows are a few pages, far below the 1000 at which SQLite checkpoints on a commit.
+    const deadline = Date.now() + 10_000;
+    while (ledgerRowsInFileAlone(path).length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ledgerRowsInFileAlone(path).sort()).toEqual([...ids].sort());
+  });
+});
