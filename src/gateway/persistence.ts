@@ -34,7 +34,7 @@ export interface LedgerOptions {
   intervalMs?: number;
   /**
    * How long finished rows gather in memory before one commit (to the database file or the outbox),
-   * in ms: what a crash can lose, against one commit's cost shared by more rows. Default 10.
+   * in ms: what a crash can lose, against one commit's cost shared by more rows. Default 50.
    */
   commitEveryMs?: number;
 }
