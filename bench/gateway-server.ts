@@ -13,7 +13,8 @@
 // `BENCH_UNUSUAL_SPEND=off` (with BENCH_STORE) turns the unusual-spend watch off, which the ledger otherwise brings;
 // `BENCH_UNUSUAL_SPEND_EVERY_MS` sets how often it checks, `BENCH_KEY_CACHE_TTL_MS` how long a stored key's lookup is trusted;
 // `BENCH_LEASE_MS` (with BENCH_LIMITS) sets the limits' `leaseMs`.
-// `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write.
+// `BENCH_WINDOW_MS` sets how long ledger rows and request-log lines gather before a commit or write,
+// `BENCH_CHECKPOINT_EVERY_MS` how often the ledger's SQLite files are checkpointed in the background.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
 // `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
@@ -89,6 +90,7 @@ const requestLog = () => ({ file: process.env.BENCH_LOG_FILE ?? '/dev/null', ...
 const ledger = {
   ...(process.env.BENCH_OUTBOX ? { outbox: process.env.BENCH_OUTBOX } : {}),
   ...(windowMs === undefined ? {} : { commitEveryMs: windowMs }),
+  ...(process.env.BENCH_CHECKPOINT_EVERY_MS === undefined ? {} : { checkpointEveryMs: Number(process.env.BENCH_CHECKPOINT_EVERY_MS) }),
 };
 const ops: Partial<GatewayOptions> = {
   ...(opsMode === 'log' || opsMode === 'on' ? { requestLog: requestLog() } : {}),

@@ -180,6 +180,7 @@ export const ledgerOptionsSchema = z.union([
     batchSize: z.number().int().positive().max(5000).optional(),
     intervalMs: z.number().int().nonnegative().optional(),
     commitEveryMs: z.number().int().positive().max(10_000).optional(),
+    checkpointEveryMs: z.number().int().positive().max(3_600_000).optional(),
   }),
 ]);
 

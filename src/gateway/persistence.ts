@@ -37,6 +37,11 @@ export interface LedgerOptions {
    * in ms: what a crash can lose, against one commit's cost shared by more rows. Default 50.
    */
   commitEveryMs?: number;
+  /**
+   * How often a thread of its own checkpoints the SQLite files the rows go to (the ledger's file,
+   * the outbox), copying their write-ahead logs into them, in ms. Default 1000.
+   */
+  checkpointEveryMs?: number;
 }
 
 export interface PersistenceOptions {
@@ -146,10 +151,14 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
   let writer: LedgerWriter | undefined;
   let ledger: LedgerStage | undefined;
   // The ledger's files are checkpointed in a thread of their own, not by commits on the event loop.
-  const checkpoints = new WalCheckpointer({
-    onError: (error, path) =>
-      logger.warn({ error, path }, 'switchyard: cannot checkpoint a SQLite file in the background; its commits checkpoint it'),
-  });
+  const checkpoints =
+    options.ledger === false
+      ? undefined
+      : new WalCheckpointer({
+          ...(options.ledger?.checkpointEveryMs === undefined ? {} : { everyMs: options.ledger.checkpointEveryMs }),
+          onError: (error, path) =>
+            logger.warn({ error, path }, 'switchyard: cannot checkpoint a SQLite file in the background; its commits checkpoint it'),
+        });
   // A local SQLite database takes rows directly (the outbox then only holds rows while it is not open).
   let appender: SqliteLedgerAppender | undefined;
   const direct = () => {
@@ -245,7 +254,7 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
     async close() {
       await ledger?.settled();
       await writer?.close();
-      await checkpoints.close();
+      await checkpoints?.close();
       appender?.close();
       await lastUsed.close();
       await (await channel)?.close();

@@ -2,6 +2,10 @@ import { copyFileSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { gateway } from '../../src/gateway/gateway.js';
+import { silentLogger } from '../../src/logger.js';
+import { openDatabase } from '../../src/storage/open-database.js';
+import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
 
@@ -21,24 +25,55 @@ function ledgerRowsInFileAlone(path: string): string[] {
   }
 }
 
+/** A gateway on a new SQLite file, with a stored key; returns the file and the request ids of three answers. */
+async function threeRequests(ledger: GatewayOptions['ledger']): Promise<{ path: string; ids: string[] }> {
+  const path = scratch.file('ledger');
+  const running = await startGateway({
+    database: path,
+    adminKey: 'admin-checkpoints-0123456789',
+    ...(ledger === undefined ? {} : { ledger }),
+  });
+  scratch.later(() => running.gateway.close());
+  scratch.later(() => running.close());
+  await running.gateway.ready();
+  const { key } = await running.gateway.keys!.create({ name: 'checkpoints' });
+  const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+  const ids: string[] = [];
+  for (let request = 0; request < 3; request += 1) {
+    const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    ids.push(answer._request_id ?? '');
+  }
+  return { path, ids };
+}
+
 describe('the SQLite ledger, checkpointed off the event loop', () => {
   it("should copy the rows of a few requests into the database file within seconds, which SQLite's own checkpoint would leave in the WAL", async () => {
-    const path = scratch.file('ledger');
-    const running = await startGateway({ database: path, adminKey: 'admin-checkpoints-0123456789' });
-    scratch.later(() => running.gateway.close());
-    scratch.later(() => running.close());
-    await running.gateway.ready();
-    const { key } = await running.gateway.keys!.create({ name: 'checkpoints' });
-    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
-    const ids: string[] = [];
-    for (let request = 0; request < 3; request += 1) {
-      const answer = await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
-      ids.push(answer._request_id ?? '');
-    }
-
+    const { path, ids } = await threeRequests(undefined);
     // Three rows are a few pages, far below the 1000 at which SQLite checkpoints on a commit.
     const deadline = Date.now() + 10_000;
     while (ledgerRowsInFileAlone(path).length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ledgerRowsInFileAlone(path).sort()).toEqual([...ids].sort());
+  });
+
+  it('should checkpoint as often as `ledger.checkpointEveryMs` says', async () => {
+    const { path, ids } = await threeRequests({ checkpointEveryMs: 3_600_000 });
+    const database = await openDatabase({ url: path, migrate: false });
+    scratch.later(() => database.close());
+    const committed = async () =>
+      (await database.db.selectFrom('usage_ledger').select('request_id').execute()).map((row) => row.request_id);
+    const deadline = Date.now() + 10_000;
+    while ((await committed()).length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await committed()).sort()).toEqual([...ids].sort());
+    // Past the default's second and then some: committed, and still only in the WAL.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(ledgerRowsInFileAlone(path)).toEqual([]);
+  });
+
+  it('should refuse a `checkpointEveryMs` that is not a positive whole number of ms', () => {
+    for (const checkpointEveryMs of [0, -5, 1.5]) {
+      expect(() =>
+        gateway({ apiKeys: ['sk-test-checkpoints-0123456789'], logger: silentLogger, database: ':memory:', ledger: { checkpointEveryMs } }),
+      ).toThrow(/ledger/);
+    }
   });
 });
