@@ -40,7 +40,7 @@ const timer = setInterval(() => {
         pass = next;
         if (caughtUp) break;
       }
-      if (pass.log > 0) parentPort.postMessage({ path, log: pass.log, checkpointed: pass.checkpointed });
+      if (workerData.report && pass.log > 0) parentPort.postMessage({ path, log: pass.log, checkpointed: pass.checkpointed });
     } catch (error) {
       failed(path, error);
     }
@@ -148,7 +148,14 @@ export class WalCheckpointer {
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER_CODE, {
       eval: true,
-      workerData: { module, everyMs: this.#everyMs, maxPasses: MAX_PASSES, nice: CHECKPOINTER_NICE },
+      // Reports only for a listener: otherwise nothing wakes the main thread after a checkpoint.
+      workerData: {
+        module,
+        everyMs: this.#everyMs,
+        maxPasses: MAX_PASSES,
+        nice: CHECKPOINTER_NICE,
+        report: this.#onCheckpoint !== undefined,
+      },
     });
     worker.on('message', (message: Message) => {
       if ('error' in message) {
