@@ -1,20 +1,11 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnSqliteThread, stopSqliteThread, type ThreadError, threadError } from './sqlite-thread.js';
 
 /**
- * The worker's code, plain CommonJS run with `eval` (so it runs the same from the TypeScript
- * sources and from the build): a read-only better-sqlite3 connection answering one query per
- * message. Prepared statements are kept, a bounded number of them.
+ * The thread's code (after sqlite-thread.ts's prelude): a read-only better-sqlite3 connection
+ * answering one query per message. Prepared statements are kept, a bounded number of them.
  */
 const WORKER_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-// On Linux a thread has its own nice value: the pages' reads give way to the requests on a busy CPU.
-if (process.platform === 'linux') {
-  try {
-    require('node:os').setPriority(0, workerData.nice);
-  } catch {}
-}
-const SQLite = require(workerData.module);
 let db;
 let openError;
 try {
@@ -43,20 +34,17 @@ parentPort.on('message', ({ id, sql, parameters, close }) => {
     if (!statement.reader) throw new Error('This connection only reads: the statement would write.');
     parentPort.postMessage({ id, rows: statement.all(parameters.map(bind)) });
   } catch (error) {
-    parentPort.postMessage({ id, error: { message: String(error && error.message !== undefined ? error.message : error), code: error && error.code } });
+    parentPort.postMessage({ id, error: describeError(error) });
   }
 });
 `;
-
-/** The reader thread's nice value (Linux): below the main thread's 0, so requests go first. */
-const READER_NICE = 10;
 
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
 }
 
-type Answer = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: { message: string; code?: string } };
+type Answer = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: ThreadError };
 
 /**
  * A read-only connection to a SQLite file in a worker thread: better-sqlite3 is synchronous, so a
@@ -104,11 +92,9 @@ export class SqliteReadWorker {
 
   /**
    * Stops the worker; queries under way are rejected at once. An idle worker is asked to stop and
-   * waited for: its message is read only once its start (opening the file) is over, so it is never
-   * terminated in the middle of it. Terminating a thread while better-sqlite3 throws (a file that
-   * went away) aborts the whole process: "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal", seen
-   * on Node 24. A worker inside a query is terminated without waiting: it ends only when its
-   * statement returns, and closing never waits for a long read.
+   * waited for (`stopSqliteThread`): its message is read only once its start (opening the file) is
+   * over, so it is never terminated in the middle of it. A worker inside a query is terminated
+   * without waiting: it ends only when its statement returns, and closing never waits for a long read.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -122,24 +108,18 @@ export class SqliteReadWorker {
       void worker.terminate();
       return;
     }
-    // Referenced until it has stopped: a process that ends meanwhile would terminate it itself.
-    worker.ref();
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ close: true });
-    await exited;
+    await stopSqliteThread(worker);
   }
 
   #spawn(): Worker {
-    const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { path: this.#path, module, nice: READER_NICE } });
+    const worker = spawnSqliteThread(WORKER_CODE, { path: this.#path });
     worker.on('message', (answer: Answer) => {
       const pending = this.#pending.get(answer.id);
       if (pending === undefined) return;
       this.#pending.delete(answer.id);
       if (this.#pending.size === 0) worker.unref();
       if (answer.error === undefined) pending.resolve(answer.rows);
-      else
-        pending.reject(Object.assign(new Error(answer.error.message), answer.error.code === undefined ? {} : { code: answer.error.code }));
+      else pending.reject(threadError(answer.error));
     });
     const lost = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined;

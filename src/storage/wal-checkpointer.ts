@@ -1,21 +1,12 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnSqliteThread, stopSqliteThread, type ThreadError, threadError } from './sqlite-thread.js';
 
 /**
- * The worker's code, plain CommonJS run with `eval` (so it runs the same from the TypeScript
- * sources and from the build): a read-write better-sqlite3 connection per watched file, and a
- * passive checkpoint of each every `everyMs`. A file whose checkpoint fails is reported and left
- * to its writer's own automatic checkpoints.
+ * The thread's code (after sqlite-thread.ts's prelude): a read-write better-sqlite3 connection per
+ * watched file, and a passive checkpoint of each every `everyMs`. A file whose checkpoint fails is
+ * reported and left to its writer's own automatic checkpoints.
  */
 const WORKER_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-// On Linux a thread has its own nice value: checkpoints give way to the requests on a busy CPU.
-if (process.platform === 'linux') {
-  try {
-    require('node:os').setPriority(0, workerData.nice);
-  } catch {}
-}
-const SQLite = require(workerData.module);
 const files = new Map();
 const failed = (path, error) => {
   const db = files.get(path);
@@ -23,7 +14,7 @@ const failed = (path, error) => {
   try {
     if (db !== undefined) db.close();
   } catch {}
-  parentPort.postMessage({ path, error: { message: String(error && error.message !== undefined ? error.message : error), code: error && error.code } });
+  parentPort.postMessage({ path, error: describeError(error) });
 };
 const timer = setInterval(() => {
   for (const [path, db] of files) {
@@ -62,9 +53,6 @@ parentPort.on('message', ({ watch, close }) => {
 });
 `;
 
-/** The checkpointer thread's nice value (Linux): below the main thread's 0, so requests go first. */
-const CHECKPOINTER_NICE = 10;
-
 /**
  * The automatic checkpoint a watched file's writer keeps, in pages: only if the thread falls far
  * behind (or lost the file) does a commit on the main thread checkpoint. SQLite's default is 1000.
@@ -92,7 +80,7 @@ export interface WalCheckpointerOptions {
   onCheckpoint?: (report: CheckpointReport) => void;
 }
 
-type Message = CheckpointReport | { path: string; error: { message: string; code?: string } };
+type Message = CheckpointReport | { path: string; error: ThreadError };
 
 /**
  * Checkpoints SQLite files' write-ahead logs in a worker thread. A checkpoint copies the WAL's
@@ -129,38 +117,25 @@ export class WalCheckpointer {
     (this.#worker ??= this.#spawn()).postMessage({ watch: path });
   }
 
-  /**
-   * Stops the thread and closes its connections. Asked rather than terminated, so a checkpoint
-   * under way ends first (terminating a thread inside better-sqlite3 can abort the process).
-   */
+  /** Stops the thread and closes its connections, once a checkpoint under way has ended. */
   async close(): Promise<void> {
     this.#closed = true;
     const worker = this.#worker;
     this.#worker = undefined;
-    if (worker === undefined) return;
-    worker.ref();
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ close: true });
-    await exited;
+    if (worker !== undefined) await stopSqliteThread(worker);
   }
 
   #spawn(): Worker {
-    const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_CODE, {
-      eval: true,
+    const worker = spawnSqliteThread(WORKER_CODE, {
+      everyMs: this.#everyMs,
+      maxPasses: MAX_PASSES,
       // Reports only for a listener: otherwise nothing wakes the main thread after a checkpoint.
-      workerData: {
-        module,
-        everyMs: this.#everyMs,
-        maxPasses: MAX_PASSES,
-        nice: CHECKPOINTER_NICE,
-        report: this.#onCheckpoint !== undefined,
-      },
+      report: this.#onCheckpoint !== undefined,
     });
     worker.on('message', (message: Message) => {
       if ('error' in message) {
         this.#watched.delete(message.path);
-        this.#onError(Object.assign(new Error(message.error.message), { code: message.error.code }), message.path);
+        this.#onError(threadError(message.error), message.path);
       } else this.#onCheckpoint?.(message);
     });
     const lost = (error: Error) => {
