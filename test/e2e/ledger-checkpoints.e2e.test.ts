@@ -1,5 +1,6 @@
 import { copyFileSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { gateway } from '../../src/gateway/gateway.js';
@@ -67,6 +68,42 @@ describe('the SQLite ledger, checkpointed off the event loop', () => {
     // Past the default's second and then some: committed, and still only in the WAL.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(ledgerRowsInFileAlone(path)).toEqual([]);
+  });
+
+  it("should leave the store's own connection's checkpoints to the thread as well, once the ledger writes", async () => {
+    const path = scratch.file('shared');
+    const database = await openDatabase({ url: path });
+    scratch.later(() => database.close());
+    const autocheckpoint = async () =>
+      (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(database.db)).rows[0]?.wal_autocheckpoint;
+    // SQLite's default: a commit that leaves 1000 pages in the WAL checkpoints, on the event loop.
+    expect(await autocheckpoint()).toBe(1000);
+    const running = await startGateway({ database, adminKey: 'admin-checkpoints-0123456789' });
+    scratch.later(() => running.gateway.close());
+    scratch.later(() => running.close());
+    await running.gateway.ready();
+    const { key } = await running.gateway.keys!.create({ name: 'shared' });
+    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    const deadline = Date.now() + 10_000;
+    while ((await autocheckpoint()) === 1000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await autocheckpoint()).toBe(10_000);
+  });
+
+  it("should leave the store's connection as it was without a ledger", async () => {
+    const path = scratch.file('no-ledger');
+    const database = await openDatabase({ url: path });
+    scratch.later(() => database.close());
+    const running = await startGateway({ database, adminKey: 'admin-checkpoints-0123456789', ledger: false });
+    scratch.later(() => running.gateway.close());
+    scratch.later(() => running.close());
+    await running.gateway.ready();
+    const { key } = await running.gateway.keys!.create({ name: 'no-ledger' });
+    const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [row] = (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(database.db)).rows;
+    expect(row?.wal_autocheckpoint).toBe(1000);
   });
 
   it('should refuse a `checkpointEveryMs` that is not a positive whole number of ms', () => {
