@@ -1,5 +1,6 @@
-import SQLite from 'better-sqlite3';
-import { BACKSTOP_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
+import type SQLite from 'better-sqlite3';
+import type { WalCheckpointer } from './wal-checkpointer.js';
+import { openWalWriter } from './wal-writer.js';
 
 /** One entry waiting in the outbox: its place in the queue and what was put in, as the JSON text it is kept as. */
 export interface OutboxEntry {
@@ -22,19 +23,14 @@ export class Outbox {
   readonly #select: SQLite.Statement<[number], OutboxEntry>;
   readonly #delete: SQLite.Statement<[number]>;
   readonly #count: SQLite.Statement<[], { n: number }>;
-  #checkpoints: WalCheckpointer | undefined;
+  readonly #beforeCommit: () => void;
 
   /** Given a `WalCheckpointer`, the file's WAL is checkpointed in that thread from the first append. */
   constructor(path: string, checkpoints?: WalCheckpointer) {
     this.path = path;
-    this.#file = new SQLite(path);
-    // In memory there is no WAL (the mode stays `memory`), and nothing to checkpoint.
-    const wal = this.#file.pragma('journal_mode = WAL', { simple: true }) === 'wal';
-    // NORMAL in WAL mode: a commit survives a process crash; only a power loss may lose the last ones.
-    this.#file.pragma('synchronous = NORMAL');
-    this.#file.pragma('busy_timeout = 5000');
-    this.#checkpoints = wal ? checkpoints : undefined;
-    if (this.#checkpoints !== undefined) this.#file.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    const writer = openWalWriter(path, checkpoints);
+    this.#file = writer.file;
+    this.#beforeCommit = writer.beforeCommit;
     this.#file.exec('CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL)');
     this.#insert = this.#file.prepare('INSERT INTO outbox (value) VALUES (?)');
     this.#insertMany = this.#file.transaction((values: readonly unknown[]) => {
@@ -48,10 +44,7 @@ export class Outbox {
   /** Commits `values` to the file, in one transaction. */
   append(values: readonly unknown[]): void {
     if (values.length === 0) return;
-    if (this.#checkpoints !== undefined) {
-      this.#checkpoints.watch(this.path);
-      this.#checkpoints = undefined;
-    }
+    this.#beforeCommit();
     this.#insertMany(values);
   }
 

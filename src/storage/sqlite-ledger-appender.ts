@@ -1,6 +1,7 @@
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import type { UsageLedgerRow } from './schema.js';
-import { BACKSTOP_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
+import type { WalCheckpointer } from './wal-checkpointer.js';
+import { openWalWriter } from './wal-writer.js';
 
 /** The ledger's columns, in the table's order (an INSERT listing them otherwise costs SQLite more a row). */
 const COLUMNS = [
@@ -79,9 +80,8 @@ const SHARED_RUN = 4;
  * file's WAL is checkpointed in that thread from the first append, not by this connection's commits.
  */
 export class SqliteLedgerAppender {
-  readonly #path: string;
   readonly #file: SQLite.Database;
-  #checkpoints: WalCheckpointer | undefined;
+  readonly #beforeCommit: () => void;
   /** The INSERT for a run of `n` rows sharing SHARED_COLUMNS, at index `n`. */
   readonly #runInserts: (SQLite.Statement | undefined)[] = [];
   /** The INSERT for `n` whole rows, at index `n`. */
@@ -89,24 +89,16 @@ export class SqliteLedgerAppender {
   readonly #appendAll: (rows: readonly UsageLedgerRow[]) => number;
 
   constructor(path: string, checkpoints?: WalCheckpointer) {
-    this.#path = path;
-    this.#file = new SQLite(path);
-    // In memory there is no WAL (the mode stays `memory`), and nothing to checkpoint.
-    const wal = this.#file.pragma('journal_mode = WAL', { simple: true }) === 'wal';
-    this.#file.pragma('synchronous = NORMAL');
-    this.#file.pragma('busy_timeout = 5000');
-    this.#checkpoints = wal ? checkpoints : undefined;
-    if (this.#checkpoints !== undefined) this.#file.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    const writer = openWalWriter(path, checkpoints);
+    this.#file = writer.file;
+    this.#beforeCommit = writer.beforeCommit;
     this.#appendAll = this.#file.transaction((rows: readonly UsageLedgerRow[]) => this.#insertAll(rows));
   }
 
   /** Commits `rows`; returns how many were new. */
   append(rows: readonly UsageLedgerRow[]): number {
     if (rows.length === 0) return 0;
-    if (this.#checkpoints !== undefined) {
-      this.#checkpoints.watch(this.#path);
-      this.#checkpoints = undefined;
-    }
+    this.#beforeCommit();
     return this.#appendAll(rows);
   }
 
