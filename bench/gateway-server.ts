@@ -17,6 +17,9 @@
 // `BENCH_CHECKPOINT_EVERY_MS` how often the ledger's SQLite files are checkpointed in the background.
 // `BENCH_MONEY=budget|balance` (with BENCH_STORE) prices the chat model and holds the stored key to a
 // budget, or makes it a console account's key with a balance (`balances` on), both far too large to refuse.
+// `BENCH_TRACING=on` traces each request to a tracer that keeps its spans until they end (bench/bench-tracer.ts);
+// `BENCH_POLICY=layers` sets a request policy of every kind of rule, with a layer for the API key;
+// `BENCH_USER_STAGE=on` adds a user's stage (before and after parts that read the context, just before `call`).
 // `BENCH_ROUTING=memory|redis` serves the chat model from two deployments (two providers on the same
 // upstream, weighted) with a fallback model, so every request is routed and reads the cooldowns (in
 // this process, or in Redis at REDIS_URL with prefix BENCH_REDIS_PREFIX); none ever fails.
@@ -24,6 +27,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { gateway, type GatewayOptions, type Logger } from 'switchyard-gateway';
+import { BenchTracer } from './bench-tracer.js';
 import { BENCH_ANTHROPIC_MODEL, BENCH_KEY, BENCH_MODEL, BENCH_RESPONSES_MODEL, UPSTREAM_MODEL } from './bodies.js';
 
 const upstream = process.argv[2] ?? 'http://127.0.0.1:8080';
@@ -97,6 +101,41 @@ const ops: Partial<GatewayOptions> = {
   ...(opsMode === 'metrics' || opsMode === 'on' ? { metrics: true } : {}),
 };
 
+// The pipeline's other stages, one at a time: traces, a request policy with every kind of rule, a user's stage.
+const tracer = new BenchTracer();
+let userStageAnswered = 0;
+const stageOptions: Partial<GatewayOptions> = {
+  ...(process.env.BENCH_TRACING === 'on' ? { tracing: { tracer } } : {}),
+  ...(process.env.BENCH_POLICY === 'layers'
+    ? {
+        requestPolicy: {
+          fields: { service_tier: 'allow', store: 'strip', 'x-*': 'refuse' },
+          tools: { web_search: 'allow', mcp: 'refuse' },
+          anthropicBetas: { 'context-1m-*': 'refuse' },
+          maxChoices: 2,
+          maxOutputTokens: 16_000,
+          keys: { options: { fields: { metadata: 'allow' }, maxOutputTokens: 8_000 } },
+        },
+      }
+    : {}),
+  ...(process.env.BENCH_USER_STAGE === 'on'
+    ? {
+        stages: [
+          {
+            name: 'bench-stage',
+            // What a stage of one's own typically reads: who calls, which model, how it ended.
+            before(context) {
+              if (context.caller === undefined || context.model.length === 0) throw new Error('the bench stage saw no caller');
+            },
+            after(context) {
+              if (context.status === 200) userStageAnswered += 1;
+            },
+          },
+        ],
+      }
+    : {}),
+};
+
 // The watch and the key cache come with a database.
 const storedClock: Partial<GatewayOptions> = {
   ...(process.env.BENCH_UNUSUAL_SPEND === 'off'
@@ -118,6 +157,7 @@ const handler = gateway({
   ...(database === undefined ? {} : { database, ledger }),
   ...(database === undefined ? {} : storedClock),
   ...(money === 'balance' ? { balances: {} } : {}),
+  ...stageOptions,
 });
 if (database !== undefined) {
   await handler.ready();
@@ -159,6 +199,9 @@ server.listen(0, '127.0.0.1', () => {
 });
 // `--cpu-prof` writes its profile on a normal exit, so SIGTERM exits normally.
 process.on('SIGTERM', () => {
+  // What the other stages saw, for the bench to check that they ran (stdout is a pipe: written at once).
+  if (process.env.BENCH_TRACING === 'on') process.stdout.write(`spans ended ${tracer.ended}\n`);
+  if (process.env.BENCH_USER_STAGE === 'on') process.stdout.write(`user stage answered ${userStageAnswered}\n`);
   // The ledger's rows are written before the exit, as a graceful stop does.
   void handler.close().finally(() => process.exit(0));
 });

@@ -55,6 +55,25 @@ export const instructionConfigurations: readonly InstructionConfiguration[] = [
     env: (scratch) => ({ BENCH_OPS: 'log', BENCH_LOG_FILE: `${scratch}/requests.log` }),
   },
   { name: 'metrics', description: 'off + Prometheus metrics only', script: 'gateway-server.js', env: () => ({ BENCH_OPS: 'metrics' }) },
+  // The pipeline's other stages, each on `off`.
+  {
+    name: 'tracing',
+    description: 'off + traces, to a tracer that keeps each span until it ends (bench/bench-tracer.ts)',
+    script: 'gateway-server.js',
+    env: () => ({ BENCH_TRACING: 'on' }),
+  },
+  {
+    name: 'policy',
+    description: 'off + a request policy with a rule of every kind and a layer for the key',
+    script: 'gateway-server.js',
+    env: () => ({ BENCH_POLICY: 'layers' }),
+  },
+  {
+    name: 'user-stage',
+    description: "off + a user's stage that reads the context before the call and after the answer",
+    script: 'gateway-server.js',
+    env: () => ({ BENCH_USER_STAGE: 'on' }),
+  },
   {
     name: 'redis+keys',
     description: 'default + per-key limits in Redis (never reached) + a stored key',

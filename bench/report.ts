@@ -416,6 +416,31 @@ export function renderOpsTable(ops: OpsMeasured): string {
   );
 }
 
+export interface OtherStagesMeasured {
+  baseline: BaselineMeasured;
+  tracing: StoreConfigurationMeasured;
+  policy: StoreConfigurationMeasured;
+  userStage: StoreConfigurationMeasured;
+  /** Spans the tracing server's tracer ended, and answers the user's stage saw: both ran. */
+  spans: number;
+  userStageAnswers: number;
+}
+
+/** The other stages' rows: traces, a request policy with every kind of rule, a user's stage, each against the same gateway without it. */
+export function renderOtherStagesTable(stages: OtherStagesMeasured): string {
+  return renderAgainstBaseline(
+    "The pipeline's other stages, each on its own (chat path, non-streaming; ratios are per-round medians against the same gateway without it, loaded at the same time): traces to an OpenTelemetry tracer that keeps each span until it ends (bench/bench-tracer.ts: the gateway's part; an SDK's processing and export come on top), a request policy with a rule of every kind and a layer for the key (fields, hosted tools, betas, caps), and a user's stage that reads the context before the call and after the answer:",
+    { name: 'none of them', ...stages.baseline },
+    [
+      ['traces', stages.tracing],
+      ['request policy, every kind of rule', stages.policy],
+      ["a user's stage", stages.userStage],
+    ],
+    {},
+    `The tracer ended ${stages.spans} spans; the user's stage saw ${stages.userStageAnswers} answers.`,
+  );
+}
+
 export interface RoutingMeasured {
   baseline: BaselineMeasured;
   memory: StoreConfigurationMeasured;

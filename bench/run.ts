@@ -15,6 +15,9 @@
 //   --limits-only  only those rows
 //   --skip-ops     skip the operations rows (request log and metrics on, against the same gateway without them)
 //   --ops-only     only those rows
+//   --skip-stages  skip the other stages' rows (traces, a request policy of every kind of rule, a user's stage,
+//                  each against the same gateway without it)
+//   --stages-only  only those rows
 //   --skip-routing skip the routing rows (a model with two deployments and a fallback; cooldowns in
 //                  memory, and in Redis at REDIS_URL)
 //   --routing-only only those rows
@@ -54,6 +57,7 @@ import { Redis } from 'ioredis';
 import {
   median,
   renderOpsTable,
+  renderOtherStagesTable,
   renderLimitsTable,
   renderRoutingTable,
   renderTargetsTable,
@@ -64,6 +68,7 @@ import {
   renderTable,
   type LimitsMeasured,
   type OpsMeasured,
+  type OtherStagesMeasured,
   type StoreConfigurationMeasured,
   type StoreMeasured,
   type Floor,
@@ -90,6 +95,8 @@ const { values } = parseArgs({
     'limits-only': { type: 'boolean', default: false },
     'skip-ops': { type: 'boolean', default: false },
     'ops-only': { type: 'boolean', default: false },
+    'skip-stages': { type: 'boolean', default: false },
+    'stages-only': { type: 'boolean', default: false },
     'skip-routing': { type: 'boolean', default: false },
     'routing-only': { type: 'boolean', default: false },
     'skip-targets': { type: 'boolean', default: false },
@@ -127,6 +134,8 @@ interface Started {
   model?: string;
   /** The stages a gateway's generation requests run, as it printed them; undefined for the passthrough and the floors. */
   stages?: string[];
+  /** Everything it has printed so far (a gateway server prints its counts as it stops). */
+  printed?: () => string;
 }
 
 /** A free loopback port (for programs that take a port rather than printing theirs). */
@@ -216,17 +225,21 @@ function startServer(
           url: `http://127.0.0.1:${match[1]}`,
           ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}),
           ...(stages === undefined ? {} : { stages: stages.split(',') }),
+          printed: () => printed,
         });
       }
     });
   });
 }
 
-async function stopServer(server: Started): Promise<void> {
+/** Stops a server; returns what it printed, its last words included. */
+async function stopServer(server: Started): Promise<string> {
   debug(`stopping ${server.pid}`);
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  // 'close': exited, and what it printed last has been read.
+  const closed = new Promise((resolve) => server.child.once('close', resolve));
   server.child.kill('SIGTERM');
-  await exited;
+  await closed;
+  return server.printed?.() ?? '';
 }
 
 /** User + system CPU of a process so far, in microseconds (all its threads, GC included). */
@@ -911,6 +924,31 @@ async function measureOps(upstream: Started, baseline: Started): Promise<OpsMeas
   return { baseline: measured.baseline, log: configurations.log!, metrics: configurations.metrics!, ops: configurations.ops!, lines };
 }
 
+/** The pipeline's other stages, each on its own: traces, a request policy with every kind of rule, a user's stage. */
+async function measureOtherStages(upstream: Started, baseline: Started): Promise<OtherStagesMeasured> {
+  const path: BenchPath = 'chat';
+  const tracing = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_TRACING: 'on' });
+  const policy = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_POLICY: 'layers' });
+  const userStage = await startServer(0, 'gateway-server.js', [upstream.url], [], { BENCH_USER_STAGE: 'on' });
+  await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
+  const measured = await againstBaseline(baseline, { tracing, policy, userStage }, path, "the pipeline's other stages");
+  // Each ran: the tracer ended a span a request or more, the user's stage saw the answers.
+  const count = (printed: string, what: RegExp) => Number(what.exec(printed)?.[1] ?? 0);
+  const spans = count(await stopServer(tracing), /spans ended (\d+)/);
+  await stopServer(policy);
+  const userStageAnswers = count(await stopServer(userStage), /user stage answered (\d+)/);
+  if (spans === 0 || userStageAnswers === 0) throw new Error(`the other stages did not run: ${spans} spans, ${userStageAnswers} answers`);
+  const { configurations } = measured;
+  return {
+    baseline: measured.baseline,
+    tracing: configurations.tracing!,
+    policy: configurations.policy!,
+    userStage: configurations.userStage!,
+    spans,
+    userStageAnswers,
+  };
+}
+
 /** A model with two deployments and a fallback, its cooldowns in memory and in Redis, against the same gateway with one deployment. */
 async function measureRouting(upstream: Started, baseline: Started): Promise<RoutingMeasured> {
   const path: BenchPath = 'chat';
@@ -1116,7 +1154,13 @@ async function main(): Promise<void> {
   const gatewayServer = await startServer(0, 'gateway-server.js', [upstream.url]);
   const floor = await startServer(0, 'express-floor.js', [upstream.url]);
   const jsonFloor = await startServer(0, 'json-floor.js', [upstream.url]);
-  const onlyOne = values['stores-only'] || values['limits-only'] || values['ops-only'] || values['routing-only'] || values['targets-only'];
+  const onlyOne =
+    values['stores-only'] ||
+    values['limits-only'] ||
+    values['ops-only'] ||
+    values['stages-only'] ||
+    values['routing-only'] ||
+    values['targets-only'];
   if (!onlyOne) {
     await setUpstreamMode(upstream, { chunks: STREAM_CHUNKS, delayMs: 0, hold: false });
     await warmUp([passthrough, gatewayServer], paths);
@@ -1131,6 +1175,8 @@ async function main(): Promise<void> {
   const stores = values['stores-only'] || (!values['skip-stores'] && !onlyOne) ? await measureStores(upstream, gatewayServer) : undefined;
   const limits = values['limits-only'] || (!values['skip-limits'] && !onlyOne) ? await measureLimits(upstream, gatewayServer) : undefined;
   const ops = values['ops-only'] || (!values['skip-ops'] && !onlyOne) ? await measureOps(upstream, gatewayServer) : undefined;
+  const otherStages =
+    values['stages-only'] || (!values['skip-stages'] && !onlyOne) ? await measureOtherStages(upstream, gatewayServer) : undefined;
   const routing =
     values['routing-only'] || (!values['skip-routing'] && !onlyOne) ? await measureRouting(upstream, gatewayServer) : undefined;
   const targets =
@@ -1164,6 +1210,7 @@ async function main(): Promise<void> {
     ...(stores === undefined ? [] : [renderStoreTable(stores)]),
     ...(limits === undefined ? [] : [renderLimitsTable(limits)]),
     ...(ops === undefined ? [] : [renderOpsTable(ops)]),
+    ...(otherStages === undefined ? [] : [renderOtherStagesTable(otherStages)]),
     ...(routing === undefined ? [] : [renderRoutingTable(routing)]),
     ...(targets === undefined ? [] : [renderTargetsTable(targets)]),
   ];
@@ -1172,7 +1219,7 @@ async function main(): Promise<void> {
   mkdirSync(join(benchDir, '.results'), { recursive: true });
   writeFileSync(
     join(benchDir, '.results/latest.json'),
-    JSON.stringify({ results, floors, sideBySide, stores, limits, ops, routing, targets }, null, 2),
+    JSON.stringify({ results, floors, sideBySide, stores, limits, ops, otherStages, routing, targets }, null, 2),
   );
   writeFileSync(join(benchDir, '.results/latest.md'), `${table}\n`);
   writeResults(join(benchDir, 'RESULTS.md'), 'timed', runFacts(benchDir), benchCommand(), table);
