@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import type { KeyCheck } from '../access/authenticate-stage.js';
 import type { ApiKeyVerifier } from '../access/authenticate.js';
 import { KeyCache } from '../access/key-cache.js';
@@ -14,7 +13,8 @@ import { pingDatabase } from '../storage/ping-database.js';
 import type { Database } from '../storage/open-database.js';
 import { Outbox } from '../storage/outbox.js';
 import { SqliteLedgerAppender } from '../storage/sqlite-ledger-appender.js';
-import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from '../storage/wal-checkpointer.js';
+import { WalCheckpointer } from '../storage/wal-checkpointer.js';
+import { leaveCheckpointsToThread } from '../storage/wal-writer.js';
 import type { StorageDb, UsageLedgerRow } from '../storage/schema.js';
 import type { InterruptedStreamPolicy } from '../usage/cut-stream-usage.js';
 import { createLedgerStage, type LedgerStage, type PriceUsage } from '../usage/ledger-stage.js';
@@ -170,10 +170,9 @@ export function openPersistence(options: PersistenceOptions, logger: Logger): Pe
       // The store's own connection commits to the same file (keys, last-used times): its commits
       // leave the checkpoints to the thread as well, unless the WAL reaches the backstop.
       if (checkpoints !== undefined)
-        void sql
-          .raw(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`)
-          .execute(open.db)
-          .catch((error: unknown) => logger.warn({ error }, "switchyard: cannot set the database connection's automatic checkpoint"));
+        leaveCheckpointsToThread(open.db).catch((error: unknown) =>
+          logger.warn({ error }, "switchyard: cannot set the database connection's automatic checkpoint"),
+        );
     }
     const target = appender;
     return (rows: readonly UsageLedgerRow[]) => target.append(rows);

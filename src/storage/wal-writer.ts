@@ -1,4 +1,6 @@
 import SQLite from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import type { StorageSchema } from './schema.js';
 import { BACKSTOP_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 
 /** A connection that appends to a SQLite file (the ledger's, the outbox's). */
@@ -30,4 +32,12 @@ export function openWalWriter(path: string, checkpoints?: WalCheckpointer): WalW
       unwatched = undefined;
     },
   };
+}
+
+/**
+ * Has another connection to a watched file (the store's own, through Kysely) leave its checkpoints
+ * to the thread as well: its commits checkpoint only past the backstop.
+ */
+export async function leaveCheckpointsToThread(db: Kysely<StorageSchema>): Promise<void> {
+  await sql.raw(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`).execute(db);
 }
