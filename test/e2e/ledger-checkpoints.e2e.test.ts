@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import OpenAI from 'openai';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { openDatabase } from '../../src/storage/open-database.js';
+import { SQLITE_THREAD_NICE } from '../../src/storage/sqlite-thread.js';
 import type { GatewayOptions } from '../../src/gateway/options.js';
 import { startGateway } from '../helpers/start-gateway.js';
 import { useScratch } from '../helpers/scratch.js';
@@ -24,6 +25,27 @@ function ledgerRowsInFileAlone(path: string): string[] {
   } finally {
     file.close();
   }
+}
+
+/** This process's threads at the SQLite threads' nice value: the database's reader, and the checkpointer once started. */
+function sqliteThreads(): number {
+  let count = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      // The nice value is the 19th field, the 17th after the thread name's ')'.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === SQLITE_THREAD_NICE) count += 1;
+    } catch {
+      // A thread that ended while the folder was read.
+    }
+  }
+  return count;
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
 }
 
 /** A gateway on a new SQLite file, with a stored key; returns the file and the request ids of three answers. */
@@ -104,6 +126,38 @@ describe('the SQLite ledger, checkpointed off the event loop', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const [row] = (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(database.db)).rows;
     expect(row?.wal_autocheckpoint).toBe(1000);
+  });
+
+  it('should start the checkpointer thread with the first row, and none without a ledger', async () => {
+    const before = sqliteThreads();
+    const start = async (ledger: GatewayOptions['ledger'], name: string) => {
+      const running = await startGateway({
+        database: scratch.file(name),
+        adminKey: 'admin-checkpoints-0123456789',
+        ...(ledger === undefined ? {} : { ledger }),
+      });
+      scratch.later(() => running.close());
+      await running.gateway.ready();
+      const { key } = await running.gateway.keys!.create({ name });
+      const openai = new OpenAI({ apiKey: key, baseURL: running.openAIBaseURL, maxRetries: 0 });
+      return { running, ask: () => openai.chat.completions.create({ model: 'mock', messages: [{ role: 'user', content: 'Hi' }] }) };
+    };
+
+    const unused = await start(undefined, 'unused');
+    // The database's reader only: no row, no checkpointer.
+    expect(await until(() => sqliteThreads() === before + 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sqliteThreads()).toBe(before + 1);
+    await unused.ask();
+    expect(await until(() => sqliteThreads() === before + 2)).toBe(true);
+    await unused.running.gateway.close();
+    expect(await until(() => sqliteThreads() === before)).toBe(true);
+
+    const withoutLedger = await start(false, 'without-ledger');
+    for (let request = 0; request < 3; request += 1) await withoutLedger.ask();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sqliteThreads()).toBe(before + 1);
+    await withoutLedger.running.gateway.close();
   });
 
   it('should refuse a `checkpointEveryMs` that is not a positive whole number of ms', () => {
