@@ -24,10 +24,10 @@ const describeError = (error) => ({
 });
 `;
 
-/** An error as a SQLite thread's message carries it (`describeError`). */
+/** An error as a SQLite thread's message carries it (`describeError`: `code` is null for a thrown null). */
 export interface ThreadError {
   message: string;
-  code?: string;
+  code?: string | null;
 }
 
 /**
