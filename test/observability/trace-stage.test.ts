@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTraceStage } from '../../src/observability/trace-stage.js';
+import { createTraceStage, spanAttributesOf } from '../../src/observability/trace-stage.js';
 import { resolveObservability } from '../../src/observability/resolve-observability.js';
 import type { RequestRecord } from '../../src/usage/record-stage.js';
 import { createRecordingTracer } from '../helpers/recording-tracer.js';
@@ -136,6 +136,90 @@ const finished: RequestRecord = requestRecord({
   durationMs: 900,
   attempts: 2,
   deployment: 'openai-west/gpt-5',
+});
+
+describe('spanAttributesOf', () => {
+  it('should name every setting, count and id the record has, under its convention name', () => {
+    const record = requestRecord({
+      caller: { keyId: 'key_1' },
+      protocol: 'messages',
+      model: 'claude',
+      provider: 'anthropic',
+      upstreamModel: 'claude-x',
+      deployment: 'anthropic/claude-x',
+      stream: true,
+      status: 200,
+      errorCode: 'STREAM_CUT',
+      usage: { inputTokens: 30, outputTokens: 7, cachedInputTokens: 10, cacheWriteTokens: 5 },
+      upstream: { status: 200, requestId: 'msg_up' },
+      attempts: 2,
+      firstOutputMs: 12,
+      overheadMs: 0.4,
+      request: {
+        model: 'claude',
+        messages: [],
+        stream: true,
+        maxOutputTokens: 64,
+        stopSequences: ['END'],
+        sampling: { temperature: 0.5, topP: 0.8, topK: 40, seed: 7, presencePenalty: 0.1, frequencyPenalty: 0.2 },
+      },
+    });
+    expect(spanAttributesOf(record)).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude',
+      'gen_ai.request.max_tokens': 64,
+      'gen_ai.request.temperature': 0.5,
+      'gen_ai.request.top_p': 0.8,
+      'gen_ai.request.top_k': 40,
+      'gen_ai.request.seed': 7,
+      'gen_ai.request.presence_penalty': 0.1,
+      'gen_ai.request.frequency_penalty': 0.2,
+      'gen_ai.request.stop_sequences': ['END'],
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 7,
+      'gen_ai.usage.cache_read.input_tokens': 10,
+      'gen_ai.usage.cache_creation.input_tokens': 5,
+      'gen_ai.response.id': 'msg_up',
+      'error.type': 'STREAM_CUT',
+      'http.response.status_code': 200,
+      'switchyard.request_id': 'req_a',
+      'switchyard.protocol': 'messages',
+      'switchyard.stream': true,
+      'switchyard.key_id': 'key_1',
+      'switchyard.deployment': 'anthropic/claude-x',
+      'switchyard.upstream_model': 'claude-x',
+      'switchyard.attempts': 2,
+      'switchyard.first_token_ms': 12,
+      'switchyard.overhead_ms': 0.4,
+    });
+  });
+
+  it('should leave out what the record does not know, not name it with no value', () => {
+    const attributes = spanAttributesOf(
+      requestRecord({
+        model: undefined,
+        provider: undefined,
+        upstreamModel: undefined,
+        status: 401,
+        errorCode: 'INVALID_API_KEY',
+        attempts: 0,
+      }),
+    );
+    // Exact keys: an attribute set to undefined would still be a key here.
+    expect(Object.keys(attributes).sort()).toEqual(
+      [
+        'error.type',
+        'gen_ai.operation.name',
+        'http.response.status_code',
+        'switchyard.attempts',
+        'switchyard.protocol',
+        'switchyard.request_id',
+        'switchyard.stream',
+      ].sort(),
+    );
+    expect(attributes['switchyard.attempts']).toBe(0);
+  });
 });
 
 describe('createTraceStage with the attempts the router reports', () => {
